@@ -1,0 +1,95 @@
+/** The `chain-sim` command: yargs flags generated from the option declarations. */
+import { toChecksumAddress } from '@ethereumjs/util';
+import yargs from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { formatEther } from './format-units.js';
+import { type ChainSimOptions, OPTION_DECLARATIONS, OptionError, resolveOptions } from './options.js';
+import { ChainSimServer } from './server/index.js';
+import { startNode, VERSION } from './node.js';
+
+function buildParser(argv: string[]) {
+  let parser = yargs(argv)
+    .scriptName('chain-sim')
+    .usage('$0 [options]\n\nStart an in-memory Ethereum simulator with a JSON-RPC endpoint over HTTP.')
+    .version(VERSION)
+    .help('help')
+    .strict()
+    .wrap(Math.min(110, process.stdout.columns ?? 110));
+  for (const decl of OPTION_DECLARATIONS) {
+    parser = parser.option(decl.flag, {
+      type: decl.type,
+      describe: `${decl.describe} [default: ${decl.defaultText}]`,
+      alias: decl.alias,
+      choices: decl.choices as string[] | undefined,
+      requiresArg: decl.type !== 'boolean',
+    });
+  }
+  return parser;
+}
+
+function toOptions(args: Record<string, unknown>): ChainSimOptions {
+  const options: Record<string, unknown> = {};
+  for (const decl of OPTION_DECLARATIONS) {
+    const value = args[decl.flag];
+    if (value === undefined) continue;
+    if (decl.type === 'number' && (typeof value !== 'number' || Number.isNaN(value))) {
+      throw new OptionError(decl.flag, `expected a number`);
+    }
+    options[decl.key] = value;
+  }
+  return options as ChainSimOptions;
+}
+
+function banner(node: Awaited<ReturnType<typeof startNode>>, url: string): string {
+  const { options, chain } = node;
+  const lines = [`chain-sim v${VERSION}`, '', 'Available accounts', '=================='];
+  const accounts = chain.accounts.list();
+  accounts.forEach((a, i) => lines.push(`(${i}) ${toChecksumAddress(a.toString())} (${formatEther(options.balanceWei)} ETH)`));
+  lines.push('', 'Private keys', '==================');
+  accounts.forEach((a, i) => lines.push(`(${i}) 0x${Buffer.from(chain.accounts.privateKeyOf(a)!).toString('hex')}`));
+  lines.push(
+    '',
+    'HD wallet',
+    '==================',
+    `Mnemonic:        ${options.mnemonic}`,
+    `Derivation path: ${options.derivationPath}/{account_index}`,
+    '',
+    `Chain id:        ${options.chainId}`,
+    `Hardfork:        ${options.hardfork}`,
+    `Gas limit:       ${options.gasLimit}`,
+    `Base fee:        ${chain.head.block.header.baseFeePerGas ?? 'n/a (pre-London)'}`,
+    `Coinbase:        ${options.coinbase.toString()}`,
+    '',
+    `Listening on ${url}`,
+  );
+  return lines.join('\n');
+}
+
+export async function main(argv: string[] = hideBin(process.argv)): Promise<number> {
+  let server: ChainSimServer;
+  try {
+    const args = await buildParser(argv)
+      .fail((message, error) => {
+        throw error ?? new Error(message);
+      })
+      .parseAsync();
+    const options = resolveOptions(toOptions(args as Record<string, unknown>));
+    server = new ChainSimServer(await startNode(options));
+    const { url } = await server.listen();
+    if (options.quiet) console.log(`Listening on ${url}`);
+    else console.log(banner(server.node, url));
+    if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
+      console.warn(`Warning: listening on ${options.host}: the unlocked accounts can be used by anyone who can reach this address.`);
+    }
+  } catch (error) {
+    console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+  const shutdown = (signal: string) => {
+    if (!server.node.options.quiet) console.log(`\n${signal} received, shutting down`);
+    server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  return 0;
+}

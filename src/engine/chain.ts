@@ -1,0 +1,356 @@
+import { EventEmitter } from 'node:events';
+import type { Block } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import { MerkleStateManager } from '@ethereumjs/statemanager';
+import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
+import { type Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import { type VM, createVM } from '@ethereumjs/vm';
+import { AccountRegistry, type OwnedAccount } from './accounts.js';
+import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
+import { BlockClock, type WallClock } from './clock.js';
+import { EngineError, rejected } from './errors.js';
+import { type CallOutcome, type CallRequest, estimateGas, runCall, transactionGasCap } from './execution.js';
+import { createGenesis } from './genesis.js';
+import { createChainCommon } from './hardforks.js';
+import { mineBlock } from './miner.js';
+import { SerialQueue } from './serial.js';
+import { type PoolOrder, type PooledTransaction, TxPool } from './txpool.js';
+import { decodeRawTransaction, hashHexOf, senderOf, translateTxError, validateAdmission } from './validation.js';
+
+export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
+
+/** Which block a read refers to; hashes are 0x-prefixed lower-case hex. */
+export type BlockRef =
+  | { readonly tag: BlockTag }
+  | { readonly number: bigint }
+  | { readonly hash: string; readonly requireCanonical?: boolean };
+
+export const LATEST: BlockRef = { tag: 'latest' };
+
+export interface EngineOptions {
+  readonly chainId: bigint;
+  readonly hardfork: string;
+  readonly accounts: readonly OwnedAccount[];
+  readonly balance: bigint;
+  readonly gasLimit: bigint;
+  readonly baseFee: bigint;
+  readonly coinbase: Address;
+  readonly order?: PoolOrder;
+  readonly genesisTimestamp?: bigint;
+  readonly wallClock?: WallClock;
+}
+
+export interface ChainEvents {
+  block: [MinedBlock];
+  pendingTransaction: [string];
+}
+
+/** Fee suggestions for clients that ask (go-ethereum answers base fee + suggested tip). */
+export const SUGGESTED_TIP = 1_000_000_000n;
+
+/**
+ * The chain facade the RPC layer calls. Everything that touches state runs
+ * through one serial queue; block data structures are updated atomically.
+ */
+export class Chain extends EventEmitter<ChainEvents> {
+  readonly queue = new SerialQueue();
+  readonly pool: TxPool;
+  readonly clock: BlockClock;
+  readonly accounts: AccountRegistry;
+  coinbase: Address;
+  blockGasLimit: bigint;
+  automine = true;
+  private nextBaseFeeOverride: bigint | undefined;
+  private historical: { root: string; vm: VM } | undefined;
+
+  private constructor(
+    readonly common: Common,
+    readonly vm: VM,
+    readonly blocks: BlockStore,
+    options: EngineOptions,
+  ) {
+    super();
+    this.pool = new TxPool(options.order ?? 'fees');
+    this.clock = new BlockClock(options.wallClock);
+    this.accounts = new AccountRegistry(options.accounts);
+    this.coinbase = options.coinbase;
+    this.blockGasLimit = options.gasLimit;
+  }
+
+  static async create(options: EngineOptions): Promise<Chain> {
+    const common = createChainCommon(options.chainId, options.hardfork);
+    const store = new BlockStore();
+    const vm = await createVM({
+      common,
+      stateManager: new MerkleStateManager({ common }),
+      blockchain: store.asEvmBlockchain(),
+    });
+    const chain = new Chain(common, vm, store, options);
+    const genesis = await createGenesis(vm, {
+      accounts: options.accounts.map((a) => ({ address: a.address, balance: options.balance })),
+      gasLimit: options.gasLimit,
+      baseFee: options.baseFee,
+      timestamp: options.genesisTimestamp ?? chain.clock.nowSeconds(),
+      coinbase: options.coinbase,
+    });
+    store.append(genesis);
+    return chain;
+  }
+
+  get chainId(): bigint {
+    return this.common.chainId();
+  }
+
+  get head(): MinedBlock {
+    return this.blocks.head;
+  }
+
+  /** True while blocks are produced without being asked for (automine or interval mining). */
+  isMining(): boolean {
+    return this.automine;
+  }
+
+  /** The base fee the next block will have (undefined before London). */
+  nextBaseFee(): bigint | undefined {
+    if (!this.common.isActivatedEIP(1559)) return undefined;
+    return this.nextBaseFeeOverride ?? this.head.block.header.calcNextBaseFee();
+  }
+
+  setNextBaseFee(fee: bigint | undefined): void {
+    this.nextBaseFeeOverride = fee;
+  }
+
+  /** Resolve a block reference; throws go-ethereum's "header not found" when it names no block. */
+  resolve(ref: BlockRef): MinedBlock {
+    const found = this.find(ref);
+    if (!found) throw rejected('hash' in ref ? `header for hash not found` : 'header not found');
+    return found;
+  }
+
+  /** Like resolve, but undefined when no such block exists (block getters answer null). */
+  find(ref: BlockRef): MinedBlock | undefined {
+    if ('tag' in ref) return ref.tag === 'earliest' ? this.blocks.byNumber(0n) : this.head;
+    if ('number' in ref) return this.blocks.byNumber(ref.number);
+    return this.blocks.byHashHex(ref.hash);
+  }
+
+  transaction(hashHex: string): TransactionLocation | undefined {
+    return this.blocks.transaction(hashHex);
+  }
+
+  // ---- state reads -------------------------------------------------------------------
+
+  /** The VM whose state is the state as of `mined` (the live VM for the head). */
+  private async vmAt(mined: MinedBlock): Promise<VM> {
+    if (mined === this.head) return this.vm;
+    const root = bytesToHex(mined.block.header.stateRoot);
+    if (this.historical?.root !== root) {
+      const vm = await this.vm.shallowCopy(false);
+      await vm.stateManager.setStateRoot(mined.block.header.stateRoot);
+      this.historical = { root, vm };
+    }
+    return this.historical.vm;
+  }
+
+  getBalance(address: Address, ref: BlockRef): Promise<bigint> {
+    return this.queue.run(async () => {
+      const vm = await this.vmAt(this.resolve(ref));
+      return (await vm.stateManager.getAccount(address))?.balance ?? 0n;
+    });
+  }
+
+  /** The account nonce at a block; `pending` also counts the sender's queued transactions. */
+  getTransactionCount(address: Address, ref: BlockRef): Promise<bigint> {
+    return this.queue.run(async () => {
+      const vm = await this.vmAt(this.resolve(ref));
+      const nonce = (await vm.stateManager.getAccount(address))?.nonce ?? 0n;
+      return 'tag' in ref && ref.tag === 'pending' ? this.pool.nextNonce(address, nonce) : nonce;
+    });
+  }
+
+  getCode(address: Address, ref: BlockRef): Promise<Uint8Array> {
+    return this.queue.run(async () => {
+      const vm = await this.vmAt(this.resolve(ref));
+      return vm.stateManager.getCode(address);
+    });
+  }
+
+  getStorageAt(address: Address, slot: Uint8Array, ref: BlockRef): Promise<Uint8Array> {
+    return this.queue.run(async () => {
+      const vm = await this.vmAt(this.resolve(ref));
+      const value = await vm.stateManager.getStorage(address, setLengthLeft(slot, 32));
+      return setLengthLeft(value, 32);
+    });
+  }
+
+  // ---- execution without transactions --------------------------------------------------
+
+  call(request: CallRequest, ref: BlockRef): Promise<CallOutcome> {
+    return this.queue.run(async () => {
+      const mined = this.resolve(ref);
+      const vm = await this.vmAt(mined);
+      return runCall({ vm, block: mined.block }, request, this.gasCap());
+    });
+  }
+
+  estimateGas(request: CallRequest, ref: BlockRef): Promise<bigint> {
+    return this.queue.run(() => this.estimateUnqueued(request, ref));
+  }
+
+  private async estimateUnqueued(request: CallRequest, ref: BlockRef): Promise<bigint> {
+    const mined = this.resolve(ref);
+    const vm = await this.vmAt(mined);
+    const balance = request.from ? ((await vm.stateManager.getAccount(request.from))?.balance ?? 0n) : 0n;
+    return estimateGas({ vm, block: mined.block }, request, this.gasCap(), balance);
+  }
+
+  private gasCap(): bigint {
+    return transactionGasCap(this.common, this.blockGasLimit);
+  }
+
+  // ---- transactions ----------------------------------------------------------------------
+
+  /** Decode, validate and pool a signed transaction; under automine, mine it before returning. */
+  submitRawTransaction(raw: Uint8Array): Promise<string> {
+    return this.queue.run(async () => {
+      const tx = decodeRawTransaction(raw, this.common);
+      return this.admit(tx, senderOf(tx));
+    });
+  }
+
+  /** Build, sign with an owned key, and submit (eth_sendTransaction). */
+  sendTransaction(request: CallRequest): Promise<string> {
+    return this.queue.run(async () => {
+      const from = request.from;
+      if (!from) throw new EngineError('invalidInput', 'missing "from" for sendTransaction');
+      const key = this.accounts.privateKeyOf(from);
+      if (!key) throw rejected(`unknown account ${from.toString()}`);
+      const tx = (await this.fillTransaction(request, from)).sign(key);
+      return this.admit(tx, from);
+    });
+  }
+
+  /** Complete a transaction request with go-ethereum's defaults (nonce, gas, fees, chain id). */
+  private async fillTransaction(request: CallRequest, from: Address): Promise<TypedTransaction> {
+    const account = await this.vm.stateManager.getAccount(from);
+    const nonce = request.nonce ?? this.pool.nextNonce(from, account?.nonce ?? 0n);
+    const gasLimit = request.gas ?? (await this.estimateUnqueued({ ...request, from }, { tag: 'pending' }));
+    const base = {
+      nonce,
+      gasLimit,
+      to: request.to,
+      value: request.value ?? 0n,
+      data: request.data ?? new Uint8Array(),
+      chainId: this.chainId,
+    };
+    const nextBaseFee = this.nextBaseFee();
+    let data: TypedTxData;
+    if (nextBaseFee !== undefined && request.gasPrice === undefined && request.type !== 0 && request.type !== 1) {
+      const tip = request.maxPriorityFeePerGas ?? SUGGESTED_TIP;
+      const cap = request.maxFeePerGas ?? 2n * this.head.block.header.baseFeePerGas! + tip;
+      data = { ...base, type: 2, maxPriorityFeePerGas: tip, maxFeePerGas: cap, accessList: request.accessList as never };
+    } else {
+      const gasPrice = request.gasPrice ?? (nextBaseFee ?? 0n) + SUGGESTED_TIP;
+      data = request.accessList || request.type === 1
+        ? { ...base, type: 1, gasPrice, accessList: request.accessList as never }
+        : { ...base, type: 0, gasPrice };
+    }
+    try {
+      return createTx(data, { common: this.common });
+    } catch (error) {
+      throw translateTxError(error);
+    }
+  }
+
+  private async admit(tx: TypedTransaction, sender: Address): Promise<string> {
+    const hashHex = hashHexOf(tx);
+    if (this.pool.get(hashHex) || this.blocks.transaction(hashHex)) throw rejected('already known');
+    const account = await this.vm.stateManager.getAccount(sender);
+    const stateNonce = account?.nonce ?? 0n;
+    validateAdmission(tx, sender, {
+      stateNonce,
+      poolNonce: this.pool.nextNonce(sender, stateNonce),
+      balance: account?.balance ?? 0n,
+      blockGasLimit: this.blockGasLimit,
+      nextBaseFee: this.nextBaseFee(),
+      nextBlobGasPrice: undefined,
+    });
+    this.pool.add(tx, sender, hashHex);
+    this.emit('pendingTransaction', hashHex);
+    if (this.automine) {
+      const dropped = await this.mineExecutable();
+      const reason = dropped.get(hashHex);
+      if (reason !== undefined) throw rejected(reason);
+    }
+    return hashHex;
+  }
+
+  // ---- mining ---------------------------------------------------------------------------
+
+  /** Automine: one block per executable transaction, until none is left. Returns drop reasons by hash. */
+  private async mineExecutable(): Promise<Map<string, string>> {
+    const dropped = new Map<string, string>();
+    for (;;) {
+      const next = this.executable()[0];
+      if (!next) return dropped;
+      const outcome = await this.mineWith([next]);
+      for (const { entry, reason } of outcome.dropped) dropped.set(entry.hashHex, reason);
+    }
+  }
+
+  /** Executable pool content in block order, by the state nonce at the head. */
+  private executable(): PooledTransaction[] {
+    return this.pool.executable((sender) => this.nonceCache.get(sender.toString()) ?? 0n, this.nextBaseFee());
+  }
+
+  /** State nonces of pooled senders, refreshed before each selection (the pool itself has no state). */
+  private nonceCache = new Map<string, bigint>();
+
+  private async refreshNonces(): Promise<void> {
+    this.nonceCache.clear();
+    for (const entry of this.pool.all()) {
+      const key = entry.sender.toString();
+      if (!this.nonceCache.has(key)) {
+        this.nonceCache.set(key, (await this.vm.stateManager.getAccount(entry.sender))?.nonce ?? 0n);
+      }
+    }
+  }
+
+  /** Mine one block from the given pool entries (or as many executable ones as fit, if omitted). */
+  private async mineWith(entries: PooledTransaction[] | undefined, timestamp?: bigint) {
+    await this.refreshNonces();
+    const candidates = entries ?? this.executable();
+    const parent = this.head;
+    const outcome = await mineBlock(this.vm, parent, candidates, {
+      timestamp: timestamp ?? this.clock.takeNext(parent.block.header.timestamp),
+      coinbase: this.coinbase,
+      gasLimit: this.blockGasLimit,
+      baseFeePerGas: this.nextBaseFeeOverride,
+    });
+    this.nextBaseFeeOverride = undefined;
+    for (const entry of outcome.included) this.pool.remove(entry.hashHex);
+    for (const { entry } of outcome.dropped) this.pool.remove(entry.hashHex);
+    this.blocks.append(outcome.mined);
+    this.emit('block', outcome.mined);
+    return outcome;
+  }
+
+  /** Mine `count` blocks with pending transactions (chain_mine / evm_mine). */
+  mine(count = 1n, timestamp?: bigint): Promise<MinedBlock[]> {
+    return this.queue.run(async () => {
+      const mined: MinedBlock[] = [];
+      for (let i = 0n; i < count; i++) {
+        mined.push((await this.mineWith(undefined, i === 0n ? timestamp : undefined)).mined);
+      }
+      return mined;
+    });
+  }
+
+  pendingTransactions(): PooledTransaction[] {
+    return this.pool.all();
+  }
+
+  headBlock(): Block {
+    return this.head.block;
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * Engine errors. The engine knows nothing of JSON-RPC; each error carries a
+ * `kind` that the RPC layer maps to a code. Messages follow go-ethereum's wording
+ * so that clients that pattern-match on them (ethers, viem) behave as with geth.
+ */
+export type EngineErrorKind =
+  | 'rejected' // understood but refused: nonce, funds, gas, unknown block, ... (-32000)
+  | 'invalidInput' // a value that is well-formed but not acceptable (-32602)
+  | 'unsupported'; // a feature this configuration does not offer (-32000 too, kept apart for clarity)
+
+export class EngineError extends Error {
+  readonly kind: EngineErrorKind;
+  constructor(kind: EngineErrorKind, message: string) {
+    super(message);
+    this.name = 'EngineError';
+    this.kind = kind;
+  }
+}
+
+export function rejected(message: string): EngineError {
+  return new EngineError('rejected', message);
+}
+
+/** A call or estimate whose execution reverted; `data` is the raw revert payload. */
+export class RevertError extends Error {
+  readonly data: Uint8Array;
+  constructor(message: string, data: Uint8Array) {
+    super(message);
+    this.name = 'RevertError';
+    this.data = data;
+  }
+}

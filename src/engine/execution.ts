@@ -1,0 +1,194 @@
+import { type Block, createBlock } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
+import { Address, bytesToHex, createZeroAddress } from '@ethereumjs/util';
+import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
+import { EngineError, RevertError, rejected } from './errors.js';
+import { describeRevert } from './revert.js';
+
+/** A message call as clients describe it (eth_call / eth_estimateGas / eth_sendTransaction). */
+export interface CallRequest {
+  readonly from?: Address;
+  readonly to?: Address;
+  readonly gas?: bigint;
+  readonly gasPrice?: bigint;
+  readonly maxFeePerGas?: bigint;
+  readonly maxPriorityFeePerGas?: bigint;
+  readonly maxFeePerBlobGas?: bigint;
+  readonly value?: bigint;
+  readonly data?: Uint8Array;
+  readonly nonce?: bigint;
+  readonly type?: number;
+  readonly accessList?: ReadonlyArray<{ readonly address: string; readonly storageKeys: readonly string[] }>;
+  readonly blobVersionedHashes?: readonly string[];
+  readonly chainId?: bigint;
+}
+
+export interface CallOutcome {
+  readonly returnValue: Uint8Array;
+  readonly gasUsed: bigint;
+  readonly logs: readonly [Uint8Array, Uint8Array[], Uint8Array][];
+}
+
+/** The gas a single transaction may use: the block limit, and the EIP-7825 cap once Osaka is active. */
+export function transactionGasCap(common: Common, blockGasLimit: bigint): bigint {
+  if (common.isActivatedEIP(7825)) {
+    const cap = common.param('maxTransactionGasLimit');
+    return cap < blockGasLimit ? cap : blockGasLimit;
+  }
+  return blockGasLimit;
+}
+
+function hasFees(request: CallRequest): boolean {
+  return request.gasPrice !== undefined || request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined;
+}
+
+/**
+ * Build an unsigned transaction whose sender is `from`, as go-ethereum's message from a call.
+ * A fee-less call runs in a copy of the block with base fee 0 (go-ethereum's NoBaseFee).
+ */
+function callTransaction(common: Common, request: CallRequest, gasLimit: bigint, block: Block): TypedTransaction {
+  const from = request.from ?? createZeroAddress();
+  const feeMarket = common.isActivatedEIP(1559) && request.gasPrice === undefined;
+  const base = {
+    nonce: request.nonce ?? 0n,
+    gasLimit,
+    to: request.to,
+    value: request.value ?? 0n,
+    data: request.data ?? new Uint8Array(),
+  };
+  let data: TypedTxData;
+  if (feeMarket) {
+    const tip = request.maxPriorityFeePerGas ?? 0n;
+    const cap = request.maxFeePerGas ?? (hasFees(request) ? (block.header.baseFeePerGas ?? 0n) + tip : 0n);
+    data = {
+      ...base,
+      type: 2,
+      maxFeePerGas: cap,
+      maxPriorityFeePerGas: tip > cap ? cap : tip,
+      accessList: request.accessList?.map((item) => ({ address: item.address as `0x${string}`, storageKeys: item.storageKeys as `0x${string}`[] })),
+    };
+  } else {
+    data = { ...base, type: 0, gasPrice: request.gasPrice ?? 0n };
+  }
+  const tx = createTx(data, { common, freeze: false });
+  // Calls are never signed: the message's sender is whoever the caller names.
+  Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
+  Object.defineProperty(tx, 'isSigned', { value: () => true });
+  Object.defineProperty(tx, 'hash', { value: () => new Uint8Array(32) });
+  return tx;
+}
+
+/** The block a fee-less call runs in: the same header with base fee 0 (go-ethereum's NoBaseFee). */
+function callBlock(block: Block, request: CallRequest): Block {
+  if (hasFees(request) || block.header.baseFeePerGas === undefined) return block;
+  const header = { ...block.header.toJSON(), baseFeePerGas: 0n };
+  return createBlock({ header }, { common: block.common, skipConsensusFormatValidation: true });
+}
+
+export interface ExecutionContext {
+  readonly vm: VM;
+  readonly block: Block;
+}
+
+/** One execution on a checkpoint that is always reverted: nothing it does stays. */
+async function execute(ctx: ExecutionContext, request: CallRequest, gasLimit: bigint): Promise<RunTxResult> {
+  const block = callBlock(ctx.block, request);
+  const tx = callTransaction(ctx.vm.common, request, gasLimit, block);
+  const stateManager = ctx.vm.stateManager;
+  await stateManager.checkpoint();
+  try {
+    return await runTx(ctx.vm, {
+      tx,
+      block,
+      skipNonce: true,
+      skipBlockGasLimitValidation: true,
+      skipHardForkValidation: true,
+    });
+  } catch (error) {
+    throw translateRunError(error, request);
+  } finally {
+    await stateManager.revert();
+  }
+}
+
+function translateRunError(error: unknown, request: CallRequest): EngineError {
+  const message = error instanceof Error ? error.message : String(error);
+  const funds = /sender's account \((0x[0-9a-fA-F]{40})\) only has: (\d+)/.exec(message);
+  const cost = /(?:upfront|max) cost is: (\d+)/.exec(message);
+  if (funds) {
+    return rejected(`insufficient funds for gas * price + value: address ${funds[1]} have ${funds[2]} want ${cost?.[1] ?? '?'}`);
+  }
+  if (/INTRINSIC_GAS_TOO_LOW/.test(message)) return rejected('intrinsic gas too low');
+  if (/baseFeePerGas/.test(message)) return rejected('max fee per gas less than block base fee');
+  if (/EIP-3607/.test(message)) return rejected(`sender not an eoa: address ${request.from?.toString() ?? ''}`);
+  return rejected(message.replace(/\s*\(.*$/s, ''));
+}
+
+/** The outcome of a successful call; reverts throw RevertError, other failures EngineError. */
+export async function runCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<CallOutcome> {
+  const gasLimit = request.gas ?? gasCap;
+  const result = await execute(ctx, request, gasLimit);
+  const exec = result.execResult;
+  if (exec.exceptionError) {
+    if (exec.exceptionError.error === 'revert') {
+      throw new RevertError(describeRevert(exec.returnValue), exec.returnValue);
+    }
+    throw rejected(exec.exceptionError.error);
+  }
+  return { returnValue: exec.returnValue, gasUsed: result.totalGasSpent, logs: exec.logs ?? [] };
+}
+
+/**
+ * The smallest gas limit with which the call succeeds: a binary search to the exact
+ * boundary (go-ethereum stops within 1.5%; clients asked for exact, and it costs a few runs).
+ */
+export async function estimateGas(ctx: ExecutionContext, request: CallRequest, gasCap: bigint, balance: bigint): Promise<bigint> {
+  let hi = request.gas !== undefined && request.gas < gasCap ? request.gas : gasCap;
+  const feeCap = request.gasPrice ?? request.maxFeePerGas ?? 0n;
+  if (feeCap > 0n) {
+    const available = balance - (request.value ?? 0n);
+    if (available < 0n) {
+      throw rejected(`insufficient funds for transfer: address ${request.from?.toString() ?? ''}`);
+    }
+    const allowance = available / feeCap;
+    if (allowance < hi) hi = allowance;
+  }
+  const attempt = async (gas: bigint): Promise<RunTxResult | undefined> => {
+    try {
+      const result = await execute(ctx, request, gas);
+      return result.execResult.exceptionError ? undefined : result;
+    } catch (error) {
+      if (error instanceof EngineError && /intrinsic gas too low|floor data gas/.test(error.message)) return undefined;
+      throw error;
+    }
+  };
+  const first = await execute(ctx, request, hi);
+  const failure = first.execResult.exceptionError;
+  if (failure) {
+    if (failure.error === 'revert') {
+      throw new RevertError(describeRevert(first.execResult.returnValue), first.execResult.returnValue);
+    }
+    if (failure.error === 'out of gas' || hi < gasCap) throw rejected(`gas required exceeds allowance (${hi})`);
+    throw rejected(failure.error);
+  }
+  // Anything below the gas actually charged cannot succeed.
+  let lo = first.totalGasSpent - 1n;
+  const peak = first.totalGasSpent + first.gasRefund;
+  // go-ethereum's optimistic guess: peak usage plus a call stipend, with the 63/64 rule's headroom.
+  const optimistic = ((peak + 2300n) * 64n) / 63n;
+  if (optimistic < hi) {
+    if (await attempt(optimistic)) hi = optimistic;
+    else lo = optimistic;
+  }
+  while (lo + 1n < hi) {
+    const mid = (lo + hi) / 2n;
+    if (await attempt(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+export function describeAddress(address: Address | undefined): string {
+  return address ? bytesToHex(address.bytes) : 'null';
+}

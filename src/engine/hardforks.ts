@@ -1,0 +1,32 @@
+import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
+
+export const HARDFORK_NAMES: readonly string[] = Object.values(Hardfork);
+
+/**
+ * The newest hardfork that @ethereumjs/common schedules on mainnet at or before `now`.
+ * Forks without a block or timestamp (not yet scheduled) never count.
+ */
+export function newestLiveHardfork(nowMs: number = Date.now()): string {
+  const nowSeconds = BigInt(Math.floor(nowMs / 1000));
+  let newest: string = Hardfork.Chainstart;
+  for (const fork of Mainnet.hardforks) {
+    const live =
+      (fork.block !== null && fork.block !== undefined) ||
+      (fork.timestamp !== undefined && BigInt(fork.timestamp) <= nowSeconds);
+    if (live) newest = fork.name;
+  }
+  return newest;
+}
+
+/** A Common fixed at one hardfork for every block: a dev chain has no fork schedule. */
+export function createChainCommon(chainId: bigint, hardfork: string): Common {
+  if (!HARDFORK_NAMES.includes(hardfork)) {
+    throw new Error(`unknown hardfork "${hardfork}"; known: ${HARDFORK_NAMES.join(', ')}`);
+  }
+  return createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, { hardfork });
+}
+
+/** True once the chain has left proof-of-work (Paris and later). */
+export function isPostMerge(common: Common): boolean {
+  return common.gteHardfork(Hardfork.Paris);
+}

@@ -1,0 +1,126 @@
+import { type Block, type HeaderData } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import { Capability, type TypedTransaction } from '@ethereumjs/tx';
+import { Address, bytesToHex } from '@ethereumjs/util';
+import { buildBlock, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { LogRecord, MinedBlock, ReceiptRecord } from './blocks.js';
+import { isPostMerge } from './hardforks.js';
+import type { PooledTransaction } from './txpool.js';
+
+export interface BlockTemplate {
+  readonly timestamp: bigint;
+  readonly coinbase: Address;
+  readonly gasLimit: bigint;
+  /** Overrides the EIP-1559 formula for this block (chain_setNextBlockBaseFeePerGas). */
+  readonly baseFeePerGas?: bigint;
+  readonly extraData?: Uint8Array;
+  /** Pre-merge difficulty; post-merge blocks always have 0. */
+  readonly difficulty?: bigint;
+}
+
+export interface MiningOutcome {
+  readonly mined: MinedBlock;
+  readonly included: readonly PooledTransaction[];
+  /** Transactions that could not be included, with the reason (they leave the pool). */
+  readonly dropped: ReadonlyArray<{ readonly entry: PooledTransaction; readonly reason: string }>;
+}
+
+/**
+ * Executes pool transactions on top of `parent` with the VM's block builder and
+ * returns the sealed block with its receipts. The VM's state advances to the new block.
+ */
+export async function mineBlock(
+  vm: VM,
+  parent: MinedBlock,
+  candidates: readonly PooledTransaction[],
+  template: BlockTemplate,
+): Promise<MiningOutcome> {
+  const common = vm.common;
+  const postMerge = isPostMerge(common);
+  const headerData: HeaderData = {
+    coinbase: template.coinbase,
+    timestamp: template.timestamp,
+    gasLimit: template.gasLimit,
+    extraData: template.extraData,
+    difficulty: postMerge ? 0n : (template.difficulty ?? 1n),
+    // prevRandao for post-merge blocks: a deterministic chain of hashes, so runs are reproducible.
+    mixHash: postMerge ? keccak_256(parent.block.header.mixHash) : undefined,
+    baseFeePerGas: template.baseFeePerGas,
+    parentBeaconBlockRoot: common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
+  };
+  const builder = await buildBlock(vm, {
+    parentBlock: parent.block,
+    headerData,
+    withdrawals: common.isActivatedEIP(4895) ? [] : undefined,
+    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true },
+  });
+  const included: PooledTransaction[] = [];
+  const results: RunTxResult[] = [];
+  const dropped: Array<{ entry: PooledTransaction; reason: string }> = [];
+  for (const entry of candidates) {
+    if (entry.tx.gasLimit > template.gasLimit - builder.gasUsed) continue; // waits for the next block
+    try {
+      results.push(await builder.addTransaction(entry.tx, { skipHardForkValidation: true, allowNoBlobs: true }));
+      included.push(entry);
+    } catch (error) {
+      dropped.push({ entry, reason: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  const { block } = await builder.build();
+  const receipts = buildReceipts(block, included, results, common);
+  const mined: MinedBlock = {
+    block,
+    hash: block.hash(),
+    hashHex: bytesToHex(block.hash()),
+    number: block.header.number,
+    senders: included.map((entry) => entry.sender),
+    receipts,
+    totalDifficulty: parent.totalDifficulty + block.header.difficulty,
+  };
+  return { mined, included, dropped };
+}
+
+function buildReceipts(
+  block: Block,
+  included: readonly PooledTransaction[],
+  results: readonly RunTxResult[],
+  common: Common,
+): ReceiptRecord[] {
+  const baseFee = block.header.baseFeePerGas;
+  const blobGasPrice = common.isActivatedEIP(4844) ? block.header.getBlobGasPrice() : undefined;
+  let logIndex = 0;
+  return results.map((result, i) => {
+    const entry = included[i]!;
+    const tx = block.transactions[i]!;
+    const receipt = result.receipt;
+    const logs: LogRecord[] = receipt.logs.map(([address, topics, data]) => ({
+      address: new Address(address),
+      topics,
+      data,
+      logIndex: logIndex++,
+    }));
+    const preByzantium = 'stateRoot' in receipt;
+    return {
+      type: tx.type,
+      from: entry.sender,
+      to: tx.to,
+      contractAddress: result.createdAddress,
+      gasUsed: result.totalGasSpent,
+      cumulativeGasUsed: receipt.cumulativeBlockGasUsed,
+      status: preByzantium ? undefined : ((receipt as { status: 0 | 1 }).status),
+      root: preByzantium ? (receipt as { stateRoot: Uint8Array }).stateRoot : undefined,
+      logs,
+      logsBloom: receipt.bitvector,
+      effectiveGasPrice: effectiveGasPrice(tx, baseFee),
+      blobGasUsed: result.blobGasUsed,
+      blobGasPrice: result.blobGasUsed !== undefined ? blobGasPrice : undefined,
+    };
+  });
+}
+
+/** What the sender paid per gas: the legacy gas price, or base fee + effective tip. */
+export function effectiveGasPrice(tx: TypedTransaction, baseFee: bigint | undefined): bigint {
+  if (tx.supports(Capability.EIP1559FeeMarket)) return (baseFee ?? 0n) + tx.getEffectivePriorityFee(baseFee ?? 0n);
+  return (tx as TypedTransaction & { gasPrice: bigint }).gasPrice;
+}

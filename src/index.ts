@@ -1,0 +1,6 @@
+/** chain-sim's public API. */
+export { createProvider, ChainSimProvider, ProviderRpcError, type RequestArguments } from './provider.js';
+export { createServer, ChainSimServer, type ListeningInfo } from './server/index.js';
+export { type ChainSimOptions, DEFAULT_MNEMONIC } from './options.js';
+export { VERSION } from './node.js';
+export type { Json } from './rpc/json.js';

@@ -1,0 +1,54 @@
+/**
+ * One running simulator: the engine plus its JSON-RPC dispatcher. Both the
+ * provider and the HTTP server sit on top of a node.
+ */
+import { createRequire } from 'node:module';
+import { deriveAccounts } from './engine/accounts.js';
+import { Chain } from './engine/chain.js';
+import { type ChainSimOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import { Dispatcher } from './rpc/dispatch.js';
+import { buildMethodTable } from './rpc/table.js';
+
+export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+export const CLIENT_VERSION = `chain-sim/v${VERSION}/${process.platform}-${process.arch}/node${process.versions.node}`;
+
+export interface SimNode {
+  readonly options: ResolvedOptions;
+  readonly chain: Chain;
+  readonly dispatcher: Dispatcher;
+}
+
+export async function startNode(input: ChainSimOptions | ResolvedOptions): Promise<SimNode> {
+  const options = isResolved(input) ? input : resolveOptions(input);
+  const accounts = deriveAccounts(options.mnemonic, options.accounts, options.derivationPath);
+  const chain = await Chain.create({
+    chainId: options.chainId,
+    hardfork: options.hardfork,
+    accounts,
+    balance: options.balanceWei,
+    gasLimit: options.gasLimit,
+    baseFee: options.baseFee,
+    coinbase: options.coinbase,
+    order: options.order,
+    wallClock: options.wallClock,
+  });
+  const dispatcher = new Dispatcher(
+    buildMethodTable(),
+    { chain, clientVersion: CLIENT_VERSION },
+    {
+      maxBatchSize: options.maxBatchSize,
+      onInternalError: (error, method) => {
+        // A bug: the stack stays on the server side, the client gets -32603.
+        console.error(`chain-sim: internal error in ${method}:`, error);
+      },
+      onCall: options.verbose
+        ? (method, ms, error) => options.logger(`${method} ${ms.toFixed(1)}ms${error ? ` error ${error.code}: ${error.message}` : ''}`)
+        : undefined,
+    },
+  );
+  return { options, chain, dispatcher };
+}
+
+function isResolved(input: ChainSimOptions | ResolvedOptions): input is ResolvedOptions {
+  return typeof (input as ResolvedOptions).balanceWei === 'bigint';
+}

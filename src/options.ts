@@ -1,0 +1,156 @@
+/**
+ * Every option declared once: its default, its CLI flag and help, and its
+ * validation. The CLI, createProvider and createServer all resolve through here.
+ */
+import { type Address, createAddressFromString } from '@ethereumjs/util';
+import { HARDFORK_NAMES, newestLiveHardfork } from './engine/hardforks.js';
+import type { WallClock } from './engine/clock.js';
+
+export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
+
+/** What a user may pass to createProvider / createServer (all optional). */
+export interface ChainSimOptions {
+  chainId?: number | bigint;
+  hardfork?: string;
+  mnemonic?: string;
+  accounts?: number;
+  /** Initial balance of each account, in ether (decimal string or number). */
+  balance?: number | string;
+  derivationPath?: string;
+  gasLimit?: number | bigint;
+  /** Base fee of the genesis block, in wei. */
+  baseFee?: number | bigint;
+  coinbase?: string;
+  order?: 'fees' | 'fifo';
+  host?: string;
+  port?: number;
+  maxBatchSize?: number;
+  maxBodyBytes?: number;
+  quiet?: boolean;
+  verbose?: boolean;
+  /** Where log lines go (default: console.log unless quiet). */
+  logger?: (line: string) => void;
+  /** Injectable wall clock in milliseconds, for tests. */
+  wallClock?: WallClock;
+}
+
+export interface ResolvedOptions {
+  readonly chainId: bigint;
+  readonly hardfork: string;
+  readonly mnemonic: string;
+  readonly accounts: number;
+  readonly balanceWei: bigint;
+  readonly derivationPath: string;
+  readonly gasLimit: bigint;
+  readonly baseFee: bigint;
+  readonly coinbase: Address;
+  readonly order: 'fees' | 'fifo';
+  readonly host: string;
+  readonly port: number;
+  readonly maxBatchSize: number;
+  readonly maxBodyBytes: number;
+  readonly quiet: boolean;
+  readonly verbose: boolean;
+  readonly logger: (line: string) => void;
+  readonly wallClock: WallClock | undefined;
+}
+
+export class OptionError extends Error {
+  constructor(option: string, problem: string) {
+    super(`invalid value for ${option}: ${problem}`);
+    this.name = 'OptionError';
+  }
+}
+
+type CliType = 'string' | 'number' | 'boolean';
+
+/** One option as the CLI shows it; `key` is the ChainSimOptions field it fills. */
+export interface OptionDeclaration {
+  readonly key: keyof ChainSimOptions;
+  readonly flag: string;
+  readonly type: CliType;
+  readonly describe: string;
+  readonly defaultText: string;
+  readonly alias?: string;
+  readonly choices?: readonly string[];
+}
+
+export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
+  { key: 'port', flag: 'port', alias: 'p', type: 'number', describe: 'HTTP port (0 picks a free one)', defaultText: '8545' },
+  { key: 'host', flag: 'host', alias: 'h', type: 'string', describe: 'address to listen on', defaultText: '127.0.0.1' },
+  { key: 'accounts', flag: 'accounts', alias: 'a', type: 'number', describe: 'number of prefunded accounts', defaultText: '10' },
+  { key: 'balance', flag: 'balance', alias: 'e', type: 'string', describe: 'initial balance of each account, in ether', defaultText: '10000' },
+  { key: 'mnemonic', flag: 'mnemonic', alias: 'm', type: 'string', describe: 'BIP-39 mnemonic the accounts derive from', defaultText: DEFAULT_MNEMONIC },
+  { key: 'derivationPath', flag: 'derivation-path', type: 'string', describe: 'HD path prefix; account i is <path>/i', defaultText: "m/44'/60'/0'/0" },
+  { key: 'chainId', flag: 'chain-id', type: 'number', describe: 'chain id (EIP-155)', defaultText: '1337' },
+  { key: 'hardfork', flag: 'hardfork', type: 'string', describe: 'hardfork rules for every block', defaultText: 'newest live on mainnet', choices: HARDFORK_NAMES },
+  { key: 'gasLimit', flag: 'gas-limit', alias: 'l', type: 'string', describe: 'block gas limit', defaultText: '30000000' },
+  { key: 'baseFee', flag: 'base-fee', type: 'string', describe: 'base fee of the genesis block, in wei', defaultText: '1000000000' },
+  { key: 'coinbase', flag: 'coinbase', type: 'string', describe: 'block beneficiary address', defaultText: '0x0000000000000000000000000000000000000000' },
+  { key: 'order', flag: 'order', type: 'string', describe: 'pool ordering when several transactions fit a block', defaultText: 'fees', choices: ['fees', 'fifo'] },
+  { key: 'maxBatchSize', flag: 'max-batch-size', type: 'number', describe: 'most requests in one JSON-RPC batch', defaultText: '1000' },
+  { key: 'maxBodyBytes', flag: 'max-body-bytes', type: 'number', describe: 'largest HTTP request body, in bytes', defaultText: '5242880' },
+  { key: 'quiet', flag: 'quiet', alias: 'q', type: 'boolean', describe: 'print nothing but errors', defaultText: 'false' },
+  { key: 'verbose', flag: 'verbose', alias: 'v', type: 'boolean', describe: 'log each request: method and duration', defaultText: 'false' },
+];
+
+const WEI_PER_ETHER = 10n ** 18n;
+const ZERO_ADDRESS = `0x${'00'.repeat(20)}`;
+
+function integer(option: string, value: number | bigint | string | undefined, fallback: bigint, min: bigint, max: bigint): bigint {
+  if (value === undefined) return fallback;
+  let parsed: bigint;
+  try {
+    if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new Error();
+    if (typeof value === 'string' && !/^(0x[0-9a-fA-F]+|\d+)$/.test(value.trim())) throw new Error();
+    parsed = BigInt(typeof value === 'string' ? value.trim() : value);
+  } catch {
+    throw new OptionError(option, `expected a whole number, got "${String(value)}"`);
+  }
+  if (parsed < min || parsed > max) throw new OptionError(option, `must be between ${min} and ${max}, got ${parsed}`);
+  return parsed;
+}
+
+/** "10000", "0.5", 1e3 → wei. */
+function ether(option: string, value: number | string | undefined, fallback: bigint): bigint {
+  if (value === undefined) return fallback;
+  const text = String(value).trim();
+  const match = /^(\d+)(?:\.(\d{1,18}))?$/.exec(text);
+  if (!match) throw new OptionError(option, `expected an amount of ether like 10000 or 0.5, got "${text}"`);
+  return BigInt(match[1]!) * WEI_PER_ETHER + BigInt((match[2] ?? '').padEnd(18, '0'));
+}
+
+export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
+  const hardfork = input.hardfork ?? newestLiveHardfork();
+  if (!HARDFORK_NAMES.includes(hardfork)) {
+    throw new OptionError('hardfork', `unknown hardfork "${hardfork}"; choose one of ${HARDFORK_NAMES.join(', ')}`);
+  }
+  const coinbaseText = input.coinbase ?? ZERO_ADDRESS;
+  if (!/^0x[0-9a-fA-F]{40}$/.test(coinbaseText)) {
+    throw new OptionError('coinbase', `expected a 20-byte 0x-prefixed address, got "${coinbaseText}"`);
+  }
+  const coinbase = createAddressFromString(coinbaseText);
+  const order = input.order ?? 'fees';
+  if (order !== 'fees' && order !== 'fifo') throw new OptionError('order', `expected fees or fifo, got "${String(order)}"`);
+  const quiet = input.quiet ?? false;
+  return {
+    chainId: integer('chain-id', input.chainId, 1337n, 1n, 2n ** 64n - 1n),
+    hardfork,
+    mnemonic: input.mnemonic ?? DEFAULT_MNEMONIC,
+    accounts: Number(integer('accounts', input.accounts, 10n, 0n, 100_000n)),
+    balanceWei: ether('balance', input.balance, 10_000n * WEI_PER_ETHER),
+    derivationPath: input.derivationPath ?? "m/44'/60'/0'/0",
+    gasLimit: integer('gas-limit', input.gasLimit, 30_000_000n, 5000n, 2n ** 63n - 1n),
+    baseFee: integer('base-fee', input.baseFee, 1_000_000_000n, 0n, 2n ** 256n - 1n),
+    coinbase,
+    order,
+    host: input.host ?? '127.0.0.1',
+    port: Number(integer('port', input.port, 8545n, 0n, 65535n)),
+    maxBatchSize: Number(integer('max-batch-size', input.maxBatchSize, 1000n, 1n, 1_000_000n)),
+    maxBodyBytes: Number(integer('max-body-bytes', input.maxBodyBytes, 5n * 1024n * 1024n, 1024n, 2n ** 31n)),
+    quiet,
+    verbose: input.verbose ?? false,
+    logger: input.logger ?? (quiet ? () => {} : (line: string) => console.log(line)),
+    wallClock: input.wallClock,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The in-process EIP-1193 provider: request() goes straight into the dispatcher,
+ * with no HTTP and no JSON round trip.
+ */
+import { EventEmitter } from 'node:events';
+import type { ChainSimOptions } from './options.js';
+import { type SimNode, startNode } from './node.js';
+import { encodeQuantity } from './rpc/encode.js';
+import { RpcError } from './rpc/errors.js';
+import type { Json } from './rpc/json.js';
+
+export interface RequestArguments {
+  readonly method: string;
+  readonly params?: readonly unknown[] | object;
+}
+
+/** EIP-1193's ProviderRpcError: an Error with a numeric code and optional data. */
+export class ProviderRpcError extends Error {
+  readonly code: number;
+  readonly data: Json | undefined;
+  constructor(code: number, message: string, data?: Json) {
+    super(message);
+    this.name = 'ProviderRpcError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
+type LegacyCallback = (error: Error | null, response?: { jsonrpc: '2.0'; id: unknown; result?: Json; error?: object }) => void;
+
+export class ChainSimProvider extends EventEmitter {
+  private readonly node: Promise<SimNode>;
+
+  constructor(options: ChainSimOptions = {}) {
+    super();
+    this.node = startNode(options);
+    this.node.then(
+      (node) => this.emit('connect', { chainId: encodeQuantity(node.chain.chainId) }),
+      () => {}, // surfaced by ready() and request()
+    );
+  }
+
+  /** Resolves once the chain is built (request() waits for it too). */
+  async ready(): Promise<SimNode> {
+    return this.node;
+  }
+
+  async request(args: RequestArguments): Promise<Json> {
+    if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
+      throw new ProviderRpcError(-32600, 'invalid request: expected { method: string, params?: array }');
+    }
+    const node = await this.node;
+    try {
+      return await node.dispatcher.call(args.method, args.params);
+    } catch (error) {
+      if (error instanceof RpcError) throw new ProviderRpcError(error.code, error.message, error.data);
+      throw error;
+    }
+  }
+
+  /** Legacy web3 shapes: send(method, params) and sendAsync(payload, callback). */
+  send(method: string, params?: readonly unknown[]): Promise<Json> {
+    return this.request({ method, params });
+  }
+
+  sendAsync(payload: { id?: unknown; method: string; params?: readonly unknown[] }, callback: LegacyCallback): void {
+    this.request(payload).then(
+      (result) => callback(null, { jsonrpc: '2.0', id: payload.id ?? null, result }),
+      (error: unknown) => {
+        const e = error instanceof ProviderRpcError ? error : new ProviderRpcError(-32603, 'internal error');
+        callback(e, { jsonrpc: '2.0', id: payload.id ?? null, error: { code: e.code, message: e.message, data: e.data } });
+      },
+    );
+  }
+}
+
+/** An in-process EIP-1193 provider; the chain is built in the background and the first request waits for it. */
+export function createProvider(options: ChainSimOptions = {}): ChainSimProvider {
+  return new ChainSimProvider(options);
+}

@@ -1,0 +1,48 @@
+import { EngineError, RevertError } from '../engine/errors.js';
+import type { Json } from './json.js';
+import { encodeData } from './encode.js';
+
+/** JSON-RPC error codes, as go-ethereum uses them. */
+export const ErrorCode = {
+  parse: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internal: -32603,
+  server: -32000,
+  executionReverted: 3,
+} as const;
+
+export class RpcError extends Error {
+  readonly code: number;
+  readonly data: Json | undefined;
+  constructor(code: number, message: string, data?: Json) {
+    super(message);
+    this.name = 'RpcError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
+export function invalidParams(message: string): RpcError {
+  return new RpcError(ErrorCode.invalidParams, message);
+}
+
+export function serverError(message: string): RpcError {
+  return new RpcError(ErrorCode.server, message);
+}
+
+/**
+ * Translate anything a handler threw into an RpcError. Unknown errors are bugs:
+ * they become -32603 with a short message and are reported to `onInternal`
+ * (logged with the stack on the server side only).
+ */
+export function toRpcError(error: unknown, onInternal: (error: unknown) => void): RpcError {
+  if (error instanceof RpcError) return error;
+  if (error instanceof RevertError) return new RpcError(ErrorCode.executionReverted, error.message, encodeData(error.data));
+  if (error instanceof EngineError) {
+    return new RpcError(error.kind === 'invalidInput' ? ErrorCode.invalidParams : ErrorCode.server, error.message);
+  }
+  onInternal(error);
+  return new RpcError(ErrorCode.internal, 'internal error');
+}

@@ -1,0 +1,145 @@
+/** Block, transaction, receipt and log objects as go-ethereum writes them. */
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { Capability } from '@ethereumjs/tx';
+import type { Address } from '@ethereumjs/util';
+import type { LogRecord, MinedBlock, ReceiptRecord } from '../engine/blocks.js';
+import { effectiveGasPrice } from '../engine/miner.js';
+import { encodeData, encodeQuantity } from './encode.js';
+import type { Json, JsonObject } from './json.js';
+
+/** Where a transaction sits, when it is mined. */
+export interface TxPosition {
+  readonly mined: MinedBlock;
+  readonly index: number;
+}
+
+export function formatBlock(mined: MinedBlock, fullTransactions: boolean): JsonObject {
+  const { block } = mined;
+  const h = block.header;
+  const out: JsonObject = {
+    number: encodeQuantity(h.number),
+    hash: mined.hashHex,
+    parentHash: encodeData(h.parentHash),
+    nonce: encodeData(h.nonce),
+    mixHash: encodeData(h.mixHash),
+    sha3Uncles: encodeData(h.uncleHash),
+    logsBloom: encodeData(h.logsBloom),
+    transactionsRoot: encodeData(h.transactionsTrie),
+    stateRoot: encodeData(h.stateRoot),
+    receiptsRoot: encodeData(h.receiptTrie),
+    miner: h.coinbase.toString(),
+    difficulty: encodeQuantity(h.difficulty),
+    totalDifficulty: encodeQuantity(mined.totalDifficulty),
+    extraData: encodeData(h.extraData),
+    size: encodeQuantity(block.serialize().length),
+    gasLimit: encodeQuantity(h.gasLimit),
+    gasUsed: encodeQuantity(h.gasUsed),
+    timestamp: encodeQuantity(h.timestamp),
+    transactions: block.transactions.map((tx, index) =>
+      fullTransactions ? formatTransaction(tx, mined.senders[index]!, { mined, index }) : encodeData(tx.hash()),
+    ),
+    uncles: block.uncleHeaders.map((u) => encodeData(u.hash())),
+  };
+  if (h.baseFeePerGas !== undefined) out.baseFeePerGas = encodeQuantity(h.baseFeePerGas);
+  if (block.withdrawals !== undefined) {
+    out.withdrawals = block.withdrawals.map((w) => ({
+      index: encodeQuantity(w.index),
+      validatorIndex: encodeQuantity(w.validatorIndex),
+      address: w.address.toString(),
+      amount: encodeQuantity(w.amount),
+    }));
+    out.withdrawalsRoot = encodeData(h.withdrawalsRoot!);
+  }
+  if (h.blobGasUsed !== undefined) out.blobGasUsed = encodeQuantity(h.blobGasUsed);
+  if (h.excessBlobGas !== undefined) out.excessBlobGas = encodeQuantity(h.excessBlobGas);
+  if (h.parentBeaconBlockRoot !== undefined) out.parentBeaconBlockRoot = encodeData(h.parentBeaconBlockRoot);
+  if (h.requestsHash !== undefined) out.requestsHash = encodeData(h.requestsHash);
+  return out;
+}
+
+/** A transaction object; `position` is absent while it is pending. */
+export function formatTransaction(tx: TypedTransaction, from: Address, position: TxPosition | undefined): JsonObject {
+  const json = tx.toJSON();
+  const out: JsonObject = {
+    blockHash: position ? position.mined.hashHex : null,
+    blockNumber: position ? encodeQuantity(position.mined.number) : null,
+    from: from.toString(),
+    gas: encodeQuantity(tx.gasLimit),
+    gasPrice: encodeQuantity(
+      position ? effectiveGasPrice(tx, position.mined.block.header.baseFeePerGas) : feeCap(tx),
+    ),
+    hash: encodeData(tx.hash()),
+    input: encodeData(tx.data),
+    nonce: encodeQuantity(tx.nonce),
+    to: tx.to ? tx.to.toString() : null,
+    transactionIndex: position ? encodeQuantity(position.index) : null,
+    value: encodeQuantity(tx.value),
+    type: encodeQuantity(tx.type),
+  };
+  if (tx.supports(Capability.EIP1559FeeMarket)) {
+    out.maxFeePerGas = json.maxFeePerGas ?? null;
+    out.maxPriorityFeePerGas = json.maxPriorityFeePerGas ?? null;
+  }
+  if (tx.supports(Capability.EIP2930AccessLists)) out.accessList = (json.accessList ?? []) as Json;
+  if (json.maxFeePerBlobGas !== undefined) out.maxFeePerBlobGas = json.maxFeePerBlobGas;
+  if (json.blobVersionedHashes !== undefined) out.blobVersionedHashes = json.blobVersionedHashes as Json;
+  if (json.authorizationList !== undefined) out.authorizationList = json.authorizationList as Json;
+  // go-ethereum omits chainId only for unprotected legacy transactions.
+  const chainId = (tx as TypedTransaction & { chainId?: bigint }).chainId ?? legacyChainId(tx);
+  if (chainId !== undefined) out.chainId = encodeQuantity(chainId);
+  out.v = encodeQuantity(tx.v ?? 0n);
+  out.r = encodeQuantity(tx.r ?? 0n);
+  out.s = encodeQuantity(tx.s ?? 0n);
+  if (tx.type !== 0) out.yParity = encodeQuantity(tx.v ?? 0n);
+  return out;
+}
+
+function feeCap(tx: TypedTransaction): bigint {
+  if (tx.supports(Capability.EIP1559FeeMarket)) return (tx as TypedTransaction & { maxFeePerGas: bigint }).maxFeePerGas;
+  return (tx as TypedTransaction & { gasPrice: bigint }).gasPrice;
+}
+
+function legacyChainId(tx: TypedTransaction): bigint | undefined {
+  if (tx.type !== 0 || tx.v === undefined || tx.v === 27n || tx.v === 28n) return undefined;
+  return (tx.v - 35n) / 2n;
+}
+
+export function formatLog(log: LogRecord, mined: MinedBlock, txIndex: number, removed = false): JsonObject {
+  return {
+    address: log.address.toString(),
+    topics: log.topics.map(encodeData),
+    data: encodeData(log.data),
+    blockNumber: encodeQuantity(mined.number),
+    transactionHash: encodeData(mined.block.transactions[txIndex]!.hash()),
+    transactionIndex: encodeQuantity(txIndex),
+    blockHash: mined.hashHex,
+    blockTimestamp: encodeQuantity(mined.block.header.timestamp),
+    logIndex: encodeQuantity(log.logIndex),
+    removed,
+  };
+}
+
+export function formatReceipt(mined: MinedBlock, index: number): JsonObject {
+  const receipt: ReceiptRecord = mined.receipts[index]!;
+  const tx = mined.block.transactions[index]!;
+  const out: JsonObject = {
+    type: encodeQuantity(receipt.type),
+    transactionHash: encodeData(tx.hash()),
+    transactionIndex: encodeQuantity(index),
+    blockHash: mined.hashHex,
+    blockNumber: encodeQuantity(mined.number),
+    from: receipt.from.toString(),
+    to: receipt.to ? receipt.to.toString() : null,
+    cumulativeGasUsed: encodeQuantity(receipt.cumulativeGasUsed),
+    gasUsed: encodeQuantity(receipt.gasUsed),
+    effectiveGasPrice: encodeQuantity(receipt.effectiveGasPrice),
+    contractAddress: receipt.contractAddress ? receipt.contractAddress.toString() : null,
+    logs: receipt.logs.map((log) => formatLog(log, mined, index)),
+    logsBloom: encodeData(receipt.logsBloom),
+  };
+  if (receipt.status !== undefined) out.status = encodeQuantity(receipt.status);
+  else if (receipt.root) out.root = encodeData(receipt.root);
+  if (receipt.blobGasUsed !== undefined) out.blobGasUsed = encodeQuantity(receipt.blobGasUsed);
+  if (receipt.blobGasPrice !== undefined) out.blobGasPrice = encodeQuantity(receipt.blobGasPrice);
+  return out;
+}

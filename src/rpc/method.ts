@@ -1,0 +1,64 @@
+/**
+ * A JSON-RPC method is a record: its name, its parameter decoders and a handler
+ * that calls the engine and returns JSON. The method table is built from these
+ * records, so aliases are data, not code.
+ */
+import type { Chain } from '../engine/chain.js';
+import type { Decoder } from './codec.js';
+import { invalidParams } from './errors.js';
+import type { Json } from './json.js';
+
+/** What a handler may use besides its decoded parameters. */
+export interface RpcContext {
+  readonly chain: Chain;
+  readonly clientVersion: string;
+}
+
+export interface Param<T> {
+  readonly name: string;
+  readonly decode: Decoder<T>;
+  /** Optional parameters may be omitted or null; the handler receives undefined. */
+  readonly optional: boolean;
+}
+
+export function param<T>(name: string, decode: Decoder<T>): Param<T> {
+  return { name, decode, optional: false };
+}
+
+export function optionalParam<T>(name: string, decode: Decoder<T>): Param<T | undefined> {
+  return {
+    name,
+    decode: (value, path) => (value === undefined || value === null ? undefined : decode(value, path)),
+    optional: true,
+  };
+}
+
+type Values<P extends readonly Param<unknown>[]> = { [K in keyof P]: P[K] extends Param<infer T> ? T : never };
+
+export interface RpcMethod {
+  readonly name: string;
+  readonly params: readonly Param<unknown>[];
+  invoke(ctx: RpcContext, params: readonly unknown[]): Promise<Json>;
+}
+
+export function defineMethod<const P extends readonly Param<unknown>[]>(
+  name: string,
+  params: P,
+  handler: (ctx: RpcContext, ...args: Values<P>) => Promise<Json> | Json,
+): RpcMethod {
+  const required = params.filter((p) => !p.optional).length;
+  return {
+    name,
+    params,
+    async invoke(ctx, raw) {
+      if (raw.length > params.length) {
+        throw invalidParams(`too many arguments, want at most ${params.length}`);
+      }
+      if (raw.length < required) {
+        throw invalidParams(`missing value for required argument ${raw.length} (${params[raw.length]!.name})`);
+      }
+      const args = params.map((p, i) => p.decode(raw[i], `${i} (${p.name})`)) as Values<P>;
+      return handler(ctx, ...args);
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/** Message calls that create no transaction: eth_call and eth_estimateGas. */
+import { blockRef, callRequest } from '../codec.js';
+import { encodeData, encodeQuantity } from '../encode.js';
+import { defineMethod, optionalParam, param } from '../method.js';
+
+export const executionMethods = [
+  defineMethod('chain_call', [param('transaction', callRequest), optionalParam('block', blockRef)], async ({ chain }, request, ref) => {
+    const outcome = await chain.call(request, ref ?? { tag: 'latest' });
+    return encodeData(outcome.returnValue);
+  }),
+  // Every property optional, the object itself too (SPEC 2.7).
+  defineMethod(
+    'chain_estimateGas',
+    [optionalParam('transaction', callRequest), optionalParam('block', blockRef)],
+    async ({ chain }, request, ref) => encodeQuantity(await chain.estimateGas(request ?? {}, ref ?? { tag: 'latest' })),
+  ),
+];

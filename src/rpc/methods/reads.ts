@@ -1,0 +1,128 @@
+/** Reading chain data: state at a block, blocks, transactions, receipts, uncles. */
+import type { BlockRef } from '../../engine/chain.js';
+import type { MinedBlock } from '../../engine/blocks.js';
+import { address, blockNumberOrTag, blockRef, boolean, hash, index, storageSlot } from '../codec.js';
+import { encodeData, encodeQuantity } from '../encode.js';
+import { formatBlock, formatReceipt, formatTransaction } from '../format.js';
+import type { Json } from '../json.js';
+import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
+
+const LATEST: BlockRef = { tag: 'latest' };
+const at = (ref: BlockRef | undefined) => ref ?? LATEST;
+
+/** The block a by-number or by-hash getter names; pending means the head in this node. */
+function blockOrNull(ctx: RpcContext, ref: BlockRef): MinedBlock | undefined {
+  return ctx.chain.find(ref);
+}
+
+function transactionAt(mined: MinedBlock | undefined, i: number): Json {
+  const tx = mined?.block.transactions[i];
+  return mined && tx ? formatTransaction(tx, mined.senders[i]!, { mined, index: i }) : null;
+}
+
+export const readMethods = [
+  defineMethod('chain_blockNumber', [], ({ chain }) => encodeQuantity(chain.head.number)),
+
+  defineMethod('chain_getBalance', [param('address', address), optionalParam('block', blockRef)], async ({ chain }, who, ref) =>
+    encodeQuantity(await chain.getBalance(who, at(ref))),
+  ),
+  defineMethod(
+    'chain_getTransactionCount',
+    [param('address', address), optionalParam('block', blockRef)],
+    async ({ chain }, who, ref) => encodeQuantity(await chain.getTransactionCount(who, at(ref))),
+  ),
+  defineMethod('chain_getCode', [param('address', address), optionalParam('block', blockRef)], async ({ chain }, who, ref) =>
+    encodeData(await chain.getCode(who, at(ref))),
+  ),
+  defineMethod(
+    'chain_getStorageAt',
+    [param('address', address), param('position', storageSlot), optionalParam('block', blockRef)],
+    async ({ chain }, who, slot, ref) => encodeData(await chain.getStorageAt(who, slot, at(ref))),
+  ),
+
+  defineMethod('chain_getBlockByHash', [param('blockHash', hash), param('fullTransactions', boolean)], (ctx, h, full) => {
+    const mined = blockOrNull(ctx, { hash: h });
+    return mined ? formatBlock(mined, full) : null;
+  }),
+  defineMethod('chain_getBlockByNumber', [param('block', blockNumberOrTag), param('fullTransactions', boolean)], (ctx, ref, full) => {
+    const mined = blockOrNull(ctx, ref);
+    return mined ? formatBlock(mined, full) : null;
+  }),
+  defineMethod('chain_getBlockTransactionCountByHash', [param('blockHash', hash)], (ctx, h) => {
+    const mined = blockOrNull(ctx, { hash: h });
+    return mined ? encodeQuantity(mined.block.transactions.length) : null;
+  }),
+  defineMethod('chain_getBlockTransactionCountByNumber', [param('block', blockNumberOrTag)], (ctx, ref) => {
+    const mined = blockOrNull(ctx, ref);
+    return mined ? encodeQuantity(mined.block.transactions.length) : null;
+  }),
+
+  defineMethod('chain_getTransactionByHash', [param('transactionHash', hash)], ({ chain }, h) => {
+    const location = chain.transaction(h);
+    if (location) return transactionAt(location.mined, location.index);
+    const pending = chain.pool.get(h);
+    return pending ? formatTransaction(pending.tx, pending.sender, undefined) : null;
+  }),
+  defineMethod(
+    'chain_getTransactionByBlockHashAndIndex',
+    [param('blockHash', hash), param('index', index)],
+    (ctx, h, i) => transactionAt(blockOrNull(ctx, { hash: h }), i),
+  ),
+  defineMethod(
+    'chain_getTransactionByBlockNumberAndIndex',
+    [param('block', blockNumberOrTag), param('index', index)],
+    (ctx, ref, i) => transactionAt(blockOrNull(ctx, ref), i),
+  ),
+  defineMethod('chain_getTransactionReceipt', [param('transactionHash', hash)], ({ chain }, h) => {
+    const location = chain.transaction(h);
+    return location ? formatReceipt(location.mined, location.index) : null;
+  }),
+  defineMethod('chain_getBlockReceipts', [param('block', blockRef)], (ctx, ref) => {
+    const mined = blockOrNull(ctx, ref);
+    return mined ? mined.receipts.map((_, i) => formatReceipt(mined, i)) : null;
+  }),
+
+  // Uncles exist only in proof-of-work blocks; instant-mined blocks have none.
+  defineMethod('chain_getUncleByBlockHashAndIndex', [param('blockHash', hash), param('index', index)], (ctx, h, i) =>
+    uncleAt(blockOrNull(ctx, { hash: h }), i),
+  ),
+  defineMethod('chain_getUncleByBlockNumberAndIndex', [param('block', blockNumberOrTag), param('index', index)], (ctx, ref, i) =>
+    uncleAt(blockOrNull(ctx, ref), i),
+  ),
+  defineMethod('chain_getUncleCountByBlockHash', [param('blockHash', hash)], (ctx, h) => {
+    const mined = blockOrNull(ctx, { hash: h });
+    return mined ? encodeQuantity(mined.block.uncleHeaders.length) : null;
+  }),
+  defineMethod('chain_getUncleCountByBlockNumber', [param('block', blockNumberOrTag)], (ctx, ref) => {
+    const mined = blockOrNull(ctx, ref);
+    return mined ? encodeQuantity(mined.block.uncleHeaders.length) : null;
+  }),
+];
+
+function uncleAt(mined: MinedBlock | undefined, i: number): Json {
+  const uncle = mined?.block.uncleHeaders[i];
+  if (!mined || !uncle) return null;
+  const h = uncle;
+  return {
+    number: encodeQuantity(h.number),
+    hash: encodeData(h.hash()),
+    parentHash: encodeData(h.parentHash),
+    nonce: encodeData(h.nonce),
+    mixHash: encodeData(h.mixHash),
+    sha3Uncles: encodeData(h.uncleHash),
+    logsBloom: encodeData(h.logsBloom),
+    transactionsRoot: encodeData(h.transactionsTrie),
+    stateRoot: encodeData(h.stateRoot),
+    receiptsRoot: encodeData(h.receiptTrie),
+    miner: h.coinbase.toString(),
+    difficulty: encodeQuantity(h.difficulty),
+    extraData: encodeData(h.extraData),
+    size: encodeQuantity(h.serialize().length),
+    gasLimit: encodeQuantity(h.gasLimit),
+    gasUsed: encodeQuantity(h.gasUsed),
+    timestamp: encodeQuantity(h.timestamp),
+    transactions: [],
+    uncles: [],
+    ...(h.baseFeePerGas !== undefined ? { baseFeePerGas: encodeQuantity(h.baseFeePerGas) } : {}),
+  };
+}

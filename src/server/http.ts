@@ -1,0 +1,107 @@
+/**
+ * JSON-RPC over HTTP: `POST /` only. HTTP-level faults use http-errors (404, 405,
+ * 413, 415); JSON-RPC errors travel inside HTTP 200, as go-ethereum sends them.
+ */
+import { type IncomingMessage, type Server, type ServerResponse, createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import createHttpError, { type HttpError } from 'http-errors';
+import type { Dispatcher } from '../rpc/dispatch.js';
+import { ErrorCode } from '../rpc/errors.js';
+
+export interface HttpOptions {
+  readonly maxBodyBytes: number;
+}
+
+/** Content types go-ethereum accepts for JSON-RPC. */
+const JSON_CONTENT_TYPES = ['application/json', 'application/json-rpc', 'application/jsonrequest'];
+
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'content-type, authorization',
+  'access-control-max-age': '600',
+};
+
+function send(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { ...CORS_HEADERS, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** An HTTP fault, with a JSON-RPC error body so JSON clients can still read why. */
+function sendHttpError(res: ServerResponse, error: HttpError, rpcCode: number = ErrorCode.invalidRequest): void {
+  if (error.status === 405) res.setHeader('allow', 'POST, OPTIONS');
+  if (error.status === 413) res.setHeader('connection', 'close');
+  send(res, error.status, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: rpcCode, message: error.message } }));
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      reject(createHttpError(413, `request body too large: ${declared} bytes, at most ${limit}`));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(createHttpError(413, `request body too large: more than ${limit} bytes`));
+        req.removeAllListeners('data');
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks, size)));
+    req.on('error', reject);
+    req.on('aborted', () => reject(createHttpError(400, 'request aborted')));
+  });
+}
+
+export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions): Server {
+  const server = createHttpServer(async (req, res) => {
+    try {
+      const path = (req.url ?? '/').split('?')[0];
+      if (path !== '/') throw createHttpError(404, `not found: only POST / is served`);
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, CORS_HEADERS);
+        res.end();
+        return;
+      }
+      if (req.method !== 'POST') throw createHttpError(405, `method ${req.method} not allowed: use POST`);
+      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (!JSON_CONTENT_TYPES.includes(type)) {
+        throw createHttpError(415, `invalid content type "${type}", only application/json is supported`);
+      }
+      const raw = await readBody(req, options.maxBodyBytes);
+      let body: unknown;
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        send(res, 200, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.parse, message: 'parse error: body is not valid JSON' } }));
+        return;
+      }
+      const response = await dispatcher.handle(body);
+      send(res, 200, response === undefined ? '' : JSON.stringify(response));
+    } catch (error) {
+      if (res.headersSent) return;
+      sendHttpError(res, createHttpError.isHttpError(error) ? error : createHttpError(500, 'internal error'));
+    }
+  });
+  // Slow or stalled clients must not hold sockets forever.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}

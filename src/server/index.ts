@@ -1,0 +1,52 @@
+import type { Server } from 'node:http';
+import type { ChainSimOptions } from '../options.js';
+import { resolveOptions } from '../options.js';
+import { type SimNode, startNode } from '../node.js';
+import { createRpcHttpServer, listen } from './http.js';
+
+export interface ListeningInfo {
+  readonly host: string;
+  readonly port: number;
+  readonly url: string;
+}
+
+/** A simulator behind an HTTP JSON-RPC endpoint. */
+export class ChainSimServer {
+  private http: Server | undefined;
+  private readonly sockets = new Set<import('node:net').Socket>();
+
+  constructor(readonly node: SimNode) {}
+
+  async listen(port = this.node.options.port, host = this.node.options.host): Promise<ListeningInfo> {
+    if (this.http) throw new Error('server is already listening');
+    const http = createRpcHttpServer(this.node.dispatcher, { maxBodyBytes: this.node.options.maxBodyBytes });
+    http.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+    });
+    const address = await listen(http, port, host);
+    this.http = http;
+    const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return { host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` };
+  }
+
+  /** Stop accepting connections and close idle keep-alive sockets. */
+  async close(): Promise<void> {
+    const http = this.http;
+    if (!http) return;
+    this.http = undefined;
+    await new Promise<void>((resolve) => {
+      http.close(() => resolve());
+      http.closeIdleConnections();
+      // Sockets still busy get a moment to finish, then go.
+      setTimeout(() => {
+        for (const socket of this.sockets) socket.destroy();
+      }, 1000).unref();
+    });
+  }
+}
+
+/** Build the chain and return a server ready to listen (call listen() to open the port). */
+export async function createServer(options: ChainSimOptions = {}): Promise<ChainSimServer> {
+  return new ChainSimServer(await startNode(resolveOptions(options)));
+}
