@@ -41,8 +41,12 @@ export interface EngineOptions {
 }
 
 export interface ChainEvents {
+  /** A block was appended to the canonical chain. */
   block: [MinedBlock];
+  /** A transaction entered the pool (emitted even when automine mines it at once). */
   pendingTransaction: [string];
+  /** Blocks left the canonical chain (snapshot revert, reset, reorganisation), oldest first. */
+  reorg: [MinedBlock[]];
 }
 
 /** Fee suggestions for clients that ask (go-ethereum answers base fee + suggested tip). */
@@ -291,35 +295,25 @@ export class Chain extends EventEmitter<ChainEvents> {
   private async mineExecutable(): Promise<Map<string, string>> {
     const dropped = new Map<string, string>();
     for (;;) {
-      const next = this.executable()[0];
+      const next = (await this.executable())[0];
       if (!next) return dropped;
       const outcome = await this.mineWith([next]);
       for (const { entry, reason } of outcome.dropped) dropped.set(entry.hashHex, reason);
     }
   }
 
-  /** Executable pool content in block order, by the state nonce at the head. */
-  private executable(): PooledTransaction[] {
-    return this.pool.executable((sender) => this.nonceCache.get(sender.toString()) ?? 0n, this.nextBaseFee());
-  }
-
-  /** State nonces of pooled senders, refreshed before each selection (the pool itself has no state). */
-  private nonceCache = new Map<string, bigint>();
-
-  private async refreshNonces(): Promise<void> {
-    this.nonceCache.clear();
-    for (const entry of this.pool.all()) {
-      const key = entry.sender.toString();
-      if (!this.nonceCache.has(key)) {
-        this.nonceCache.set(key, (await this.vm.stateManager.getAccount(entry.sender))?.nonce ?? 0n);
-      }
+  /** Executable pool content in block order, by the state nonces at the head (the pool itself has no state). */
+  private async executable(): Promise<PooledTransaction[]> {
+    const nonces = new Map<string, bigint>();
+    for (const sender of this.pool.senders()) {
+      nonces.set(sender.toString(), (await this.vm.stateManager.getAccount(sender))?.nonce ?? 0n);
     }
+    return this.pool.executable((sender) => nonces.get(sender.toString()) ?? 0n, this.nextBaseFee());
   }
 
   /** Mine one block from the given pool entries (or as many executable ones as fit, if omitted). */
   private async mineWith(entries: PooledTransaction[] | undefined, timestamp?: bigint) {
-    await this.refreshNonces();
-    const candidates = entries ?? this.executable();
+    const candidates = entries ?? (await this.executable());
     const parent = this.head;
     const outcome = await mineBlock(this.vm, parent, candidates, {
       timestamp: timestamp ?? this.clock.takeNext(parent.block.header.timestamp),

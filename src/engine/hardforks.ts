@@ -1,4 +1,5 @@
 import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
+import { paramsTx } from '@ethereumjs/tx';
 
 export const HARDFORK_NAMES: readonly string[] = Object.values(Hardfork);
 
@@ -18,12 +19,15 @@ export function newestLiveHardfork(nowMs: number = Date.now()): string {
   return newest;
 }
 
-/** A Common fixed at one hardfork for every block: a dev chain has no fork schedule. */
+/**
+ * A Common fixed at one hardfork for every block: a dev chain has no fork schedule.
+ * Transaction parameters (e.g. EIP-7825's gas cap) are loaded so the engine can read them too.
+ */
 export function createChainCommon(chainId: bigint, hardfork: string): Common {
   if (!HARDFORK_NAMES.includes(hardfork)) {
     throw new Error(`unknown hardfork "${hardfork}"; known: ${HARDFORK_NAMES.join(', ')}`);
   }
-  return createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, { hardfork });
+  return createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, { hardfork, params: paramsTx });
 }
 
 /** True once the chain has left proof-of-work (Paris and later). */

@@ -39,6 +39,16 @@ export class TxPool {
     return [...this.byHash.values()].sort((a, b) => a.arrival - b.arrival);
   }
 
+  /** One address per sender with pooled transactions. */
+  senders(): Address[] {
+    const senders: Address[] = [];
+    for (const queue of this.bySender.values()) {
+      const first = queue.values().next().value;
+      if (first) senders.push(first.sender);
+    }
+    return senders;
+  }
+
   /** Highest nonce + 1 of the sender's consecutive run starting at `stateNonce`. */
   nextNonce(sender: Address, stateNonce: bigint): bigint {
     const queue = this.bySender.get(sender.toString());
