@@ -3,7 +3,7 @@ import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
-import { type Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import { Account, type Address, bytesToBigInt, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
 import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
@@ -14,6 +14,7 @@ import { createGenesis } from './genesis.js';
 import { createChainCommon } from './hardforks.js';
 import { mineBlock } from './miner.js';
 import { SerialQueue } from './serial.js';
+import { SnapshotRegistry } from './snapshots.js';
 import { type PoolOrder, type PooledTransaction, TxPool } from './txpool.js';
 import { decodeRawTransaction, hashHexOf, senderOf, translateTxError, validateAdmission } from './validation.js';
 
@@ -47,6 +48,19 @@ export interface ChainEvents {
   pendingTransaction: [string];
   /** Blocks left the canonical chain (snapshot revert, reset, reorganisation), oldest first. */
   reorg: [MinedBlock[]];
+  /** A background task (interval mining) failed. */
+  error: [unknown];
+}
+
+/**
+ * A transaction "sent" by an impersonated account: a placeholder signature (so it has a
+ * hash and serialises into blocks) and the impersonated sender in place of recovery.
+ */
+function impersonate(unsigned: TypedTransaction, from: Address): TypedTransaction {
+  const data = { ...unsigned.toJSON(), type: unsigned.type, v: unsigned.type === 0 ? 27n : 0n, r: bytesToBigInt(from.bytes), s: 1n };
+  const tx = createTx(data as TypedTxData, { common: unsigned.common, freeze: false });
+  Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
+  return tx;
 }
 
 /** Fee suggestions for clients that ask (go-ethereum answers base fee + suggested tip). */
@@ -65,6 +79,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   blockGasLimit: bigint;
   automine = true;
   private nextBaseFeeOverride: bigint | undefined;
+  private readonly snapshots = new SnapshotRegistry();
+  private intervalTimer: NodeJS.Timeout | undefined;
   private historical: { root: string; vm: VM } | undefined;
 
   private constructor(
@@ -111,7 +127,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** True while blocks are produced without being asked for (automine or interval mining). */
   isMining(): boolean {
-    return this.automine;
+    return this.automine || this.intervalTimer !== undefined;
   }
 
   /** The base fee the next block will have (undefined before London). */
@@ -228,8 +244,10 @@ export class Chain extends EventEmitter<ChainEvents> {
       const from = request.from;
       if (!from) throw new EngineError('invalidInput', 'missing "from" for sendTransaction');
       const key = this.accounts.privateKeyOf(from);
-      if (!key) throw rejected(`unknown account ${from.toString()}`);
-      const tx = (await this.fillTransaction(request, from)).sign(key);
+      const impersonated = this.accounts.isImpersonated(from);
+      if (!key && !impersonated) throw rejected(`unknown account ${from.toString()}`);
+      const unsigned = await this.fillTransaction(request, from);
+      const tx = key ? unsigned.sign(key) : impersonate(unsigned, from);
       return this.admit(tx, from);
     });
   }
@@ -329,22 +347,120 @@ export class Chain extends EventEmitter<ChainEvents> {
     return outcome;
   }
 
-  /** Mine `count` blocks with pending transactions (chain_mine / evm_mine). */
-  mine(count = 1n, timestamp?: bigint): Promise<MinedBlock[]> {
+  /** Mine one block with whatever pending transactions fit. */
+  mine(count = 1n): Promise<MinedBlock[]> {
+    return this.mineMany(count, 1n);
+  }
+
+  /**
+   * Mine `count` blocks (chain_mine / evm_mine / hardhat_mine): the first takes pending
+   * transactions and `timestamp` if given; later ones are `interval` seconds apart.
+   */
+  mineMany(count: bigint, interval: bigint, timestamp?: bigint): Promise<MinedBlock[]> {
     return this.queue.run(async () => {
       const mined: MinedBlock[] = [];
       for (let i = 0n; i < count; i++) {
-        mined.push((await this.mineWith(undefined, i === 0n ? timestamp : undefined)).mined);
+        const parentTime = this.head.block.header.timestamp;
+        const at = i === 0n ? timestamp : parentTime + (interval > 0n ? interval : 1n);
+        mined.push((await this.mineWith(undefined, at)).mined);
       }
+      // Time set by mining (evm_mine(timestamp), intervals) carries on for later blocks.
+      const last = this.head.block.header.timestamp;
+      if (last > this.clock.nowSeconds()) this.clock.setTime(last);
       return mined;
     });
+  }
+
+  /** The next block's timestamp; it must be later than the head's (blocks' timestamps strictly increase). */
+  setNextBlockTimestamp(timestamp: bigint): void {
+    const head = this.head.block.header.timestamp;
+    if (timestamp <= head) {
+      throw new EngineError('invalidInput', `timestamp ${timestamp} is not after the latest block's timestamp ${head}`);
+    }
+    this.clock.setNext(timestamp);
   }
 
   pendingTransactions(): PooledTransaction[] {
     return this.pool.all();
   }
 
-  headBlock(): Block {
-    return this.head.block;
+  // ---- test controls ---------------------------------------------------------------------
+
+  snapshot(): Promise<number> {
+    return this.queue.run(async () =>
+      this.snapshots.add({
+        headNumber: this.head.number,
+        stateRoot: await this.vm.stateManager.getStateRoot(),
+        pool: this.pool.all(),
+        clock: this.clock.save(),
+        nextBaseFeeOverride: this.nextBaseFeeOverride,
+        blockGasLimit: this.blockGasLimit,
+      }),
+    );
+  }
+
+  /** Go back to a snapshot; false when the id is unknown. `consume` gives evm_revert's one-shot semantics. */
+  revert(id: number, consume: boolean): Promise<boolean> {
+    return this.queue.run(async () => {
+      const snapshot = this.snapshots.take(id, consume);
+      if (!snapshot) return false;
+      const dropped = this.blocks.truncateAbove(snapshot.headNumber);
+      await this.vm.stateManager.setStateRoot(snapshot.stateRoot);
+      this.pool.replaceAll(snapshot.pool);
+      this.clock.restore(snapshot.clock);
+      this.nextBaseFeeOverride = snapshot.nextBaseFeeOverride;
+      this.blockGasLimit = snapshot.blockGasLimit;
+      if (dropped.length > 0) this.emit('reorg', dropped);
+      return true;
+    });
+  }
+
+  setAutomine(enabled: boolean): Promise<void> {
+    return this.queue.run(async () => {
+      this.automine = enabled;
+      if (enabled) await this.mineExecutable();
+    });
+  }
+
+  /** Mine a block every `ms` milliseconds (0 stops). */
+  setIntervalMining(ms: number): void {
+    if (this.intervalTimer) clearInterval(this.intervalTimer);
+    this.intervalTimer = undefined;
+    if (ms > 0) {
+      this.intervalTimer = setInterval(() => {
+        this.mine(1n).catch((error: unknown) => this.emit('error', error));
+      }, ms);
+      this.intervalTimer.unref();
+    }
+  }
+
+  /** Stop background work (interval mining) so the process can exit. */
+  close(): void {
+    this.setIntervalMining(0);
+  }
+
+  /** Change an account outside any transaction; no block is mined (as Hardhat and Anvil). */
+  modifyAccount(address: Address, change: { balance?: bigint; nonce?: bigint; code?: Uint8Array }): Promise<void> {
+    return this.queue.run(async () => {
+      const sm = this.vm.stateManager;
+      const account = (await sm.getAccount(address)) ?? new Account();
+      if (change.balance !== undefined) account.balance = change.balance;
+      if (change.nonce !== undefined) account.nonce = change.nonce;
+      await sm.putAccount(address, account);
+      if (change.code !== undefined) await sm.putCode(address, change.code);
+    });
+  }
+
+  setStorageAt(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    return this.queue.run(async () => {
+      const sm = this.vm.stateManager;
+      if (!(await sm.getAccount(address))) await sm.putAccount(address, new Account());
+      await sm.putStorage(address, setLengthLeft(slot, 32), value.every((b) => b === 0) ? new Uint8Array() : value);
+    });
+  }
+
+  /** Remove a pending transaction; false if it is not in the pool. */
+  dropTransaction(hashHex: string): boolean {
+    return this.pool.remove(hashHex) !== undefined;
   }
 }

@@ -3,6 +3,7 @@
  * twin, and the names other tools' users call. Aliases are data.
  */
 import type { RpcMethod } from './method.js';
+import { controlMethods } from './methods/control.js';
 import { executionMethods } from './methods/execution.js';
 import { feeMethods } from './methods/fees.js';
 import { nodeMethods } from './methods/node.js';
@@ -12,7 +13,25 @@ import { transactionMethods } from './methods/transactions.js';
 export type MethodTable = ReadonlyMap<string, RpcMethod>;
 
 /** Extra names for canonical methods, beyond the automatic chain_X → eth_X. */
-export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {};
+export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  chain_mine: ['hardhat_mine', 'anvil_mine'],
+  chain_setAutomine: ['evm_setAutomine', 'anvil_setAutomine'],
+  chain_setIntervalMining: ['evm_setIntervalMining', 'anvil_setIntervalMining'],
+  chain_increaseTime: ['evm_increaseTime', 'anvil_increaseTime'],
+  chain_setNextBlockTimestamp: ['evm_setNextBlockTimestamp', 'anvil_setNextBlockTimestamp'],
+  chain_setTime: ['evm_setTime', 'anvil_setTime'],
+  chain_setBalance: ['hardhat_setBalance', 'anvil_setBalance', 'evm_setAccountBalance'],
+  chain_setCode: ['hardhat_setCode', 'anvil_setCode', 'evm_setAccountCode'],
+  chain_setNonce: ['hardhat_setNonce', 'anvil_setNonce', 'evm_setAccountNonce'],
+  chain_setStorageAt: ['hardhat_setStorageAt', 'anvil_setStorageAt', 'evm_setAccountStorageAt'],
+  chain_impersonateAccount: ['hardhat_impersonateAccount', 'anvil_impersonateAccount'],
+  chain_stopImpersonatingAccount: ['hardhat_stopImpersonatingAccount', 'anvil_stopImpersonatingAccount'],
+  chain_setCoinbase: ['hardhat_setCoinbase', 'anvil_setCoinbase'],
+  chain_setNextBlockBaseFeePerGas: ['hardhat_setNextBlockBaseFeePerGas', 'anvil_setNextBlockBaseFeePerGas'],
+  chain_setBlockGasLimit: ['evm_setBlockGasLimit', 'anvil_setBlockGasLimit'],
+  chain_dropTransaction: ['hardhat_dropTransaction', 'anvil_dropTransaction'],
+  chain_signTypedData_v4: ['eth_signTypedData'],
+};
 
 export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = DEFAULT_GROUPS): MethodTable {
   const table = new Map<string, RpcMethod>();
@@ -30,4 +49,4 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
   return table;
 }
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods];

@@ -1,0 +1,48 @@
+import type { ClockState } from './clock.js';
+import type { PooledTransaction } from './txpool.js';
+
+/**
+ * Everything needed to put the chain back: O(1) in the size of the state, because
+ * trie nodes are never deleted and a state root names a whole state.
+ */
+export interface ChainSnapshot {
+  readonly headNumber: bigint;
+  readonly stateRoot: Uint8Array;
+  readonly pool: readonly PooledTransaction[];
+  readonly clock: ClockState;
+  readonly nextBaseFeeOverride: bigint | undefined;
+  readonly blockGasLimit: bigint;
+}
+
+/** Snapshot ids are 1, 2, 3, ... (as Ganache and Hardhat number them); later ids are discarded on revert. */
+export class SnapshotRegistry {
+  private readonly snapshots = new Map<number, ChainSnapshot>();
+  private nextId = 1;
+
+  add(snapshot: ChainSnapshot): number {
+    const id = this.nextId++;
+    this.snapshots.set(id, snapshot);
+    return id;
+  }
+
+  /**
+   * The snapshot to revert to, discarding every later one. With `consume` (evm_revert's
+   * semantics) the snapshot itself is discarded too; without it (chain_revert) it stays.
+   */
+  take(id: number, consume: boolean): ChainSnapshot | undefined {
+    const snapshot = this.snapshots.get(id);
+    if (!snapshot) return undefined;
+    for (const other of [...this.snapshots.keys()]) {
+      if (other > id || (consume && other === id)) this.snapshots.delete(other);
+    }
+    return snapshot;
+  }
+
+  clear(): void {
+    this.snapshots.clear();
+  }
+
+  get size(): number {
+    return this.snapshots.size;
+  }
+}

@@ -1,0 +1,121 @@
+/** Test controls: snapshots, mining, time travel, state setters, impersonation (with Hardhat/Anvil/Ganache names). */
+import { address, boolean, data, hash, index, quantity, storageSlot, uint256, uint64 } from '../codec.js';
+import { encodeQuantity } from '../encode.js';
+import { invalidParams } from '../errors.js';
+import { defineMethod, optionalParam, param } from '../method.js';
+
+/** Snapshot ids: Ganache sends numbers or hex strings; accept both. */
+const snapshotId = (value: unknown, path: string): number => {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
+  return index(value, path);
+};
+
+/** Seconds or counts: a QUANTITY, or a plain JSON number as Ganache and Hardhat accept. */
+const count = (value: unknown, path: string): bigint => {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) throw invalidParams(`invalid argument ${path}: expected a non-negative integer`);
+    return BigInt(value);
+  }
+  return uint64(value, path);
+};
+
+/** evm_mine's optional argument: a timestamp, or Ganache's { timestamp, blocks } object. */
+const mineOptions = (value: unknown, path: string): { timestamp?: bigint; blocks?: bigint } => {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const fields = value as Record<string, unknown>;
+    return {
+      timestamp: fields.timestamp === undefined ? undefined : count(fields.timestamp, `${path}.timestamp`),
+      blocks: fields.blocks === undefined ? undefined : count(fields.blocks, `${path}.blocks`),
+    };
+  }
+  return { timestamp: count(value, path) };
+};
+
+export const controlMethods = [
+  defineMethod('chain_snapshot', [], async ({ chain }) => encodeQuantity(await chain.snapshot())),
+  defineMethod('evm_snapshot', [], async ({ chain }) => encodeQuantity(await chain.snapshot())),
+  // chain_revert keeps the snapshot for further reverts; evm_revert uses it up, as in Ganache/Hardhat.
+  defineMethod('chain_revert', [param('snapshotId', snapshotId)], ({ chain }, id) => chain.revert(id, false)),
+  defineMethod('evm_revert', [param('snapshotId', snapshotId)], ({ chain }, id) => chain.revert(id, true)),
+
+  defineMethod('chain_mine', [optionalParam('blocks', count), optionalParam('interval', count)], async ({ chain }, blocks, interval) => {
+    await chain.mineMany(blocks ?? 1n, interval ?? 1n);
+    return null;
+  }),
+  defineMethod('evm_mine', [optionalParam('timestamp', mineOptions)], async ({ chain }, options) => {
+    await chain.mineMany(options?.blocks ?? 1n, 1n, options?.timestamp);
+    return '0x0';
+  }),
+  defineMethod('chain_setAutomine', [param('enabled', boolean)], async ({ chain }, enabled) => {
+    await chain.setAutomine(enabled);
+    return true;
+  }),
+  defineMethod('chain_setIntervalMining', [param('milliseconds', count)], ({ chain }, ms) => {
+    chain.setIntervalMining(Number(ms));
+    return true;
+  }),
+  defineMethod('miner_start', [optionalParam('threads', count)], async ({ chain }) => {
+    await chain.setAutomine(true);
+    return true;
+  }),
+  defineMethod('miner_stop', [], async ({ chain }) => {
+    await chain.setAutomine(false);
+    chain.setIntervalMining(0);
+    return true;
+  }),
+
+  defineMethod('chain_increaseTime', [param('seconds', count)], ({ chain }, seconds) => encodeQuantity(chain.clock.increase(seconds))),
+  defineMethod('chain_setNextBlockTimestamp', [param('timestamp', count)], ({ chain }, timestamp) => {
+    chain.setNextBlockTimestamp(timestamp);
+    return null;
+  }),
+  defineMethod('chain_setTime', [param('timestamp', count)], ({ chain }, timestamp) => {
+    chain.clock.setTime(timestamp);
+    return true;
+  }),
+
+  defineMethod('chain_setBalance', [param('address', address), param('balance', uint256)], async ({ chain }, who, balance) => {
+    await chain.modifyAccount(who, { balance });
+    return true;
+  }),
+  defineMethod('chain_setCode', [param('address', address), param('code', data)], async ({ chain }, who, code) => {
+    await chain.modifyAccount(who, { code });
+    return true;
+  }),
+  defineMethod('chain_setNonce', [param('address', address), param('nonce', uint64)], async ({ chain }, who, nonce) => {
+    await chain.modifyAccount(who, { nonce });
+    return true;
+  }),
+  defineMethod(
+    'chain_setStorageAt',
+    [param('address', address), param('position', storageSlot), param('value', storageSlot)],
+    async ({ chain }, who, slot, value) => {
+      await chain.setStorageAt(who, slot, value);
+      return true;
+    },
+  ),
+
+  defineMethod('chain_impersonateAccount', [param('address', address)], ({ chain }, who) => {
+    chain.accounts.impersonate(who);
+    return true;
+  }),
+  defineMethod('chain_stopImpersonatingAccount', [param('address', address)], ({ chain }, who) => {
+    chain.accounts.stopImpersonating(who);
+    return true;
+  }),
+  defineMethod('chain_setCoinbase', [param('address', address)], ({ chain }, who) => {
+    chain.coinbase = who;
+    return true;
+  }),
+  defineMethod('chain_setNextBlockBaseFeePerGas', [param('baseFee', uint256)], ({ chain }, fee) => {
+    chain.setNextBaseFee(fee);
+    return true;
+  }),
+  defineMethod('chain_setBlockGasLimit', [param('gasLimit', quantity(63))], ({ chain }, limit) => {
+    if (limit < 5000n) throw invalidParams('invalid argument 0 (gasLimit): must be at least 5000');
+    chain.blockGasLimit = limit;
+    return true;
+  }),
+  defineMethod('chain_dropTransaction', [param('transactionHash', hash)], ({ chain }, h) => chain.dropTransaction(h)),
+];
+
