@@ -10,7 +10,7 @@ import { startNode, VERSION } from './node.js';
 function buildParser(argv: string[]) {
   let parser = yargs(argv)
     .scriptName('chain-sim')
-    .usage('$0 [options]\n\nStart an in-memory Ethereum simulator with a JSON-RPC endpoint over HTTP.')
+    .usage('$0 [options]\n\nStart an in-memory Ethereum simulator with a JSON-RPC endpoint over HTTP.\n\nOther commands:\n  chain-sim compile-serpent FILE   print Serpent creation code and ABI signatures')
     .version(VERSION)
     .help('help')
     .strict()
@@ -65,7 +65,31 @@ function banner(node: Awaited<ReturnType<typeof startNode>>, url: string): strin
   return lines.join('\n');
 }
 
+/** `chain-sim compile-serpent FILE`: print the creation code and the ABI signatures. */
+async function compileSerpentCommand(file: string): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const { compileSerpent, SerpentError } = await import('./serpent/index.js');
+  try {
+    const output = compileSerpent(await readFile(file, 'utf8'));
+    console.log(`0x${Buffer.from(output.bytecode).toString('hex')}`);
+    for (const fn of output.functions) console.log(`${fn.selector} ${fn.signature}${fn.output ? ` -> ${fn.output}` : ''}`);
+    for (const event of output.events) console.log(`${event.topic} event ${event.signature}`);
+    return 0;
+  } catch (error) {
+    if (error instanceof SerpentError) console.error(`${file}: ${error.message}`);
+    else console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
 export async function main(argv: string[] = hideBin(process.argv)): Promise<number> {
+  if (argv[0] === 'compile-serpent') {
+    if (argv.length !== 2) {
+      console.error('usage: chain-sim compile-serpent FILE');
+      return 1;
+    }
+    return compileSerpentCommand(argv[1]!);
+  }
   let server: ChainSimServer;
   try {
     const args = await buildParser(argv)

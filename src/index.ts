@@ -4,3 +4,4 @@ export { createServer, ChainSimServer, type ListeningInfo } from './server/index
 export { type ChainSimOptions, DEFAULT_MNEMONIC } from './options.js';
 export { VERSION } from './node.js';
 export type { Json } from './rpc/json.js';
+export { compileSerpent, SerpentError, type SerpentOutput, type SerpentFunction, type SerpentEvent } from './serpent/index.js';

@@ -125,16 +125,22 @@ function translateRunError(error: unknown, request: CallRequest): EngineError {
   return rejected(message.replace(/\s*\(.*$/s, ''));
 }
 
+/**
+ * A failed execution as go-ethereum reports it: a revert with data is code 3 with the
+ * data attached; a revert without data, like any other failure, is a plain error.
+ */
+function executionFailure(error: string, returnValue: Uint8Array): Error {
+  if (error === 'revert' && returnValue.length > 0) return new RevertError(describeRevert(returnValue), returnValue);
+  return rejected(error === 'revert' ? 'execution reverted' : error);
+}
+
 /** The outcome of a successful call; reverts throw RevertError, other failures EngineError. */
 export async function runCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<CallOutcome> {
   const gasLimit = request.gas ?? gasCap;
   const result = await execute(ctx, request, gasLimit);
   const exec = result.execResult;
   if (exec.exceptionError) {
-    if (exec.exceptionError.error === 'revert') {
-      throw new RevertError(describeRevert(exec.returnValue), exec.returnValue);
-    }
-    throw rejected(exec.exceptionError.error);
+    throw executionFailure(exec.exceptionError.error, exec.returnValue);
   }
   return { returnValue: exec.returnValue, gasUsed: result.totalGasSpent, logs: exec.logs ?? [] };
 }
@@ -166,9 +172,7 @@ export async function estimateGas(ctx: ExecutionContext, request: CallRequest, g
   const first = await execute(ctx, request, hi);
   const failure = first.execResult.exceptionError;
   if (failure) {
-    if (failure.error === 'revert') {
-      throw new RevertError(describeRevert(first.execResult.returnValue), first.execResult.returnValue);
-    }
+    if (failure.error === 'revert') throw executionFailure(failure.error, first.execResult.returnValue);
     if (failure.error === 'out of gas' || hi < gasCap) throw rejected(`gas required exceeds allowance (${hi})`);
     throw rejected(failure.error);
   }

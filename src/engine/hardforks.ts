@@ -1,5 +1,6 @@
 import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { paramsTx } from '@ethereumjs/tx';
+import { sidecarlessKzg } from './kzg.js';
 
 export const HARDFORK_NAMES: readonly string[] = Object.values(Hardfork);
 
@@ -27,7 +28,11 @@ export function createChainCommon(chainId: bigint, hardfork: string): Common {
   if (!HARDFORK_NAMES.includes(hardfork)) {
     throw new Error(`unknown hardfork "${hardfork}"; known: ${HARDFORK_NAMES.join(', ')}`);
   }
-  return createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, { hardfork, params: paramsTx });
+  return createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, {
+    hardfork,
+    params: paramsTx,
+    customCrypto: { kzg: sidecarlessKzg },
+  });
 }
 
 /** True once the chain has left proof-of-work (Paris and later). */

@@ -4,6 +4,7 @@
  * records, so aliases are data, not code.
  */
 import type { Chain } from '../engine/chain.js';
+import type { FilterManager } from '../engine/filters.js';
 import type { Decoder } from './codec.js';
 import { invalidParams } from './errors.js';
 import type { Json } from './json.js';
@@ -11,6 +12,7 @@ import type { Json } from './json.js';
 /** What a handler may use besides its decoded parameters. */
 export interface RpcContext {
   readonly chain: Chain;
+  readonly filters: FilterManager;
   readonly clientVersion: string;
 }
 

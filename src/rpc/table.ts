@@ -3,9 +3,11 @@
  * twin, and the names other tools' users call. Aliases are data.
  */
 import type { RpcMethod } from './method.js';
+import { compilerMethods } from './methods/compilers.js';
 import { controlMethods } from './methods/control.js';
 import { executionMethods } from './methods/execution.js';
 import { feeMethods } from './methods/fees.js';
+import { filterMethods } from './methods/filters.js';
 import { nodeMethods } from './methods/node.js';
 import { readMethods } from './methods/reads.js';
 import { transactionMethods } from './methods/transactions.js';
@@ -49,4 +51,4 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
   return table;
 }
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, compilerMethods, filterMethods];

@@ -1,0 +1,213 @@
+/**
+ * Installed filters (logs, blocks, pending transactions): what each has seen
+ * since its last poll, and when it expires. Changes are pushed from the chain's
+ * events, so a poll costs only what it returns; a filter whose owner stopped
+ * polling is removed after the timeout, on the next access or by a sweep timer.
+ */
+import type { MinedBlock } from './blocks.js';
+import type { Chain } from './chain.js';
+import type { WallClock } from './clock.js';
+import { BoundedQueue } from './boundedQueue.js';
+import { EngineError, rejected } from './errors.js';
+import { FilterIdSource } from './filterIds.js';
+import { type FoundLog, type LogQuery, LogMatcher, queryLogs } from './logQuery.js';
+
+export interface FilterManagerOptions {
+  /** A filter not polled for this long is removed. */
+  readonly timeoutMs: number;
+  /** Most logs one query (getLogs, getFilterLogs) may return. */
+  readonly maxLogs: number;
+  /** Most changes one filter holds between polls; older ones are dropped beyond it. */
+  readonly maxBuffered?: number;
+  readonly wallClock?: WallClock;
+  /** How often expired filters are swept when nobody calls (default: the timeout, at most a minute). */
+  readonly sweepIntervalMs?: number;
+}
+
+export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
+
+/** What a poll returns: logs for a log filter, block or transaction hashes (lower-case hex) otherwise. */
+export type FilterChanges = { readonly kind: 'logs'; readonly logs: FoundLog[] } | { readonly kind: 'hashes'; readonly hashes: string[] };
+
+interface LogFilter {
+  readonly kind: 'logs';
+  readonly query: LogQuery;
+  readonly matcher: LogMatcher;
+  readonly changes: BoundedQueue<FoundLog>;
+  lastPoll: number;
+}
+
+interface HashFilter {
+  readonly kind: 'blocks' | 'pendingTransactions';
+  readonly changes: BoundedQueue<string>;
+  lastPoll: number;
+}
+
+type Installed = LogFilter | HashFilter;
+
+export const DEFAULT_MAX_BUFFERED = 20_000;
+
+const notFound = () => rejected('filter not found');
+
+export class FilterManager {
+  private readonly filters = new Map<bigint, Installed>();
+  private readonly ids = new FilterIdSource();
+  private readonly wallClock: WallClock;
+  private readonly maxBuffered: number;
+  private readonly sweepIntervalMs: number;
+  private sweeper: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  private readonly onBlock = (mined: MinedBlock) => {
+    this.sweep();
+    for (const filter of this.filters.values()) {
+      if (filter.kind === 'blocks') filter.changes.push(mined.hashHex);
+      else if (filter.kind === 'logs' && collects(filter.query, mined)) {
+        for (const found of filter.matcher.blockLogs(mined)) filter.changes.push(found);
+      }
+    }
+  };
+
+  private readonly onPendingTransaction = (hashHex: string) => {
+    this.sweep();
+    for (const filter of this.filters.values()) {
+      if (filter.kind === 'pendingTransactions') filter.changes.push(hashHex);
+    }
+  };
+
+  /** Logs of blocks that left the chain are reported again, marked removed (oldest block first, as go-ethereum). */
+  private readonly onReorg = (dropped: MinedBlock[]) => {
+    this.sweep();
+    for (const filter of this.filters.values()) {
+      if (filter.kind !== 'logs') continue;
+      for (const mined of dropped) {
+        if (!collects(filter.query, mined)) continue;
+        for (const found of filter.matcher.blockLogs(mined, true)) filter.changes.push(found);
+      }
+    }
+  };
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly options: FilterManagerOptions,
+  ) {
+    this.wallClock = options.wallClock ?? Date.now;
+    this.maxBuffered = options.maxBuffered ?? DEFAULT_MAX_BUFFERED;
+    this.sweepIntervalMs = options.sweepIntervalMs ?? Math.min(Math.max(options.timeoutMs, 1000), 60_000);
+    chain.on('block', this.onBlock);
+    chain.on('pendingTransaction', this.onPendingTransaction);
+    chain.on('reorg', this.onReorg);
+  }
+
+  /** Number of live filters (expired ones are removed first). */
+  get size(): number {
+    this.sweep();
+    return this.filters.size;
+  }
+
+  /** A log filter: reports matching logs of blocks mined from now on (within its numeric bounds, if any). */
+  newLogFilter(query: LogQuery): bigint {
+    const { scope } = query;
+    if ('from' in scope && 'number' in scope.from && 'number' in scope.to && scope.from.number > scope.to.number) {
+      throw new EngineError('invalidInput', 'invalid block range params');
+    }
+    return this.install({
+      kind: 'logs',
+      query,
+      matcher: new LogMatcher(query.criteria),
+      changes: new BoundedQueue<FoundLog>(this.maxBuffered),
+      lastPoll: this.wallClock(),
+    });
+  }
+
+  newBlockFilter(): bigint {
+    return this.install({ kind: 'blocks', changes: new BoundedQueue<string>(this.maxBuffered), lastPoll: this.wallClock() });
+  }
+
+  newPendingTransactionFilter(): bigint {
+    return this.install({ kind: 'pendingTransactions', changes: new BoundedQueue<string>(this.maxBuffered), lastPoll: this.wallClock() });
+  }
+
+  kindOf(id: bigint): FilterKind | undefined {
+    this.sweep();
+    return this.filters.get(id)?.kind;
+  }
+
+  /** Everything that happened since the previous poll (since installation, on the first); restarts the timeout. */
+  changes(id: bigint): FilterChanges {
+    this.sweep();
+    const filter = this.filters.get(id);
+    if (!filter) throw notFound();
+    filter.lastPoll = this.wallClock();
+    return filter.kind === 'logs' ? { kind: 'logs', logs: filter.changes.drain() } : { kind: 'hashes', hashes: filter.changes.drain() };
+  }
+
+  /** Every log the log filter's criteria match on the chain now (as getLogs with its options). */
+  logs(id: bigint): FoundLog[] {
+    this.sweep();
+    const filter = this.filters.get(id);
+    if (filter?.kind !== 'logs') throw notFound();
+    return this.query(filter.query);
+  }
+
+  /** getLogs: a one-off query over the chain. */
+  query(query: LogQuery): FoundLog[] {
+    return queryLogs(this.chain.blocks, query, this.options.maxLogs);
+  }
+
+  /** True when the filter existed (and is now gone). */
+  uninstall(id: bigint): boolean {
+    this.sweep();
+    const existed = this.filters.delete(id);
+    this.stopSweeperIfIdle();
+    return existed;
+  }
+
+  /** Remove every filter not polled within the timeout. */
+  sweep(): void {
+    const now = this.wallClock();
+    for (const [id, filter] of this.filters) {
+      if (now - filter.lastPoll >= this.options.timeoutMs) this.filters.delete(id);
+    }
+    this.stopSweeperIfIdle();
+  }
+
+  /** Stop listening to the chain and drop every filter and the sweep timer. */
+  close(): void {
+    this.closed = true;
+    this.chain.off('block', this.onBlock);
+    this.chain.off('pendingTransaction', this.onPendingTransaction);
+    this.chain.off('reorg', this.onReorg);
+    this.filters.clear();
+    this.stopSweeperIfIdle();
+  }
+
+  private install(filter: Installed): bigint {
+    if (this.closed) throw rejected('filter system is closed');
+    this.sweep();
+    const id = this.ids.next();
+    this.filters.set(id, filter);
+    if (!this.sweeper) {
+      // Frees the memory of abandoned filters on an idle node; never keeps the process alive.
+      this.sweeper = setInterval(() => this.sweep(), this.sweepIntervalMs);
+      this.sweeper.unref();
+    }
+    return id;
+  }
+
+  private stopSweeperIfIdle(): void {
+    if (this.filters.size === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+  }
+}
+
+/** Whether a log filter looks at this block: its hash, or within its numeric bounds (tags leave a side open). */
+function collects(query: LogQuery, mined: MinedBlock): boolean {
+  const { scope } = query;
+  if ('blockHash' in scope) return scope.blockHash === mined.hashHex;
+  if ('number' in scope.from && mined.number < scope.from.number) return false;
+  if ('number' in scope.to && mined.number > scope.to.number) return false;
+  return true;
+}

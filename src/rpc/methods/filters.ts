@@ -1,0 +1,42 @@
+/** Filters polled for changes (logs, blocks, pending transactions) and log queries (getLogs). */
+import type { FilterChanges } from '../../engine/filters.js';
+import { type FoundLog, TooManyLogsError } from '../../engine/logQuery.js';
+import { quantity } from '../codec.js';
+import { encodeQuantity } from '../encode.js';
+import { RpcError } from '../errors.js';
+import { formatLog } from '../format.js';
+import type { Json } from '../json.js';
+import { logFilter } from '../logFilter.js';
+import { defineMethod, param } from '../method.js';
+
+/** The code Infura, Alchemy and others answer an oversized log query with; clients know to split the range. */
+export const LIMIT_EXCEEDED = -32005;
+
+/** Ids are 128-bit QUANTITYs; anything longer can only be unknown, so it is read leniently up to 256 bits. */
+const filterId = quantity(256);
+
+const formatLogs = (found: readonly FoundLog[]): Json[] => found.map((f) => formatLog(f.log, f.mined, f.txIndex, f.removed));
+
+function formatChanges(changes: FilterChanges): Json[] {
+  return changes.kind === 'logs' ? formatLogs(changes.logs) : changes.hashes;
+}
+
+/** Run a log query, answering an oversized result with -32005 and the cap, not a huge response. */
+function limited(run: () => readonly FoundLog[]): Json[] {
+  try {
+    return formatLogs(run());
+  } catch (error) {
+    if (error instanceof TooManyLogsError) throw new RpcError(LIMIT_EXCEEDED, error.message, { limit: error.limit });
+    throw error;
+  }
+}
+
+export const filterMethods = [
+  defineMethod('chain_newFilter', [param('filter', logFilter)], ({ filters }, query) => encodeQuantity(filters.newLogFilter(query))),
+  defineMethod('chain_newBlockFilter', [], ({ filters }) => encodeQuantity(filters.newBlockFilter())),
+  defineMethod('chain_newPendingTransactionFilter', [], ({ filters }) => encodeQuantity(filters.newPendingTransactionFilter())),
+  defineMethod('chain_getFilterChanges', [param('filterId', filterId)], ({ filters }, id) => formatChanges(filters.changes(id))),
+  defineMethod('chain_getFilterLogs', [param('filterId', filterId)], ({ filters }, id) => limited(() => filters.logs(id))),
+  defineMethod('chain_uninstallFilter', [param('filterId', filterId)], ({ filters }, id) => filters.uninstall(id)),
+  defineMethod('chain_getLogs', [param('filter', logFilter)], ({ filters }, query) => limited(() => filters.query(query))),
+];
