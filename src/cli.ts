@@ -106,7 +106,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
       console.warn(`Warning: listening on ${options.host}: the unlocked accounts can be used by anyone who can reach this address.`);
     }
   } catch (error) {
-    console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`);
+    // One line, whatever yargs or the engine said.
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`chain-sim: ${message.replace(/\s*\n\s*/g, ' ')}`);
     return 1;
   }
   const shutdown = (signal: string) => {

@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { deriveAccounts } from './engine/accounts.js';
 import { Chain } from './engine/chain.js';
+import { FilterManager } from './engine/filters.js';
 import { type ChainSimOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
@@ -15,6 +16,7 @@ export const CLIENT_VERSION = `chain-sim/v${VERSION}/${process.platform}-${proce
 export interface SimNode {
   readonly options: ResolvedOptions;
   readonly chain: Chain;
+  readonly filters: FilterManager;
   readonly dispatcher: Dispatcher;
 }
 
@@ -32,9 +34,14 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     order: options.order,
     wallClock: options.wallClock,
   });
+  const filters = new FilterManager(chain, {
+    timeoutMs: options.filterTimeout * 1000,
+    maxLogs: options.maxLogs,
+    wallClock: options.wallClock,
+  });
   const dispatcher = new Dispatcher(
     buildMethodTable(),
-    { chain, clientVersion: CLIENT_VERSION },
+    { chain, filters, clientVersion: CLIENT_VERSION },
     {
       maxBatchSize: options.maxBatchSize,
       onInternalError: (error, method) => {
@@ -46,7 +53,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
         : undefined,
     },
   );
-  return { options, chain, dispatcher };
+  return { options, chain, filters, dispatcher };
 }
 
 function isResolved(input: ChainSimOptions | ResolvedOptions): input is ResolvedOptions {

@@ -26,6 +26,10 @@ export interface ChainSimOptions {
   port?: number;
   maxBatchSize?: number;
   maxBodyBytes?: number;
+  /** Seconds a filter lives without being polled. */
+  filterTimeout?: number;
+  /** Most logs one eth_getLogs / eth_getFilterLogs answer may hold. */
+  maxLogs?: number;
   quiet?: boolean;
   verbose?: boolean;
   /** Where log lines go (default: console.log unless quiet). */
@@ -49,6 +53,8 @@ export interface ResolvedOptions {
   readonly port: number;
   readonly maxBatchSize: number;
   readonly maxBodyBytes: number;
+  readonly filterTimeout: number;
+  readonly maxLogs: number;
   readonly quiet: boolean;
   readonly verbose: boolean;
   readonly logger: (line: string) => void;
@@ -90,6 +96,8 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'order', flag: 'order', type: 'string', describe: 'pool ordering when several transactions fit a block', defaultText: 'fees', choices: ['fees', 'fifo'] },
   { key: 'maxBatchSize', flag: 'max-batch-size', type: 'number', describe: 'most requests in one JSON-RPC batch', defaultText: '1000' },
   { key: 'maxBodyBytes', flag: 'max-body-bytes', type: 'number', describe: 'largest HTTP request body, in bytes', defaultText: '5242880' },
+  { key: 'filterTimeout', flag: 'filter-timeout', type: 'number', describe: 'seconds a filter lives without being polled', defaultText: '300' },
+  { key: 'maxLogs', flag: 'max-logs', type: 'number', describe: 'most logs one eth_getLogs answer may hold', defaultText: '10000' },
   { key: 'quiet', flag: 'quiet', alias: 'q', type: 'boolean', describe: 'print nothing but errors', defaultText: 'false' },
   { key: 'verbose', flag: 'verbose', alias: 'v', type: 'boolean', describe: 'log each request: method and duration', defaultText: 'false' },
 ];
@@ -148,6 +156,8 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     port: Number(integer('port', input.port, 8545n, 0n, 65535n)),
     maxBatchSize: Number(integer('max-batch-size', input.maxBatchSize, 1000n, 1n, 1_000_000n)),
     maxBodyBytes: Number(integer('max-body-bytes', input.maxBodyBytes, 5n * 1024n * 1024n, 1024n, 2n ** 31n)),
+    filterTimeout: Number(integer('filter-timeout', input.filterTimeout, 300n, 1n, 365n * 24n * 3600n)),
+    maxLogs: Number(integer('max-logs', input.maxLogs, 10_000n, 1n, 10_000_000n)),
     quiet,
     verbose: input.verbose ?? false,
     logger: input.logger ?? (quiet ? () => {} : (line: string) => console.log(line)),

@@ -1,0 +1,59 @@
+/** Start the real CLI as a child process and wait for its "Listening on URL" line. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../../bin/chain-sim.js', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface RunningCli {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startCli(args: string[], { command = process.execPath, prefix = [BIN] }: { command?: string; prefix?: string[] } = {}): Promise<RunningCli> {
+  const child = spawn(command, [...prefix, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`CLI did not start within 20 s:\n${output}`));
+    }, 20_000);
+    const onData = () => {
+      const match = /Listening on (http:\/\/\S+)/.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      resolve({
+        child,
+        url: match[1]!,
+        output: () => output,
+        stop: async (signal = 'SIGTERM') => {
+          child.kill(signal);
+          return exited;
+        },
+      });
+    };
+    child.stdout!.on('data', onData);
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`CLI exited with ${code} before listening:\n${output}`));
+    });
+  });
+}
+
+/** Run the CLI to completion (for flags that exit). */
+export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -1,0 +1,132 @@
+import { expect } from 'chai';
+import { Interface } from 'ethers';
+import { ADDRESSES, artifact, deploy, expectRpcError, newNode, nonceOf, send, signed } from '../helpers/chain.js';
+
+const TO = '0x000000000000000000000000000000000000beef';
+const token = new Interface(artifact('Token').abi);
+
+describe('test controls', () => {
+  it('snapshot/revert restores balances, nonces, code, storage, head, receipts and pool', async () => {
+    const { rpc } = newNode();
+    const address = await deploy(rpc, 'Token', ['T', 'T', 100n]);
+    const id = await rpc<string>('evm_snapshot');
+    const sent = await send(rpc, 0, { to: address, nonce: 1, data: token.encodeFunctionData('transfer', [TO, 7n]) });
+    await rpc('eth_sendRawTransaction', [await signed(0, { to: TO, nonce: 5, gasLimit: 21000 })]); // queued
+    await rpc('hardhat_setCode', [TO, '0x6001']);
+    expect(await rpc('eth_blockNumber')).to.equal('0x2');
+    expect(await rpc('evm_revert', [id])).to.equal(true);
+    expect(await rpc('eth_blockNumber')).to.equal('0x1');
+    expect(await rpc('eth_getTransactionReceipt', [sent.transactionHash])).to.equal(null);
+    expect(await rpc('eth_getTransactionByHash', [sent.transactionHash])).to.equal(null);
+    expect(await nonceOf(rpc, ADDRESSES[0]!)).to.equal(1);
+    expect(await rpc('eth_getCode', [TO, 'latest'])).to.equal('0x');
+    expect(BigInt(await rpc<string>('eth_call', [{ to: address, data: token.encodeFunctionData('balanceOf', [TO]) }]))).to.equal(0n);
+    // evm_revert used the snapshot up.
+    expect(await rpc('evm_revert', [id])).to.equal(false);
+  });
+
+  it('chain_revert keeps the snapshot for repeated reverts and discards later ones', async () => {
+    const { rpc } = newNode();
+    const first = await rpc<string>('chain_snapshot');
+    await send(rpc, 0, { to: TO, nonce: 0, gasLimit: 21000, value: 1n });
+    const second = await rpc<string>('chain_snapshot');
+    expect(await rpc('chain_revert', [first])).to.equal(true);
+    for (let round = 0; round < 3; round++) {
+      await send(rpc, 0, { to: TO, nonce: 0, gasLimit: 21000, value: 2n });
+      expect(await rpc('chain_revert', [first])).to.equal(true);
+      expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x0');
+      expect(await rpc('eth_blockNumber')).to.equal('0x0');
+    }
+    expect(await rpc('chain_revert', [second])).to.equal(false);
+    expect(await rpc('chain_revert', ['0x99'])).to.equal(false);
+  });
+
+  it('time travel moves block timestamps and is undone by revert', async () => {
+    const { rpc } = newNode({ wallClock: () => 1_800_000_000_000 });
+    const id = await rpc<string>('evm_snapshot');
+    await rpc('evm_increaseTime', [3600]);
+    await rpc('evm_mine');
+    const block = await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+    expect(Number(block.timestamp)).to.equal(1_800_000_000 + 3600);
+    await rpc('evm_revert', [id]);
+    await rpc('evm_mine');
+    const after = await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+    // Back at the wall clock; the genesis block already has that second, so the next one follows it.
+    expect(Number(after.timestamp)).to.equal(1_800_000_001);
+    await rpc('evm_setNextBlockTimestamp', [1_900_000_000]);
+    await rpc('evm_mine');
+    expect(Number((await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false])).timestamp)).to.equal(1_900_000_000);
+    await expectRpcError(rpc('evm_setNextBlockTimestamp', [5]), -32602, /not after the latest block/);
+    await rpc('evm_mine', [1_950_000_000]);
+    expect(Number((await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false])).timestamp)).to.equal(1_950_000_000);
+  });
+
+  it('mines many blocks with an interval (hardhat_mine)', async () => {
+    const { rpc } = newNode({ wallClock: () => 1_800_000_000_000 });
+    await rpc('hardhat_mine', ['0x64', '0xc']);
+    expect(await rpc('eth_blockNumber')).to.equal('0x64');
+    const b1 = await rpc<{ timestamp: string; hash: string }>('eth_getBlockByNumber', ['0x63', false]);
+    const b2 = await rpc<{ timestamp: string; parentHash: string }>('eth_getBlockByNumber', ['0x64', false]);
+    expect(Number(b2.timestamp) - Number(b1.timestamp)).to.equal(12);
+    expect(b2.parentHash).to.equal(b1.hash);
+  });
+
+  it('manual mining: automine off pools transactions, pending nonce counts them, evm_mine mines them', async () => {
+    const { rpc } = newNode();
+    await rpc('evm_setAutomine', [false]);
+    expect(await rpc('eth_mining')).to.equal(false);
+    const hashes: string[] = [];
+    for (let nonce = 0; nonce < 3; nonce++) {
+      hashes.push(await rpc<string>('eth_sendRawTransaction', [await signed(0, { to: TO, nonce, gasLimit: 21000, value: 1n })]));
+    }
+    expect(await nonceOf(rpc, ADDRESSES[0]!, 'pending')).to.equal(3);
+    expect(await nonceOf(rpc, ADDRESSES[0]!, 'latest')).to.equal(0);
+    expect(await rpc('eth_getTransactionReceipt', [hashes[0]])).to.equal(null);
+    await rpc('evm_mine');
+    const block = await rpc<{ transactions: string[] }>('eth_getBlockByNumber', ['latest', false]);
+    expect(block.transactions).to.deep.equal(hashes);
+    expect(await rpc('hardhat_dropTransaction', [hashes[0]])).to.equal(false);
+    const dropped = await rpc<string>('eth_sendRawTransaction', [await signed(0, { to: TO, nonce: 3, gasLimit: 21000 })]);
+    expect(await rpc('hardhat_dropTransaction', [dropped])).to.equal(true);
+    await rpc('evm_mine');
+    expect(await rpc('eth_getTransactionReceipt', [dropped])).to.equal(null);
+  });
+
+  it('state setters change state without mining a block', async () => {
+    const { rpc } = newNode();
+    await rpc('hardhat_setBalance', [TO, '0x1234']);
+    await rpc('anvil_setNonce', [TO, '0x7']);
+    await rpc('evm_setAccountCode', [TO, '0x602a60005260206000f3']); // returns 42
+    await rpc('hardhat_setStorageAt', [TO, '0x1', `0x${'00'.repeat(31)}05`]);
+    expect(await rpc('eth_blockNumber')).to.equal('0x0');
+    expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x1234');
+    expect(await rpc('eth_getTransactionCount', [TO, 'latest'])).to.equal('0x7');
+    expect(BigInt(await rpc<string>('eth_call', [{ to: TO }]))).to.equal(42n);
+    expect(await rpc('eth_getStorageAt', [TO, '0x1', 'latest'])).to.equal(`0x${'00'.repeat(31)}05`);
+  });
+
+  it('impersonated accounts send without a signature', async () => {
+    const { rpc } = newNode();
+    const whale = '0x00000000000000000000000000000000000000aa';
+    await rpc('hardhat_setBalance', [whale, '0xde0b6b3a7640000']);
+    await expectRpcError(rpc('eth_sendTransaction', [{ from: whale, to: TO, value: '0x1' }]), -32000, /unknown account/);
+    await rpc('hardhat_impersonateAccount', [whale]);
+    const hash = await rpc<string>('eth_sendTransaction', [{ from: whale, to: TO, value: '0x1' }]);
+    const receipt = await rpc<{ from: string; status: string }>('eth_getTransactionReceipt', [hash]);
+    expect(receipt).to.deep.include({ from: whale, status: '0x1' });
+    expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x1');
+    await rpc('hardhat_stopImpersonatingAccount', [whale]);
+    await expectRpcError(rpc('eth_sendTransaction', [{ from: whale, to: TO, value: '0x1' }]), -32000, /unknown account/);
+  });
+
+  it('coinbase, next base fee and block gas limit setters apply to the next block', async () => {
+    const { rpc } = newNode();
+    await rpc('hardhat_setCoinbase', [TO]);
+    await rpc('hardhat_setNextBlockBaseFeePerGas', ['0x3b9aca00']);
+    await rpc('evm_setBlockGasLimit', ['0x1c9c381']);
+    await rpc('evm_mine');
+    const block = await rpc<Record<string, string>>('eth_getBlockByNumber', ['latest', false]);
+    expect(block).to.deep.include({ miner: TO, baseFeePerGas: '0x3b9aca00', gasLimit: '0x1c9c381' });
+    expect(await rpc('eth_coinbase')).to.equal(TO);
+  });
+});
