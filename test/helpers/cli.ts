@@ -13,14 +13,22 @@ export interface RunningCli {
 }
 
 export function startCli(args: string[], { command = process.execPath, prefix = [BIN] }: { command?: string; prefix?: string[] } = {}): Promise<RunningCli> {
-  const child = spawn(command, [...prefix, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so stopping it also stops what a wrapper (npx) started.
+  const child = spawn(command, [...prefix, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // already gone
+    }
+  };
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      signalGroup('SIGKILL');
       reject(new Error(`CLI did not start within 20 s:\n${output}`));
     }, 20_000);
     const onData = () => {
@@ -33,7 +41,7 @@ export function startCli(args: string[], { command = process.execPath, prefix = 
         url: match[1]!,
         output: () => output,
         stop: async (signal = 'SIGTERM') => {
-          child.kill(signal);
+          signalGroup(signal);
           return exited;
         },
       });
