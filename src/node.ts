@@ -17,6 +17,8 @@ export interface SimNode {
   readonly options: ResolvedOptions;
   readonly chain: Chain;
   readonly filters: FilterManager;
+  /** Stop background work (interval mining, filter sweeps) so the process can exit. */
+  close(): void;
   readonly dispatcher: Dispatcher;
 }
 
@@ -53,7 +55,16 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
         : undefined,
     },
   );
-  return { options, chain, filters, dispatcher };
+  return {
+    options,
+    chain,
+    filters,
+    dispatcher,
+    close: () => {
+      chain.close();
+      filters.close();
+    },
+  };
 }
 
 function isResolved(input: ChainSimOptions | ResolvedOptions): input is ResolvedOptions {

@@ -58,6 +58,12 @@ export class ChainSimProvider extends EventEmitter {
     }
   }
 
+  /** Stop background work (interval mining, filter sweeps); the provider answers no further requests. */
+  async disconnect(): Promise<void> {
+    (await this.node).close();
+    this.emit('disconnect', new ProviderRpcError(4900, 'disconnected'));
+  }
+
   /** Legacy web3 shapes: send(method, params) and sendAsync(payload, callback). */
   send(method: string, params?: readonly unknown[]): Promise<Json> {
     return this.request({ method, params });

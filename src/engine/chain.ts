@@ -63,6 +63,18 @@ function impersonate(unsigned: TypedTransaction, from: Address): TypedTransactio
   return tx;
 }
 
+/** Block headers store the timestamp as a uint64. */
+const MAX_TIMESTAMP = 2n ** 64n - 1n;
+
+/** A bound on one chain_mine call, so a typo cannot wedge the node for hours. */
+export const MAX_BLOCKS_PER_MINE = 1_000_000n;
+
+function assertTimestamp(timestamp: bigint): void {
+  if (timestamp > MAX_TIMESTAMP || timestamp < 0n) {
+    throw new EngineError('invalidInput', `timestamp ${timestamp} is outside the uint64 range of block headers`);
+  }
+}
+
 /** Fee suggestions for clients that ask (go-ethereum answers base fee + suggested tip). */
 export const SUGGESTED_TIP = 1_000_000_000n;
 
@@ -333,8 +345,10 @@ export class Chain extends EventEmitter<ChainEvents> {
   private async mineWith(entries: PooledTransaction[] | undefined, timestamp?: bigint) {
     const candidates = entries ?? (await this.executable());
     const parent = this.head;
+    const blockTimestamp = timestamp ?? this.clock.takeNext(parent.block.header.timestamp);
+    if (blockTimestamp > MAX_TIMESTAMP) throw rejected(`block timestamp ${blockTimestamp} would exceed 2^64-1`);
     const outcome = await mineBlock(this.vm, parent, candidates, {
-      timestamp: timestamp ?? this.clock.takeNext(parent.block.header.timestamp),
+      timestamp: blockTimestamp,
       coinbase: this.coinbase,
       gasLimit: this.blockGasLimit,
       baseFeePerGas: this.nextBaseFeeOverride,
@@ -357,9 +371,18 @@ export class Chain extends EventEmitter<ChainEvents> {
    * transactions and `timestamp` if given; later ones are `interval` seconds apart.
    */
   mineMany(count: bigint, interval: bigint, timestamp?: bigint): Promise<MinedBlock[]> {
+    if (count > MAX_BLOCKS_PER_MINE) {
+      throw new EngineError('invalidInput', `cannot mine ${count} blocks in one call: at most ${MAX_BLOCKS_PER_MINE}`);
+    }
     return this.queue.run(async () => {
+      const head = this.head.block.header.timestamp;
+      if (timestamp !== undefined && timestamp <= head) {
+        throw new EngineError('invalidInput', `timestamp ${timestamp} is not after the latest block's timestamp ${head}`);
+      }
       const mined: MinedBlock[] = [];
       for (let i = 0n; i < count; i++) {
+        // Let timers, sockets and other requests in between blocks of a long run.
+        if (i > 0n) await new Promise((resolve) => setImmediate(resolve));
         const parentTime = this.head.block.header.timestamp;
         const at = i === 0n ? timestamp : parentTime + (interval > 0n ? interval : 1n);
         mined.push((await this.mineWith(undefined, at)).mined);
@@ -371,12 +394,23 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
+  increaseTime(seconds: bigint): bigint {
+    assertTimestamp(this.clock.nowSeconds() + seconds);
+    return this.clock.increase(seconds);
+  }
+
+  setTime(timestamp: bigint): void {
+    assertTimestamp(timestamp);
+    this.clock.setTime(timestamp);
+  }
+
   /** The next block's timestamp; it must be later than the head's (blocks' timestamps strictly increase). */
   setNextBlockTimestamp(timestamp: bigint): void {
     const head = this.head.block.header.timestamp;
     if (timestamp <= head) {
       throw new EngineError('invalidInput', `timestamp ${timestamp} is not after the latest block's timestamp ${head}`);
     }
+    assertTimestamp(timestamp);
     this.clock.setNext(timestamp);
   }
 

@@ -34,7 +34,8 @@ function hexString(value: unknown, path: ParamPath, what: string): string {
 /** QUANTITY up to `bits` bits (256 by default, as go-ethereum's hexutil.Big). */
 export function quantity(bits = 256): Decoder<bigint> {
   return (value, path) => {
-    const text = hexString(value, path, 'a quantity');
+    // go-ethereum accepts an upper-case 0X prefix too.
+    const text = `0x${hexString(value, path, 'a quantity').slice(2)}`;
     if (text.length === 2) fail(path, 'hex string "0x" is empty');
     if (!HEX_DIGITS.test(text.slice(2))) fail(path, 'invalid hex string');
     if (!QUANTITY.test(text)) fail(path, 'hex number with leading zero digits');
@@ -107,7 +108,7 @@ const TAGS: readonly BlockTag[] = ['latest', 'earliest', 'pending', 'safe', 'fin
 export const blockRef: Decoder<BlockRef> = (value, path) => {
   if (typeof value === 'string') {
     if ((TAGS as readonly string[]).includes(value)) return { tag: value as BlockTag };
-    if (!value.startsWith('0x')) fail(path, `expected a block number, tag (${TAGS.join(', ')}) or hash object, got "${value.slice(0, 40)}"`);
+    if (!/^0[xX]/.test(value)) fail(path, `expected a block number, tag (${TAGS.join(', ')}) or hash object, got "${value.slice(0, 40)}"`);
     return { number: uint64(value, path) };
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
@@ -122,7 +123,8 @@ export const blockRef: Decoder<BlockRef> = (value, path) => {
       const requireCanonical = fields.requireCanonical === undefined ? false : boolean(fields.requireCanonical, `${path}.requireCanonical`);
       return { hash: hash(fields.blockHash, `${path}.blockHash`), requireCanonical };
     }
-    if (fields.blockNumber !== undefined) return blockRef(fields.blockNumber, `${path}.blockNumber`);
+    // Only a number or tag here: never another object (and so no unbounded recursion).
+    if (fields.blockNumber !== undefined) return blockNumberOrTag(fields.blockNumber, `${path}.blockNumber`);
     fail(path, 'block object needs blockHash or blockNumber');
   }
   fail(path, `expected a block number, tag or hash object, got ${describe(value)}`);

@@ -32,6 +32,7 @@ export class ChainSimServer {
 
   /** Stop accepting connections and close idle keep-alive sockets. */
   async close(): Promise<void> {
+    this.node.close();
     const http = this.http;
     if (!http) return;
     this.http = undefined;

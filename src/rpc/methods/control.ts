@@ -31,6 +31,8 @@ const mineOptions = (value: unknown, path: string): { timestamp?: bigint; blocks
   return { timestamp: count(value, path) };
 };
 
+const MAX_TIMER_MS = 2n ** 31n - 1n;
+
 export const controlMethods = [
   defineMethod('chain_snapshot', [], async ({ chain }) => encodeQuantity(await chain.snapshot())),
   defineMethod('evm_snapshot', [], async ({ chain }) => encodeQuantity(await chain.snapshot())),
@@ -51,6 +53,8 @@ export const controlMethods = [
     return true;
   }),
   defineMethod('chain_setIntervalMining', [param('milliseconds', count)], ({ chain }, ms) => {
+    // Node's timers hold at most 2^31-1 ms; anything longer would silently become 1 ms.
+    if (ms > MAX_TIMER_MS) throw invalidParams(`invalid argument 0 (milliseconds): at most ${MAX_TIMER_MS} (about 24.8 days)`);
     chain.setIntervalMining(Number(ms));
     return true;
   }),
@@ -64,13 +68,13 @@ export const controlMethods = [
     return true;
   }),
 
-  defineMethod('chain_increaseTime', [param('seconds', count)], ({ chain }, seconds) => encodeQuantity(chain.clock.increase(seconds))),
+  defineMethod('chain_increaseTime', [param('seconds', count)], ({ chain }, seconds) => encodeQuantity(chain.increaseTime(seconds))),
   defineMethod('chain_setNextBlockTimestamp', [param('timestamp', count)], ({ chain }, timestamp) => {
     chain.setNextBlockTimestamp(timestamp);
     return null;
   }),
   defineMethod('chain_setTime', [param('timestamp', count)], ({ chain }, timestamp) => {
-    chain.clock.setTime(timestamp);
+    chain.setTime(timestamp);
     return true;
   }),
 
