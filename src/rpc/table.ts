@@ -44,11 +44,14 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
   for (const group of groups) {
     for (const method of group) {
       add(method.name, method);
-      if (method.name.startsWith('chain_')) add(`eth_${method.name.slice('chain_'.length)}`, method);
+      // Test controls have no eth_ twin: clients know them as evm_/hardhat_/anvil_.
+      if (method.name.startsWith('chain_') && !TEST_CONTROLS.has(method)) add(`eth_${method.name.slice('chain_'.length)}`, method);
       for (const alias of EXTRA_ALIASES[method.name] ?? []) add(alias, method);
     }
   }
   return table;
 }
+
+const TEST_CONTROLS: ReadonlySet<RpcMethod> = new Set(controlMethods);
 
 const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, compilerMethods, filterMethods];
