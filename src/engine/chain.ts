@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
 import { Account, type Address, bytesToBigInt, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
@@ -11,7 +11,7 @@ import { BlockClock, type WallClock } from './clock.js';
 import { EngineError, rejected } from './errors.js';
 import { type CallOutcome, type CallRequest, estimateGas, runCall, transactionGasCap } from './execution.js';
 import { createGenesis } from './genesis.js';
-import { createChainCommon } from './hardforks.js';
+import { PRELOADED_PARAMS, createChainCommon } from './hardforks.js';
 import { mineBlock } from './miner.js';
 import { SerialQueue } from './serial.js';
 import { SnapshotRegistry } from './snapshots.js';
@@ -58,7 +58,7 @@ export interface ChainEvents {
  */
 function impersonate(unsigned: TypedTransaction, from: Address): TypedTransaction {
   const data = { ...unsigned.toJSON(), type: unsigned.type, v: unsigned.type === 0 ? 27n : 0n, r: bytesToBigInt(from.bytes), s: 1n };
-  const tx = createTx(data as TypedTxData, { common: unsigned.common, freeze: false });
+  const tx = createTx(data as TypedTxData, { common: unsigned.common, freeze: false, params: PRELOADED_PARAMS });
   Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
   return tx;
 }
@@ -114,7 +114,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     const store = new BlockStore();
     const vm = await createVM({
       common,
-      stateManager: new MerkleStateManager({ common }),
+      // Caches keep writes of a transaction (and of reverted calls) out of the trie until a block commits.
+      stateManager: new MerkleStateManager({ common, caches: new Caches() }),
       blockchain: store.asEvmBlockchain(),
     });
     const chain = new Chain(common, vm, store, options);
@@ -290,7 +291,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         : { ...base, type: 0, gasPrice };
     }
     try {
-      return createTx(data, { common: this.common });
+      return createTx(data, { common: this.common, params: PRELOADED_PARAMS });
     } catch (error) {
       throw translateTxError(error);
     }

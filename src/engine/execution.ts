@@ -4,6 +4,7 @@ import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/t
 import { Address, bytesToHex, createZeroAddress } from '@ethereumjs/util';
 import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
 import { EngineError, RevertError, rejected } from './errors.js';
+import { PRELOADED_PARAMS } from './hardforks.js';
 import { describeRevert } from './revert.js';
 
 /** A message call as clients describe it (eth_call / eth_estimateGas / eth_sendTransaction). */
@@ -71,7 +72,7 @@ function callTransaction(common: Common, request: CallRequest, gasLimit: bigint,
   } else {
     data = { ...base, type: 0, gasPrice: request.gasPrice ?? 0n };
   }
-  const tx = createTx(data, { common, freeze: false });
+  const tx = createTx(data, { common, freeze: false, params: PRELOADED_PARAMS });
   // Calls are never signed: the message's sender is whoever the caller names.
   Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
   Object.defineProperty(tx, 'isSigned', { value: () => true });
@@ -79,11 +80,19 @@ function callTransaction(common: Common, request: CallRequest, gasLimit: bigint,
   return tx;
 }
 
+/** Fee-less copies of blocks, built once per block: calls at the head reuse them. */
+const feeLessBlocks = new WeakMap<Block, Block>();
+
 /** The block a fee-less call runs in: the same header with base fee 0 (go-ethereum's NoBaseFee). */
 function callBlock(block: Block, request: CallRequest): Block {
   if (hasFees(request) || block.header.baseFeePerGas === undefined) return block;
-  const header = { ...block.header.toJSON(), baseFeePerGas: 0n };
-  return createBlock({ header }, { common: block.common, skipConsensusFormatValidation: true });
+  let feeLess = feeLessBlocks.get(block);
+  if (!feeLess) {
+    const header = { ...block.header.toJSON(), baseFeePerGas: 0n };
+    feeLess = createBlock({ header }, { common: block.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS });
+    feeLessBlocks.set(block, feeLess);
+  }
+  return feeLess;
 }
 
 export interface ExecutionContext {
@@ -91,16 +100,27 @@ export interface ExecutionContext {
   readonly block: Block;
 }
 
-/** One execution on a checkpoint that is always reverted: nothing it does stays. */
-async function execute(ctx: ExecutionContext, request: CallRequest, gasLimit: bigint): Promise<RunTxResult> {
+/** A call's block and transaction, built once and run with different gas limits. */
+interface PreparedCall {
+  readonly block: Block;
+  readonly tx: TypedTransaction;
+}
+
+function prepare(ctx: ExecutionContext, request: CallRequest, gasLimit: bigint): PreparedCall {
   const block = callBlock(ctx.block, request);
-  const tx = callTransaction(ctx.vm.common, request, gasLimit, block);
+  return { block, tx: callTransaction(ctx.vm.common, request, gasLimit, block) };
+}
+
+/** One execution on a checkpoint that is always reverted: nothing it does stays. */
+async function execute(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint): Promise<RunTxResult> {
+  // The unsigned call transaction is not frozen: set the limit instead of rebuilding it per attempt.
+  (call.tx as { gasLimit: bigint }).gasLimit = gasLimit;
   const stateManager = ctx.vm.stateManager;
   await stateManager.checkpoint();
   try {
     return await runTx(ctx.vm, {
-      tx,
-      block,
+      tx: call.tx,
+      block: call.block,
       skipNonce: true,
       skipBlockGasLimitValidation: true,
       skipHardForkValidation: true,
@@ -137,7 +157,7 @@ function executionFailure(error: string, returnValue: Uint8Array): Error {
 /** The outcome of a successful call; reverts throw RevertError, other failures EngineError. */
 export async function runCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<CallOutcome> {
   const gasLimit = request.gas ?? gasCap;
-  const result = await execute(ctx, request, gasLimit);
+  const result = await execute(ctx, prepare(ctx, request, gasLimit), request, gasLimit);
   const exec = result.execResult;
   if (exec.exceptionError) {
     throw executionFailure(exec.exceptionError.error, exec.returnValue);
@@ -160,16 +180,17 @@ export async function estimateGas(ctx: ExecutionContext, request: CallRequest, g
     const allowance = available / feeCap;
     if (allowance < hi) hi = allowance;
   }
+  const call = prepare(ctx, request, hi);
   const attempt = async (gas: bigint): Promise<RunTxResult | undefined> => {
     try {
-      const result = await execute(ctx, request, gas);
+      const result = await execute(ctx, call, request, gas);
       return result.execResult.exceptionError ? undefined : result;
     } catch (error) {
       if (error instanceof EngineError && /intrinsic gas too low|floor data gas/.test(error.message)) return undefined;
       throw error;
     }
   };
-  const first = await execute(ctx, request, hi);
+  const first = await execute(ctx, call, request, hi);
   const failure = first.execResult.exceptionError;
   if (failure) {
     if (failure.error === 'revert') throw executionFailure(failure.error, first.execResult.returnValue);

@@ -1,4 +1,5 @@
 import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
+import { paramsBlock } from '@ethereumjs/block';
 import { paramsTx } from '@ethereumjs/tx';
 import { sidecarlessKzg } from './kzg.js';
 
@@ -30,7 +31,7 @@ export function createChainCommon(chainId: bigint, hardfork: string): Common {
   }
   return createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, {
     hardfork,
-    params: paramsTx,
+    params: mergeParams(paramsTx, paramsBlock),
     customCrypto: { kzg: sidecarlessKzg },
   });
 }
@@ -39,3 +40,20 @@ export function createChainCommon(chainId: bigint, hardfork: string): Common {
 export function isPostMerge(common: Common): boolean {
   return common.gteHardfork(Hardfork.Paris);
 }
+
+type ParamsDict = typeof paramsTx;
+
+function mergeParams(...dicts: ParamsDict[]): ParamsDict {
+  const merged: ParamsDict = {};
+  for (const dict of dicts) {
+    for (const [eip, values] of Object.entries(dict)) merged[eip] = { ...merged[eip], ...values };
+  }
+  return merged;
+}
+
+/**
+ * Pass as `params` when building transactions and blocks on the chain's Common: its
+ * parameters are already loaded, and ethereumjs otherwise deep-copies its whole
+ * default parameter table into every object it constructs (a large share of a call's cost).
+ */
+export const PRELOADED_PARAMS: ParamsDict = Object.freeze({}) as ParamsDict;

@@ -5,7 +5,7 @@ import { Address, bytesToHex } from '@ethereumjs/util';
 import { buildBlock, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { LogRecord, MinedBlock, ReceiptRecord } from './blocks.js';
-import { isPostMerge } from './hardforks.js';
+import { PRELOADED_PARAMS, isPostMerge } from './hardforks.js';
 import type { PooledTransaction } from './txpool.js';
 
 export interface BlockTemplate {
@@ -53,7 +53,7 @@ export async function mineBlock(
     parentBlock: parent.block,
     headerData,
     withdrawals: common.isActivatedEIP(4895) ? [] : undefined,
-    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true },
+    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
   });
   const included: PooledTransaction[] = [];
   const results: RunTxResult[] = [];

@@ -2,6 +2,7 @@ import type { Common } from '@ethereumjs/common';
 import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { type Address, bytesToHex } from '@ethereumjs/util';
 import { EngineError, rejected } from './errors.js';
+import { PRELOADED_PARAMS } from './hardforks.js';
 
 /** How far ahead of its next nonce a sender may queue transactions ("nonce too high" past it). */
 export const MAX_NONCE_GAP = 1024n;
@@ -18,7 +19,7 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): TypedTran
   }
   let tx: TypedTransaction;
   try {
-    tx = createTxFromRLP(raw, { common });
+    tx = createTxFromRLP(raw, { common, params: PRELOADED_PARAMS });
   } catch (error) {
     throw translateTxError(error);
   }
