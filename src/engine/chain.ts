@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { Block } from '@ethereumjs/block';
+import { type Block, createBlock } from '@ethereumjs/block';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Common } from '@ethereumjs/common';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
@@ -11,7 +12,7 @@ import { BlockClock, type WallClock } from './clock.js';
 import { EngineError, rejected } from './errors.js';
 import { type CallOutcome, type CallRequest, estimateGas, runCall, transactionGasCap } from './execution.js';
 import { createGenesis } from './genesis.js';
-import { PRELOADED_PARAMS, createChainCommon } from './hardforks.js';
+import { PRELOADED_PARAMS, createChainCommon, isPostMerge } from './hardforks.js';
 import { mineBlock } from './miner.js';
 import { SerialQueue } from './serial.js';
 import { SnapshotRegistry } from './snapshots.js';
@@ -219,11 +220,39 @@ export class Chain extends EventEmitter<ChainEvents> {
   // ---- execution without transactions --------------------------------------------------
 
   call(request: CallRequest, ref: BlockRef): Promise<CallOutcome> {
-    return this.queue.run(async () => {
-      const mined = this.resolve(ref);
-      const vm = await this.vmAt(mined);
-      return runCall({ vm, block: mined.block }, request, this.gasCap());
-    });
+    return this.queue.run(async () => runCall(await this.executionContext(ref), request, this.gasCap()));
+  }
+
+  /**
+   * Where a call runs: the state and header of the named block, or for `pending` the
+   * head's state in the context of the next block (its number, timestamp with time
+   * travel applied, base fee), so a call sees what a transaction sent now would see.
+   */
+  private async executionContext(ref: BlockRef): Promise<{ vm: VM; block: Block }> {
+    if ('tag' in ref && ref.tag === 'pending') return { vm: this.vm, block: this.pendingHeaderBlock() };
+    const mined = this.resolve(ref);
+    return { vm: await this.vmAt(mined), block: mined.block };
+  }
+
+  private pendingHeaderBlock(): Block {
+    const parent = this.head.block;
+    const postMerge = isPostMerge(this.common);
+    return createBlock(
+      {
+        header: {
+          parentHash: this.head.hash,
+          number: parent.header.number + 1n,
+          timestamp: this.clock.peekNext(parent.header.timestamp),
+          gasLimit: this.blockGasLimit,
+          coinbase: this.coinbase,
+          difficulty: postMerge ? 0n : 1n,
+          mixHash: postMerge ? keccak_256(parent.header.mixHash) : undefined,
+          baseFeePerGas: this.nextBaseFee(),
+          excessBlobGas: this.common.isActivatedEIP(4844) ? parent.header.calcNextExcessBlobGas(this.common) : undefined,
+        },
+      },
+      { common: this.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
+    );
   }
 
   estimateGas(request: CallRequest, ref: BlockRef): Promise<bigint> {
@@ -231,10 +260,9 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   private async estimateUnqueued(request: CallRequest, ref: BlockRef): Promise<bigint> {
-    const mined = this.resolve(ref);
-    const vm = await this.vmAt(mined);
-    const balance = request.from ? ((await vm.stateManager.getAccount(request.from))?.balance ?? 0n) : 0n;
-    return estimateGas({ vm, block: mined.block }, request, this.gasCap(), balance);
+    const ctx = await this.executionContext(ref);
+    const balance = request.from ? ((await ctx.vm.stateManager.getAccount(request.from))?.balance ?? 0n) : 0n;
+    return estimateGas(ctx, request, this.gasCap(), balance);
   }
 
   private gasCap(): bigint {

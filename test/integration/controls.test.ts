@@ -61,6 +61,16 @@ describe('test controls', () => {
     expect(Number((await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false])).timestamp)).to.equal(1_950_000_000);
   });
 
+  it('calls against pending run in the next block, time travel included', async () => {
+    const { rpc } = newNode({ wallClock: () => 1_800_000_000_000 });
+    await rpc('hardhat_setCode', [TO, '0x4260005260206000f3']); // returns block.timestamp
+    await rpc('evm_increaseTime', [500]);
+    expect(Number(await rpc<string>('eth_call', [{ to: TO }, 'pending']))).to.equal(1_800_000_500);
+    expect(Number(await rpc<string>('eth_call', [{ to: TO }, 'latest']))).to.equal(1_800_000_000);
+    await rpc('hardhat_setCode', [TO, '0x4360005260206000f3']); // returns block.number
+    expect(await rpc('eth_call', [{ to: TO }, 'pending'])).to.equal(`0x${'1'.padStart(64, '0')}`);
+  });
+
   it('mines many blocks with an interval (hardhat_mine)', async () => {
     const { rpc } = newNode({ wallClock: () => 1_800_000_000_000 });
     await rpc('hardhat_mine', ['0x64', '0xc']);
