@@ -52,6 +52,10 @@ export class AccountRegistry {
     return this.impersonated.delete(address.toString());
   }
 
+  stopAllImpersonation(): void {
+    this.impersonated.clear();
+  }
+
   isImpersonated(address: Address): boolean {
     return this.impersonated.has(address.toString());
   }

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { type Block, createBlock } from '@ethereumjs/block';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Common } from '@ethereumjs/common';
-import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
+import { Caches } from '@ethereumjs/statemanager';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
 import { Account, type Address, bytesToBigInt, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
@@ -15,7 +15,8 @@ import { createGenesis } from './genesis.js';
 import { PRELOADED_PARAMS, createChainCommon, isPostMerge } from './hardforks.js';
 import { mineBlock } from './miner.js';
 import { SerialQueue } from './serial.js';
-import { SnapshotRegistry } from './snapshots.js';
+import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
+import { type Alloc, type AccountState, TrackingStateManager } from './stateDump.js';
 import { type PoolOrder, type PooledTransaction, TxPool } from './txpool.js';
 import { decodeRawTransaction, hashHexOf, senderOf, translateTxError, validateAdmission } from './validation.js';
 
@@ -93,6 +94,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   automine = true;
   private nextBaseFeeOverride: bigint | undefined;
   private readonly snapshots = new SnapshotRegistry();
+  private genesisPoint: ChainSnapshot | undefined;
   private intervalTimer: NodeJS.Timeout | undefined;
   private historical: { root: string; vm: VM } | undefined;
 
@@ -100,7 +102,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     readonly common: Common,
     readonly vm: VM,
     readonly blocks: BlockStore,
-    options: EngineOptions,
+    private readonly options: EngineOptions,
   ) {
     super();
     this.pool = new TxPool(options.order ?? 'fees');
@@ -116,7 +118,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const vm = await createVM({
       common,
       // Caches keep writes of a transaction (and of reverted calls) out of the trie until a block commits.
-      stateManager: new MerkleStateManager({ common, caches: new Caches() }),
+      stateManager: new TrackingStateManager({ common, caches: new Caches() }),
       blockchain: store.asEvmBlockchain(),
     });
     const chain = new Chain(common, vm, store, options);
@@ -128,6 +130,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       coinbase: options.coinbase,
     });
     store.append(genesis);
+    chain.genesisPoint = await chain.capture();
     return chain;
   }
 
@@ -449,17 +452,30 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   // ---- test controls ---------------------------------------------------------------------
 
+  /** Everything a revert needs, taken now (call inside the queue). */
+  private async capture(): Promise<ChainSnapshot> {
+    return {
+      headNumber: this.head.number,
+      headHash: this.head.hashHex,
+      stateRoot: await this.vm.stateManager.getStateRoot(),
+      pool: this.pool.all(),
+      clock: this.clock.save(),
+      nextBaseFeeOverride: this.nextBaseFeeOverride,
+      blockGasLimit: this.blockGasLimit,
+    };
+  }
+
+  /** Put back everything but the blocks, which the caller has arranged. */
+  private async restore(snapshot: ChainSnapshot): Promise<void> {
+    await this.vm.stateManager.setStateRoot(snapshot.stateRoot);
+    this.pool.replaceAll(snapshot.pool);
+    this.clock.restore(snapshot.clock);
+    this.nextBaseFeeOverride = snapshot.nextBaseFeeOverride;
+    this.blockGasLimit = snapshot.blockGasLimit;
+  }
+
   snapshot(): Promise<number> {
-    return this.queue.run(async () =>
-      this.snapshots.add({
-        headNumber: this.head.number,
-        stateRoot: await this.vm.stateManager.getStateRoot(),
-        pool: this.pool.all(),
-        clock: this.clock.save(),
-        nextBaseFeeOverride: this.nextBaseFeeOverride,
-        blockGasLimit: this.blockGasLimit,
-      }),
-    );
+    return this.queue.run(async () => this.snapshots.add(await this.capture()));
   }
 
   /** Go back to a snapshot; false when the id is unknown. `consume` gives evm_revert's one-shot semantics. */
@@ -468,13 +484,67 @@ export class Chain extends EventEmitter<ChainEvents> {
       const snapshot = this.snapshots.take(id, consume);
       if (!snapshot) return false;
       const dropped = this.blocks.truncateAbove(snapshot.headNumber);
-      await this.vm.stateManager.setStateRoot(snapshot.stateRoot);
-      this.pool.replaceAll(snapshot.pool);
-      this.clock.restore(snapshot.clock);
-      this.nextBaseFeeOverride = snapshot.nextBaseFeeOverride;
-      this.blockGasLimit = snapshot.blockGasLimit;
+      await this.restore(snapshot);
       if (dropped.length > 0) this.emit('reorg', dropped);
       return true;
+    });
+  }
+
+  /** A state point outside the snapshot registry (loadFixture keeps these across reverts). */
+  statePoint(): Promise<ChainSnapshot> {
+    return this.queue.run(() => this.capture());
+  }
+
+  /** The blocks mined since a state point (oldest first), or undefined if the chain left it. */
+  blocksSince(point: ChainSnapshot): MinedBlock[] | undefined {
+    if (this.blocks.byNumber(point.headNumber)?.hashHex !== point.headHash) return undefined;
+    const blocks: MinedBlock[] = [];
+    for (let n = point.headNumber + 1n; n <= this.head.number; n++) blocks.push(this.blocks.byNumber(n)!);
+    return blocks;
+  }
+
+  /**
+   * Replay a recorded segment: when the chain is exactly at `from` (same head, same state),
+   * re-attach `blocks` and move to `to` without re-executing anything. False otherwise.
+   */
+  replay(from: ChainSnapshot, to: ChainSnapshot, blocks: readonly MinedBlock[]): Promise<boolean> {
+    return this.queue.run(async () => {
+      const here = await this.capture();
+      if (here.headHash !== from.headHash || bytesToHex(here.stateRoot) !== bytesToHex(from.stateRoot)) return false;
+      for (const mined of blocks) {
+        this.blocks.append(mined);
+        this.emit('block', mined);
+      }
+      await this.restore(to);
+      return true;
+    });
+  }
+
+  private get state(): TrackingStateManager {
+    return this.vm.stateManager as TrackingStateManager;
+  }
+
+  /** Every account of the current state (chain_dumpState). */
+  dumpState(): Promise<Map<string, AccountState>> {
+    return this.queue.run(() => this.state.dump());
+  }
+
+  /** Write accounts over the current state without mining (chain_loadState, fixtures). */
+  loadState(alloc: Alloc): Promise<void> {
+    return this.queue.run(() => this.state.load(alloc));
+  }
+
+  /** Back to the genesis state (hardhat_reset / anvil_reset): blocks, state, pool, clock, snapshots, mining mode. */
+  reset(): Promise<void> {
+    return this.queue.run(async () => {
+      const dropped = this.blocks.truncateAbove(0n);
+      await this.restore(this.genesisPoint!);
+      this.snapshots.clear();
+      this.automine = true;
+      this.setIntervalMining(0);
+      this.coinbase = this.options.coinbase;
+      this.accounts.stopAllImpersonation();
+      if (dropped.length > 0) this.emit('reorg', dropped);
     });
   }
 

@@ -7,6 +7,7 @@ import type { PooledTransaction } from './txpool.js';
  */
 export interface ChainSnapshot {
   readonly headNumber: bigint;
+  readonly headHash: string;
   readonly stateRoot: Uint8Array;
   readonly pool: readonly PooledTransaction[];
   readonly clock: ClockState;

@@ -5,6 +5,7 @@
 import type { RpcMethod } from './method.js';
 import { compilerMethods } from './methods/compilers.js';
 import { controlMethods } from './methods/control.js';
+import { stateMethods } from './methods/state.js';
 import { executionMethods } from './methods/execution.js';
 import { feeMethods } from './methods/fees.js';
 import { filterMethods } from './methods/filters.js';
@@ -33,6 +34,8 @@ export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {
   chain_setBlockGasLimit: ['evm_setBlockGasLimit', 'anvil_setBlockGasLimit'],
   chain_dropTransaction: ['hardhat_dropTransaction', 'anvil_dropTransaction'],
   chain_signTypedData_v4: ['eth_signTypedData'],
+  chain_loadState: ['anvil_loadState'],
+  chain_reset: ['hardhat_reset', 'anvil_reset'],
 };
 
 export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = DEFAULT_GROUPS): MethodTable {
@@ -52,6 +55,6 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
   return table;
 }
 
-const TEST_CONTROLS: ReadonlySet<RpcMethod> = new Set(controlMethods);
+const TEST_CONTROLS: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods]);
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, compilerMethods, filterMethods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, compilerMethods, filterMethods];

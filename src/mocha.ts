@@ -1,0 +1,77 @@
+/**
+ * Mocha integration: `mocha --require chain-sim/mocha` starts one in-process provider
+ * per Mocha process (so per worker under --parallel) and isolates every test with a
+ * snapshot before and a revert after, so tests cannot leak state into each other.
+ *
+ *   import { provider, loadFixture } from 'chain-sim/mocha';
+ *
+ * Options for the provider come from the CHAIN_SIM_OPTIONS environment variable (JSON).
+ */
+import type { MinedBlock } from './engine/blocks.js';
+import type { ChainSnapshot } from './engine/snapshots.js';
+import type { ChainSimOptions } from './options.js';
+import { type ChainSimProvider, createProvider } from './provider.js';
+
+let current: ChainSimProvider | undefined;
+let isolation: string | undefined;
+
+/** The provider of this Mocha process; available from the root `beforeAll` on. */
+export function getProvider(): ChainSimProvider {
+  current ??= createProvider({ quiet: true, ...readOptions() });
+  return current;
+}
+
+/** The same provider as a live binding, for `import { provider } from 'chain-sim/mocha'` in tests. */
+export let provider: ChainSimProvider;
+
+function readOptions(): ChainSimOptions {
+  const raw = process.env.CHAIN_SIM_OPTIONS;
+  if (!raw) return {};
+  try {
+    return JSON.parse(raw) as ChainSimOptions;
+  } catch {
+    throw new Error('CHAIN_SIM_OPTIONS is not valid JSON');
+  }
+}
+
+export const mochaHooks = {
+  async beforeAll(): Promise<void> {
+    provider = getProvider();
+    await provider.ready();
+  },
+  async beforeEach(): Promise<void> {
+    isolation = (await getProvider().request({ method: 'evm_snapshot' })) as string;
+  },
+  async afterEach(): Promise<void> {
+    if (isolation !== undefined) await getProvider().request({ method: 'evm_revert', params: [isolation] });
+    isolation = undefined;
+  },
+};
+
+interface RecordedFixture {
+  readonly before: ChainSnapshot;
+  readonly after: ChainSnapshot;
+  readonly blocks: readonly MinedBlock[];
+  readonly result: unknown;
+}
+
+const fixtures = new Map<ChainSimProvider, Map<Function, RecordedFixture>>();
+
+/**
+ * Run `fixture` once and remember the chain it left; later calls from the same starting
+ * point (every test, under the per-test isolation) put that chain back without running
+ * it again, and return the first run's result. Like Hardhat's loadFixture, pass the same
+ * function (not an inline arrow) each time.
+ */
+export async function loadFixture<T>(fixture: (provider: ChainSimProvider) => Promise<T>, on: ChainSimProvider = getProvider()): Promise<T> {
+  const { chain } = await on.ready();
+  let recorded = fixtures.get(on);
+  if (!recorded) fixtures.set(on, (recorded = new Map()));
+  const known = recorded.get(fixture);
+  if (known && (await chain.replay(known.before, known.after, known.blocks))) return known.result as T;
+  const before = await chain.statePoint();
+  const result = await fixture(on);
+  const blocks = chain.blocksSince(before);
+  if (blocks) recorded.set(fixture, { before, after: await chain.statePoint(), blocks, result });
+  return result;
+}

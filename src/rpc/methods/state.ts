@@ -1,0 +1,54 @@
+/** Whole-state controls: dump, load and reset (with Anvil's and Hardhat's names). */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { StateFileError, decodeStateFile, encodeStateFile } from '../../stateFile.js';
+import type { StateFile } from '../../stateFile.js';
+import { invalidParams } from '../errors.js';
+import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
+
+async function currentState({ chain }: RpcContext): Promise<StateFile> {
+  return {
+    chainId: chain.chainId,
+    hardfork: chain.common.hardfork(),
+    gasLimit: chain.blockGasLimit,
+    timestamp: chain.head.block.header.timestamp,
+    alloc: await chain.dumpState(),
+  };
+}
+
+/** chain_loadState takes the JSON object; Anvil's clients send hex of gzipped JSON (or of plain JSON). */
+const stateInput = (value: unknown, path: string): StateFile => {
+  let json = value;
+  if (typeof value === 'string') {
+    if (!/^0x([0-9a-fA-F]{2})*$/.test(value)) throw invalidParams(`invalid argument ${path}: expected a state object or hex data`);
+    const raw = Buffer.from(value.slice(2), 'hex');
+    try {
+      const text = raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw, { maxOutputLength: 256 * 1024 * 1024 }).toString('utf8') : raw.toString('utf8');
+      json = JSON.parse(text);
+    } catch {
+      throw invalidParams(`invalid argument ${path}: not gzipped or plain JSON state`);
+    }
+  }
+  try {
+    return decodeStateFile(json, `argument ${path}`);
+  } catch (error) {
+    if (error instanceof StateFileError) throw invalidParams(`invalid argument ${error.message}`);
+    throw error;
+  }
+};
+
+export const stateMethods = [
+  defineMethod('chain_dumpState', [], async (ctx) => encodeStateFile(await currentState(ctx))),
+  defineMethod('anvil_dumpState', [], async (ctx) => `0x${gzipSync(JSON.stringify(encodeStateFile(await currentState(ctx)))).toString('hex')}`),
+  defineMethod('chain_loadState', [param('state', stateInput)], async ({ chain }, state) => {
+    await chain.loadState(state.alloc);
+    return true;
+  }),
+  defineMethod('chain_reset', [optionalParam('options', (value: unknown, path: string) => {
+    if (typeof value !== 'object' || Array.isArray(value)) throw invalidParams(`invalid argument ${path}: expected an options object`);
+    if (value !== null && 'forking' in value) throw invalidParams(`invalid argument ${path}: forking is not supported`);
+    return value;
+  })], async ({ chain }) => {
+    await chain.reset();
+    return true;
+  }),
+];

@@ -1,0 +1,113 @@
+/**
+ * The JSON state file: what chain_dumpState writes and what fixtures, `chain_loadState`
+ * and `--state` read. A superset of a go-ethereum genesis `alloc`:
+ *
+ *   { "chainId": "0x539", "hardfork": "prague", "gasLimit": "0x1c9c380", "timestamp": "0x...",
+ *     "privateKeys": ["0x..."],
+ *     "alloc": { "0xaddress": { "balance": "0x..", "nonce": "0x..", "code": "0x..", "storage": { "0xslot": "0xvalue" } } } }
+ *
+ * Every field but `alloc` is optional; balances and nonces may be hex or decimal.
+ */
+import { bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import type { AccountState, Alloc } from './engine/stateDump.js';
+import type { JsonObject } from './rpc/json.js';
+
+export interface StateFile {
+  readonly chainId?: bigint;
+  readonly hardfork?: string;
+  readonly gasLimit?: bigint;
+  readonly timestamp?: bigint;
+  readonly privateKeys?: readonly Uint8Array[];
+  readonly alloc: Alloc;
+}
+
+export class StateFileError extends Error {
+  constructor(where: string, problem: string) {
+    super(`${where}: ${problem}`);
+    this.name = 'StateFileError';
+  }
+}
+
+const hex = (value: bigint) => `0x${value.toString(16)}`;
+
+export function encodeStateFile(file: StateFile): JsonObject {
+  const alloc: JsonObject = {};
+  for (const [address, account] of file.alloc) {
+    const entry: JsonObject = { balance: hex(account.balance), nonce: hex(account.nonce) };
+    if (account.code.length > 0) entry.code = bytesToHex(account.code);
+    if (account.storage.size > 0) {
+      const storage: JsonObject = {};
+      for (const [slot, value] of account.storage) storage[slot] = bytesToHex(value);
+      entry.storage = storage;
+    }
+    alloc[address] = entry;
+  }
+  const out: JsonObject = {};
+  if (file.chainId !== undefined) out.chainId = hex(file.chainId);
+  if (file.hardfork !== undefined) out.hardfork = file.hardfork;
+  if (file.gasLimit !== undefined) out.gasLimit = hex(file.gasLimit);
+  if (file.timestamp !== undefined) out.timestamp = hex(file.timestamp);
+  if (file.privateKeys && file.privateKeys.length > 0) out.privateKeys = file.privateKeys.map((k) => bytesToHex(k));
+  out.alloc = alloc;
+  return out;
+}
+
+function integer(value: unknown, where: string): bigint {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
+  if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) return BigInt(value);
+  throw new StateFileError(where, `expected a non-negative integer (hex or decimal), got ${JSON.stringify(value)?.slice(0, 40)}`);
+}
+
+function bytes(value: unknown, where: string, size?: number): Uint8Array {
+  if (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value)) {
+    throw new StateFileError(where, `expected 0x-prefixed hex with an even number of digits`);
+  }
+  const out = hexToBytes(value as `0x${string}`);
+  if (size !== undefined && out.length > size) throw new StateFileError(where, `longer than ${size} bytes`);
+  return out;
+}
+
+function object(value: unknown, where: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new StateFileError(where, 'expected an object');
+  return value as Record<string, unknown>;
+}
+
+export function decodeStateFile(json: unknown, where = 'state'): StateFile {
+  const top = object(json, where);
+  const alloc = new Map<string, AccountState>();
+  for (const [address, raw] of Object.entries(object(top.alloc ?? {}, `${where}.alloc`))) {
+    const at = `${where}.alloc.${address}`;
+    const key = address.startsWith('0x') ? address : `0x${address}`; // geth allows addresses without 0x
+    if (!/^0x[0-9a-fA-F]{40}$/.test(key)) throw new StateFileError(at, 'not a 20-byte address');
+    const fields = object(raw, at);
+    const storage = new Map<string, Uint8Array>();
+    for (const [slot, value] of Object.entries(object(fields.storage ?? {}, `${at}.storage`))) {
+      const slotBytes = setLengthLeft(bytes(slot, `${at}.storage key`, 32), 32);
+      const valueBytes = setLengthLeft(bytes(value, `${at}.storage.${slot}`, 32), 32);
+      if (valueBytes.some((b) => b !== 0)) storage.set(bytesToHex(slotBytes), valueBytes);
+    }
+    alloc.set(key.toLowerCase(), {
+      balance: fields.balance === undefined ? 0n : integer(fields.balance, `${at}.balance`),
+      nonce: fields.nonce === undefined ? 0n : integer(fields.nonce, `${at}.nonce`),
+      code: fields.code === undefined ? new Uint8Array() : bytes(fields.code, `${at}.code`),
+      storage,
+    });
+  }
+  const privateKeys = top.privateKeys === undefined ? undefined : (() => {
+    if (!Array.isArray(top.privateKeys)) throw new StateFileError(`${where}.privateKeys`, 'expected an array');
+    return top.privateKeys.map((k, i) => {
+      const key = bytes(k, `${where}.privateKeys[${i}]`, 32);
+      if (key.length !== 32) throw new StateFileError(`${where}.privateKeys[${i}]`, 'expected 32 bytes');
+      return key;
+    });
+  })();
+  if (top.hardfork !== undefined && typeof top.hardfork !== 'string') throw new StateFileError(`${where}.hardfork`, 'expected a string');
+  return {
+    chainId: top.chainId === undefined ? undefined : integer(top.chainId, `${where}.chainId`),
+    hardfork: top.hardfork as string | undefined,
+    gasLimit: top.gasLimit === undefined ? undefined : integer(top.gasLimit, `${where}.gasLimit`),
+    timestamp: top.timestamp === undefined ? undefined : integer(top.timestamp, `${where}.timestamp`),
+    privateKeys,
+    alloc,
+  };
+}

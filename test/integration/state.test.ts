@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { Interface } from 'ethers';
+import { gunzipSync } from 'node:zlib';
+import { ADDRESSES, artifact, deploy, expectRpcError, newNode, send } from '../helpers/chain.js';
+
+const TO = '0x000000000000000000000000000000000000beef';
+const tokenAbi = new Interface(artifact('Token').abi);
+
+describe('state dump, load and reset', () => {
+  it('dump → load into a fresh node reproduces the identical state root', async () => {
+    const source = newNode();
+    const token = await deploy(source.rpc, 'Token', ['T', 'T', 1000n]);
+    await send(source.rpc, 0, { to: token, nonce: 1, data: tokenAbi.encodeFunctionData('transfer', [TO, 7n]) });
+    await source.rpc('hardhat_setStorageAt', [TO, '0x5', `0x${'00'.repeat(31)}09`]);
+    const dump = await source.rpc<{ alloc: Record<string, { storage?: Record<string, string>; code?: string }> }>('chain_dumpState');
+    expect(dump.alloc[token]!.code).to.match(/^0x6080/);
+    expect(Object.keys(dump.alloc[token]!.storage!).length).to.be.greaterThan(2);
+    const sourceRoot = (await source.provider.ready()).chain.vm.stateManager.getStateRoot();
+
+    const target = newNode();
+    expect(await target.rpc('chain_loadState', [dump])).to.equal(true);
+    const targetRoot = (await target.provider.ready()).chain.vm.stateManager.getStateRoot();
+    expect(Buffer.from(await targetRoot).toString('hex')).to.equal(Buffer.from(await sourceRoot).toString('hex'));
+    const balance = await target.rpc<string>('eth_call', [{ to: token, data: tokenAbi.encodeFunctionData('balanceOf', [TO]) }]);
+    expect(BigInt(balance)).to.equal(7n);
+    expect(await target.rpc('eth_blockNumber')).to.equal('0x0'); // loading mines nothing
+  });
+
+  it('anvil_dumpState gives hex of gzipped JSON that anvil_loadState takes back', async () => {
+    const source = newNode();
+    await source.rpc('hardhat_setBalance', [TO, '0x1234']);
+    const hex = await source.rpc<string>('anvil_dumpState');
+    const json = JSON.parse(gunzipSync(Buffer.from(hex.slice(2), 'hex')).toString('utf8'));
+    expect(json.alloc[TO].balance).to.equal('0x1234');
+    const target = newNode();
+    expect(await target.rpc('anvil_loadState', [hex])).to.equal(true);
+    expect(await target.rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x1234');
+    await expectRpcError(target.rpc('anvil_loadState', ['0x1234']), -32602, /not gzipped or plain JSON/);
+    await expectRpcError(target.rpc('chain_loadState', [{ alloc: { nope: {} } }]), -32602, /alloc\.nope: not a 20-byte address/);
+  });
+
+  it('reset goes back to genesis: blocks, balances, snapshots, mining mode', async () => {
+    const { rpc } = newNode();
+    const genesis = await rpc<{ hash: string }>('eth_getBlockByNumber', ['0x0', false]);
+    await send(rpc, 0, { to: TO, nonce: 0, gasLimit: 21000, value: 5n });
+    const id = await rpc('evm_snapshot');
+    await rpc('evm_setAutomine', [false]);
+    expect(await rpc('hardhat_reset')).to.equal(true);
+    expect(await rpc('eth_blockNumber')).to.equal('0x0');
+    expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x0');
+    expect(await rpc('eth_getTransactionCount', [ADDRESSES[0], 'latest'])).to.equal('0x0');
+    expect(await rpc('evm_revert', [id])).to.equal(false);
+    expect(await rpc('eth_mining')).to.equal(true);
+    expect((await rpc<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).hash).to.equal(genesis.hash);
+    await expectRpcError(rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'http://x' } }]), -32602, /forking is not supported/);
+  });
+});
