@@ -59,6 +59,7 @@ function banner(node: Awaited<ReturnType<typeof startNode>>, url: string): strin
     `Gas limit:       ${options.gasLimit}`,
     `Base fee:        ${chain.head.block.header.baseFeePerGas ?? 'n/a (pre-London)'}`,
     `Coinbase:        ${options.coinbase.toString()}`,
+    ...(options.mining === 'pow' ? [`Mining:          pow, difficulty ${options.difficulty} (chain_getWork / chain_submitWork)`] : []),
     '',
     `Listening on ${url}`,
   );

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { deriveAccounts } from './engine/accounts.js';
 import { Chain } from './engine/chain.js';
 import { FilterManager } from './engine/filters.js';
+import { startPow } from './engine/pow/start.js';
 import { type ChainSimOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
@@ -35,7 +36,14 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     coinbase: options.coinbase,
     order: options.order,
     wallClock: options.wallClock,
+    mining: options.mining,
   });
+  const pow = options.mining === 'pow' ? startPow(chain, options) : undefined;
+  if (options.blockTime > 0) {
+    // Interval mining replaces automine, as Ganache's --blockTime does.
+    chain.automine = false;
+    chain.setIntervalMining(Math.max(1, Math.round(options.blockTime * 1000)));
+  }
   const filters = new FilterManager(chain, {
     timeoutMs: options.filterTimeout * 1000,
     maxLogs: options.maxLogs,
@@ -43,7 +51,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   });
   const dispatcher = new Dispatcher(
     buildMethodTable(),
-    { chain, filters, clientVersion: CLIENT_VERSION },
+    { chain, filters, clientVersion: CLIENT_VERSION, pow },
     {
       maxBatchSize: options.maxBatchSize,
       onInternalError: (error, method) => {
@@ -63,6 +71,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     close: () => {
       chain.close();
       filters.close();
+      pow?.close();
     },
   };
 }

@@ -3,7 +3,7 @@
  * validation. The CLI, createProvider and createServer all resolve through here.
  */
 import { type Address, createAddressFromString } from '@ethereumjs/util';
-import { HARDFORK_NAMES, newestLiveHardfork } from './engine/hardforks.js';
+import { HARDFORK_NAMES, createChainCommon, isPostMerge, newestLiveHardfork } from './engine/hardforks.js';
 import type { WallClock } from './engine/clock.js';
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -28,6 +28,8 @@ export interface ChainSimOptions {
   maxBodyBytes?: number;
   /** Seconds a filter lives without being polled. */
   filterTimeout?: number;
+  /** Interval mining: seconds between blocks (fractions allowed); automine is off. 0: instant automine. */
+  blockTime?: number;
   /** Most logs one eth_getLogs / eth_getFilterLogs answer may hold. */
   maxLogs?: number;
   quiet?: boolean;
@@ -36,6 +38,14 @@ export interface ChainSimOptions {
   logger?: (line: string) => void;
   /** Injectable wall clock in milliseconds, for tests. */
   wallClock?: WallClock;
+  /** 'pow': blocks are sealed only by solutions to chain_getWork (chain_submitWork). */
+  mining?: 'instant' | 'pow';
+  /** Proof-of-work difficulty: a whole number, or 'canonical' for the hardfork's formula. */
+  difficulty?: number | bigint | string;
+  /** Threads of the built-in CPU miner in pow mode (0: none, external miners only). */
+  minerThreads?: number;
+  /** Directory for Ethash cache files (default ~/.cache/chain-sim/ethash; null: no files). */
+  ethashCacheDir?: string | null;
 }
 
 export interface ResolvedOptions {
@@ -54,11 +64,16 @@ export interface ResolvedOptions {
   readonly maxBatchSize: number;
   readonly maxBodyBytes: number;
   readonly filterTimeout: number;
+  readonly blockTime: number;
   readonly maxLogs: number;
   readonly quiet: boolean;
   readonly verbose: boolean;
   readonly logger: (line: string) => void;
   readonly wallClock: WallClock | undefined;
+  readonly mining: 'instant' | 'pow';
+  readonly difficulty: bigint | 'canonical';
+  readonly minerThreads: number;
+  readonly ethashCacheDir: string | null | undefined;
 }
 
 export class OptionError extends Error {
@@ -81,6 +96,11 @@ export interface OptionDeclaration {
   readonly choices?: readonly string[];
 }
 
+/** Low enough that a JavaScript miner finds a seal in ~0.1 s (16 attempts of ~5 ms on average). */
+export const DEFAULT_DIFFICULTY = 16n;
+/** The last proof-of-work hardfork: the default in pow mode. */
+export const POW_DEFAULT_HARDFORK = 'grayGlacier';
+
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'port', flag: 'port', alias: 'p', type: 'number', describe: 'HTTP port (0 picks a free one)', defaultText: '8545' },
   { key: 'host', flag: 'host', alias: 'h', type: 'string', describe: 'address to listen on', defaultText: '127.0.0.1' },
@@ -96,8 +116,12 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'order', flag: 'order', type: 'string', describe: 'pool ordering when several transactions fit a block', defaultText: 'fees', choices: ['fees', 'fifo'] },
   { key: 'maxBatchSize', flag: 'max-batch-size', type: 'number', describe: 'most requests in one JSON-RPC batch', defaultText: '1000' },
   { key: 'maxBodyBytes', flag: 'max-body-bytes', type: 'number', describe: 'largest HTTP request body, in bytes', defaultText: '5242880' },
+  { key: 'blockTime', flag: 'block-time', alias: 'b', type: 'number', describe: 'mine a block every N seconds (fractions allowed) instead of one per transaction', defaultText: '0 (instant automine)' },
   { key: 'filterTimeout', flag: 'filter-timeout', type: 'number', describe: 'seconds a filter lives without being polled', defaultText: '300' },
   { key: 'maxLogs', flag: 'max-logs', type: 'number', describe: 'most logs one eth_getLogs answer may hold', defaultText: '10000' },
+  { key: 'mining', flag: 'mining', type: 'string', describe: 'instant: automine; pow: blocks sealed by chain_getWork/chain_submitWork miners', defaultText: 'instant', choices: ['instant', 'pow'] },
+  { key: 'difficulty', flag: 'difficulty', type: 'string', describe: "pow mode: block difficulty, or 'canonical' for the hardfork's formula", defaultText: String(DEFAULT_DIFFICULTY) },
+  { key: 'minerThreads', flag: 'miner-threads', type: 'number', describe: 'pow mode: threads of the built-in CPU miner', defaultText: '0' },
   { key: 'quiet', flag: 'quiet', alias: 'q', type: 'boolean', describe: 'print nothing but errors', defaultText: 'false' },
   { key: 'verbose', flag: 'verbose', alias: 'v', type: 'boolean', describe: 'log each request: method and duration', defaultText: 'false' },
 ];
@@ -128,10 +152,24 @@ function ether(option: string, value: number | string | undefined, fallback: big
   return BigInt(match[1]!) * WEI_PER_ETHER + BigInt((match[2] ?? '').padEnd(18, '0'));
 }
 
+/** Seconds between interval-mined blocks; Node timers hold at most 2^31-1 ms. */
+function blockTimeOf(value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value * 1000 > 2 ** 31 - 1) {
+    throw new OptionError('block-time', `expected seconds between 0 and ${Math.floor((2 ** 31 - 1) / 1000)}, got "${String(value)}"`);
+  }
+  return value;
+}
+
 export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
-  const hardfork = input.hardfork ?? newestLiveHardfork();
+  const mining = input.mining ?? 'instant';
+  if (mining !== 'instant' && mining !== 'pow') throw new OptionError('mining', `expected instant or pow, got "${String(mining)}"`);
+  const hardfork = input.hardfork ?? (mining === 'pow' ? POW_DEFAULT_HARDFORK : newestLiveHardfork());
   if (!HARDFORK_NAMES.includes(hardfork)) {
     throw new OptionError('hardfork', `unknown hardfork "${hardfork}"; choose one of ${HARDFORK_NAMES.join(', ')}`);
+  }
+  if (mining === 'pow' && isPostMerge(createChainCommon(1n, hardfork))) {
+    throw new OptionError('mining', `pow needs a pre-merge hardfork (${POW_DEFAULT_HARDFORK} or earlier), but ${hardfork} is after the merge`);
   }
   const coinbaseText = input.coinbase ?? ZERO_ADDRESS;
   if (!/^0x[0-9a-fA-F]{40}$/.test(coinbaseText)) {
@@ -156,11 +194,16 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     port: Number(integer('port', input.port, 8545n, 0n, 65535n)),
     maxBatchSize: Number(integer('max-batch-size', input.maxBatchSize, 1000n, 1n, 1_000_000n)),
     maxBodyBytes: Number(integer('max-body-bytes', input.maxBodyBytes, 5n * 1024n * 1024n, 1024n, 2n ** 31n)),
+    blockTime: blockTimeOf(input.blockTime),
     filterTimeout: Number(integer('filter-timeout', input.filterTimeout, 300n, 1n, 365n * 24n * 3600n)),
     maxLogs: Number(integer('max-logs', input.maxLogs, 10_000n, 1n, 10_000_000n)),
     quiet,
     verbose: input.verbose ?? false,
     logger: input.logger ?? (quiet ? () => {} : (line: string) => console.log(line)),
     wallClock: input.wallClock,
+    mining,
+    difficulty: input.difficulty === 'canonical' ? 'canonical' : integer('difficulty', input.difficulty, DEFAULT_DIFFICULTY, 1n, 2n ** 256n - 1n),
+    minerThreads: Number(integer('miner-threads', input.minerThreads, 0n, 0n, 256n)),
+    ethashCacheDir: input.ethashCacheDir,
   };
 }

@@ -1,7 +1,8 @@
 import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
-import { Address, bytesToHex } from '@ethereumjs/util';
+import { Address } from '@ethereumjs/util';
+import { toHex } from './hex.js';
 
 export interface LogRecord {
   readonly address: Address;
@@ -70,8 +71,10 @@ export class BlockStore {
     }
     this.chain.push(mined);
     this.byHash.set(mined.hashHex, mined);
+    // Empty blocks may be built lazily: do not make them materialise their body.
+    if (mined.senders.length === 0) return;
     mined.block.transactions.forEach((tx: TypedTransaction, index: number) => {
-      this.txIndex.set(bytesToHex(tx.hash()), { mined, index });
+      this.txIndex.set(toHex(tx.hash()), { mined, index });
     });
   }
 
@@ -81,7 +84,8 @@ export class BlockStore {
     const dropped = this.chain.splice(keep);
     for (const mined of dropped) {
       this.byHash.delete(mined.hashHex);
-      for (const tx of mined.block.transactions) this.txIndex.delete(bytesToHex(tx.hash()));
+      if (mined.senders.length === 0) continue;
+      for (const tx of mined.block.transactions) this.txIndex.delete(toHex(tx.hash()));
     }
     return dropped;
   }

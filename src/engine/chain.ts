@@ -4,16 +4,17 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Common } from '@ethereumjs/common';
 import { Caches } from '@ethereumjs/statemanager';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
-import { Account, type Address, bytesToBigInt, bytesToHex, setLengthLeft } from '@ethereumjs/util';
+import { Account, type Address, bytesToBigInt, bytesToHex, createAddressFromString, setLengthLeft } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
 import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
 import { BlockClock, type WallClock } from './clock.js';
 import { EngineError, rejected } from './errors.js';
 import { type CallOutcome, type CallRequest, estimateGas, runCall, transactionGasCap } from './execution.js';
+import { emptyBlocksAfter } from './emptyBlocks.js';
 import { createGenesis } from './genesis.js';
 import { PRELOADED_PARAMS, createChainCommon, isPostMerge } from './hardforks.js';
-import { mineBlock } from './miner.js';
+import { type MiningOutcome, mineBlock } from './miner.js';
 import { SerialQueue } from './serial.js';
 import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
 import { type Alloc, type AccountState, TrackingStateManager } from './stateDump.js';
@@ -41,6 +42,8 @@ export interface EngineOptions {
   readonly order?: PoolOrder;
   readonly genesisTimestamp?: bigint;
   readonly wallClock?: WallClock;
+  /** 'pow': no automine; blocks come from solutions to chain_getWork (pow/sealer.ts). Default 'instant'. */
+  readonly mining?: 'instant' | 'pow';
 }
 
 export interface ChainEvents {
@@ -64,6 +67,14 @@ function impersonate(unsigned: TypedTransaction, from: Address): TypedTransactio
   Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
   return tx;
 }
+
+/** System contracts called at the start or end of every block once their EIP is active. */
+const SYSTEM_CONTRACTS: ReadonlyArray<readonly [number, Address]> = [
+  [4788, createAddressFromString('0x000f3df6d732807ef1319fb7b8bb8522d0beac02')],
+  [2935, createAddressFromString('0x0000f90827f1c53a10cb7a02335b175320002935')],
+  [7002, createAddressFromString('0x00000961ef480eb55e80d19ad83579a64c007002')],
+  [7251, createAddressFromString('0x0000bbddc7ce488642fb579f8b00f3a590007251')],
+];
 
 /** Block headers store the timestamp as a uint64. */
 const MAX_TIMESTAMP = 2n ** 64n - 1n;
@@ -97,6 +108,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   private genesisPoint: ChainSnapshot | undefined;
   private intervalTimer: NodeJS.Timeout | undefined;
   private historical: { root: string; vm: VM } | undefined;
+  private pending: { key: string; vm: VM } | undefined;
 
   private constructor(
     readonly common: Common,
@@ -110,6 +122,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.accounts = new AccountRegistry(options.accounts);
     this.coinbase = options.coinbase;
     this.blockGasLimit = options.gasLimit;
+    this.automine = options.mining !== 'pow';
   }
 
   static async create(options: EngineOptions): Promise<Chain> {
@@ -177,6 +190,35 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   // ---- state reads -------------------------------------------------------------------
 
+  /** The state a read names: `pending` includes what the pool would do in the next block. */
+  private async stateAt(ref: BlockRef): Promise<VM> {
+    if ('tag' in ref && ref.tag === 'pending') return this.pendingState();
+    return this.vmAt(this.resolve(ref));
+  }
+
+  /**
+   * The state after the executable pool transactions, computed on a scratch copy of the
+   * VM (sharing the trie database, so the live state is untouched) and reused until the
+   * head or the pool changes. With an empty pool it is the live state itself.
+   */
+  private async pendingState(): Promise<VM> {
+    const executable = await this.executable();
+    if (executable.length === 0) return this.vm;
+    const key = `${this.head.hashHex}:${executable.map((e) => e.hashHex).join(',')}`;
+    if (this.pending?.key !== key) {
+      const vm = await this.vm.shallowCopy(false);
+      await vm.stateManager.setStateRoot(await this.vm.stateManager.getStateRoot());
+      await mineBlock(vm, this.head, executable, {
+        timestamp: this.clock.peekNext(this.head.block.header.timestamp),
+        coinbase: this.coinbase,
+        gasLimit: this.blockGasLimit,
+        baseFeePerGas: this.nextBaseFeeOverride,
+      });
+      this.pending = { key, vm };
+    }
+    return this.pending.vm;
+  }
+
   /** The VM whose state is the state as of `mined` (the live VM for the head). */
   private async vmAt(mined: MinedBlock): Promise<VM> {
     if (mined === this.head) return this.vm;
@@ -191,7 +233,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   getBalance(address: Address, ref: BlockRef): Promise<bigint> {
     return this.queue.run(async () => {
-      const vm = await this.vmAt(this.resolve(ref));
+      const vm = await this.stateAt(ref);
       return (await vm.stateManager.getAccount(address))?.balance ?? 0n;
     });
   }
@@ -199,7 +241,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** The account nonce at a block; `pending` also counts the sender's queued transactions. */
   getTransactionCount(address: Address, ref: BlockRef): Promise<bigint> {
     return this.queue.run(async () => {
-      const vm = await this.vmAt(this.resolve(ref));
+      const vm = await this.stateAt(ref);
       const nonce = (await vm.stateManager.getAccount(address))?.nonce ?? 0n;
       return 'tag' in ref && ref.tag === 'pending' ? this.pool.nextNonce(address, nonce) : nonce;
     });
@@ -207,14 +249,14 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   getCode(address: Address, ref: BlockRef): Promise<Uint8Array> {
     return this.queue.run(async () => {
-      const vm = await this.vmAt(this.resolve(ref));
+      const vm = await this.stateAt(ref);
       return vm.stateManager.getCode(address);
     });
   }
 
   getStorageAt(address: Address, slot: Uint8Array, ref: BlockRef): Promise<Uint8Array> {
     return this.queue.run(async () => {
-      const vm = await this.vmAt(this.resolve(ref));
+      const vm = await this.stateAt(ref);
       const value = await vm.stateManager.getStorage(address, setLengthLeft(slot, 32));
       return setLengthLeft(value, 32);
     });
@@ -232,7 +274,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * travel applied, base fee), so a call sees what a transaction sent now would see.
    */
   private async executionContext(ref: BlockRef): Promise<{ vm: VM; block: Block }> {
-    if ('tag' in ref && ref.tag === 'pending') return { vm: this.vm, block: this.pendingHeaderBlock() };
+    if ('tag' in ref && ref.tag === 'pending') return { vm: await this.pendingState(), block: this.pendingHeaderBlock() };
     const mined = this.resolve(ref);
     return { vm: await this.vmAt(mined), block: mined.block };
   }
@@ -364,8 +406,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     }
   }
 
-  /** Executable pool content in block order, by the state nonces at the head (the pool itself has no state). */
-  private async executable(): Promise<PooledTransaction[]> {
+  /** Executable pool content in block order, by the state nonces at the head (the pool itself has no state). Call inside the queue. */
+  async executable(): Promise<PooledTransaction[]> {
     const nonces = new Map<string, bigint>();
     for (const sender of this.pool.senders()) {
       nonces.set(sender.toString(), (await this.vm.stateManager.getAccount(sender))?.nonce ?? 0n);
@@ -393,6 +435,29 @@ export class Chain extends EventEmitter<ChainEvents> {
     return outcome;
   }
 
+  /**
+   * Append a block built and sealed elsewhere (proof-of-work mode: executed on a scratch VM,
+   * sealed by chain_submitWork). Only if the head and the live state are still those it was
+   * built on (`baseRoot`); false, and nothing changes, otherwise.
+   */
+  adoptBlock(outcome: MiningOutcome, baseRoot: Uint8Array): Promise<boolean> {
+    return this.queue.run(async () => {
+      const { header } = outcome.mined.block;
+      const liveRoot = await this.vm.stateManager.getStateRoot();
+      if (bytesToHex(header.parentHash) !== this.head.hashHex || bytesToHex(liveRoot) !== bytesToHex(baseRoot)) return false;
+      await this.vm.stateManager.setStateRoot(header.stateRoot);
+      // A timestamp set for the next block is used up once a block reaches it.
+      const override = this.clock.save().nextOverride;
+      if (override !== undefined && override <= header.timestamp) this.clock.takeNext(header.timestamp);
+      this.nextBaseFeeOverride = undefined;
+      for (const entry of outcome.included) this.pool.remove(entry.hashHex);
+      for (const { entry } of outcome.dropped) this.pool.remove(entry.hashHex);
+      this.blocks.append(outcome.mined);
+      this.emit('block', outcome.mined);
+      return true;
+    });
+  }
+
   /** Mine one block with whatever pending transactions fit. */
   mine(count = 1n): Promise<MinedBlock[]> {
     return this.mineMany(count, 1n);
@@ -411,12 +476,17 @@ export class Chain extends EventEmitter<ChainEvents> {
       if (timestamp !== undefined && timestamp <= head) {
         throw new EngineError('invalidInput', `timestamp ${timestamp} is not after the latest block's timestamp ${head}`);
       }
+      const step = interval > 0n ? interval : 1n;
       const mined: MinedBlock[] = [];
       for (let i = 0n; i < count; i++) {
         // Let timers, sockets and other requests in between blocks of a long run.
         if (i > 0n) await new Promise((resolve) => setImmediate(resolve));
+        if (i > 0n && (await this.canMineEmptyFast())) {
+          await this.appendEmptyBlocks(count - i, step, mined);
+          break;
+        }
         const parentTime = this.head.block.header.timestamp;
-        const at = i === 0n ? timestamp : parentTime + (interval > 0n ? interval : 1n);
+        const at = i === 0n ? timestamp : parentTime + step;
         mined.push((await this.mineWith(undefined, at)).mined);
       }
       // Time set by mining (evm_mine(timestamp), intervals) carries on for later blocks.
@@ -424,6 +494,37 @@ export class Chain extends EventEmitter<ChainEvents> {
       if (last > this.clock.nowSeconds()) this.clock.setTime(last);
       return mined;
     });
+  }
+
+  /**
+   * Whether the next blocks can skip the VM: the head is an empty block the VM built,
+   * nothing is pending, no block reward (post-merge), no base fee override, and no
+   * system contract that would write state at the start of a block.
+   */
+  private async canMineEmptyFast(): Promise<boolean> {
+    if (!isPostMerge(this.common) || this.nextBaseFeeOverride !== undefined) return false;
+    if (this.head.senders.length > 0 || (this.head.block.header.excessBlobGas ?? 0n) > 0n) return false;
+    if ((await this.executable()).length > 0) return false;
+    for (const [eip, address] of SYSTEM_CONTRACTS) {
+      if (this.common.isActivatedEIP(eip) && (await this.vm.stateManager.getAccount(address))) return false;
+    }
+    return true;
+  }
+
+  /** Append `count` empty blocks `step` seconds apart without the VM, yielding now and then. */
+  private async appendEmptyBlocks(count: bigint, step: bigint, into: MinedBlock[]): Promise<void> {
+    const start = this.head.block.header.timestamp;
+    assertTimestamp(start + count * step);
+    const timestamps = (function* () {
+      for (let i = 1n; i <= count; i++) yield start + i * step;
+    })();
+    let appended = 0;
+    for (const block of emptyBlocksAfter(this.head, timestamps)) {
+      this.blocks.append(block);
+      this.emit('block', block);
+      into.push(block);
+      if (++appended % 5000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   increaseTime(seconds: bigint): bigint {
@@ -467,6 +568,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** Put back everything but the blocks, which the caller has arranged. */
   private async restore(snapshot: ChainSnapshot): Promise<void> {
+    this.pending = undefined;
     await this.vm.stateManager.setStateRoot(snapshot.stateRoot);
     this.pool.replaceAll(snapshot.pool);
     this.clock.restore(snapshot.clock);
@@ -531,7 +633,10 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** Write accounts over the current state without mining (chain_loadState, fixtures). */
   loadState(alloc: Alloc): Promise<void> {
-    return this.queue.run(() => this.state.load(alloc));
+    return this.queue.run(() => {
+      this.pending = undefined;
+      return this.state.load(alloc);
+    });
   }
 
   /** Back to the genesis state (hardhat_reset / anvil_reset): blocks, state, pool, clock, snapshots, mining mode. */
@@ -540,7 +645,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       const dropped = this.blocks.truncateAbove(0n);
       await this.restore(this.genesisPoint!);
       this.snapshots.clear();
-      this.automine = true;
+      this.automine = this.options.mining !== 'pow';
       this.setIntervalMining(0);
       this.coinbase = this.options.coinbase;
       this.accounts.stopAllImpersonation();
@@ -575,6 +680,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Change an account outside any transaction; no block is mined (as Hardhat and Anvil). */
   modifyAccount(address: Address, change: { balance?: bigint; nonce?: bigint; code?: Uint8Array }): Promise<void> {
     return this.queue.run(async () => {
+      this.pending = undefined;
       const sm = this.vm.stateManager;
       const account = (await sm.getAccount(address)) ?? new Account();
       if (change.balance !== undefined) account.balance = change.balance;
@@ -586,6 +692,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   setStorageAt(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
     return this.queue.run(async () => {
+      this.pending = undefined;
       const sm = this.vm.stateManager;
       if (!(await sm.getAccount(address))) await sm.putAccount(address, new Account());
       await sm.putStorage(address, setLengthLeft(slot, 32), value.every((b) => b === 0) ? new Uint8Array() : value);

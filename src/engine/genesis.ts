@@ -1,9 +1,10 @@
 import { createBlock } from '@ethereumjs/block';
 import { Address, createAccount } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
-import { bytesToHex } from '@ethereumjs/util';
+
 import type { MinedBlock } from './blocks.js';
 import { isPostMerge } from './hardforks.js';
+import { toHex } from './hex.js';
 
 export interface GenesisAccount {
   readonly address: Address;
@@ -46,7 +47,7 @@ export async function createGenesis(vm: VM, params: GenesisParams): Promise<Mine
   return {
     block,
     hash,
-    hashHex: bytesToHex(hash),
+    hashHex: toHex(hash),
     number: 0n,
     senders: [],
     receipts: [],

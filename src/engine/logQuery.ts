@@ -80,7 +80,8 @@ export class LogMatcher {
   /** The block's matching logs in block order (its receipts are read only when the bloom allows a match). */
   blockLogs(mined: MinedBlock, removed = false): FoundLog[] {
     const found: FoundLog[] = [];
-    if (!this.mayMatch(mined.block.header.logsBloom)) return found;
+    // A block without transactions has no logs (and a lazily built empty block stays unbuilt).
+    if (mined.senders.length === 0 || !this.mayMatch(mined.block.header.logsBloom)) return found;
     mined.receipts.forEach((receipt, txIndex) => {
       for (const log of receipt.logs) if (this.matches(log)) found.push({ log, mined, txIndex, removed });
     });

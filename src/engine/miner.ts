@@ -1,12 +1,13 @@
 import { type Block, type HeaderData } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
-import { Address, bytesToHex } from '@ethereumjs/util';
+import { Address } from '@ethereumjs/util';
 import { buildBlock, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { LogRecord, MinedBlock, ReceiptRecord } from './blocks.js';
 import { PRELOADED_PARAMS, isPostMerge } from './hardforks.js';
 import type { PooledTransaction } from './txpool.js';
+import { toHex } from './hex.js';
 
 export interface BlockTemplate {
   readonly timestamp: bigint;
@@ -72,7 +73,7 @@ export async function mineBlock(
   const mined: MinedBlock = {
     block,
     hash: block.hash(),
-    hashHex: bytesToHex(block.hash()),
+    hashHex: toHex(block.hash()),
     number: block.header.number,
     senders: included.map((entry) => entry.sender),
     receipts,

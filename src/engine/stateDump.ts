@@ -1,5 +1,6 @@
 import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, type Address, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { Account, type Address, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { toHex } from './hex.js';
 
 /** One account's full content, as a state dump or fixture holds it. */
 export interface AccountState {
@@ -39,7 +40,7 @@ export class TrackingStateManager extends MerkleStateManager {
   }
 
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
-    this.note(address).add(bytesToHex(setLengthLeft(key, 32)));
+    this.note(address).add(toHex(setLengthLeft(key, 32)));
     return super.putStorage(address, key, value);
   }
 

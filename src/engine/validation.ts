@@ -1,8 +1,9 @@
 import type { Common } from '@ethereumjs/common';
 import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
-import { type Address, bytesToHex } from '@ethereumjs/util';
+import { type Address } from '@ethereumjs/util';
 import { EngineError, rejected } from './errors.js';
 import { PRELOADED_PARAMS } from './hardforks.js';
+import { toHex } from './hex.js';
 
 /** How far ahead of its next nonce a sender may queue transactions ("nonce too high" past it). */
 export const MAX_NONCE_GAP = 1024n;
@@ -118,5 +119,5 @@ function floorDataGas(tx: TypedTransaction): bigint | undefined {
 }
 
 export function hashHexOf(tx: TypedTransaction): string {
-  return bytesToHex(tx.hash());
+  return toHex(tx.hash());
 }

@@ -5,6 +5,7 @@
  */
 import type { Chain } from '../engine/chain.js';
 import type { FilterManager } from '../engine/filters.js';
+import type { PowSealer } from '../engine/pow/sealer.js';
 import type { Decoder } from './codec.js';
 import { invalidParams } from './errors.js';
 import type { Json } from './json.js';
@@ -14,6 +15,8 @@ export interface RpcContext {
   readonly chain: Chain;
   readonly filters: FilterManager;
   readonly clientVersion: string;
+  /** Present in proof-of-work mode (--mining pow). */
+  readonly pow?: PowSealer;
 }
 
 export interface Param<T> {

@@ -10,6 +10,7 @@ import { executionMethods } from './methods/execution.js';
 import { feeMethods } from './methods/fees.js';
 import { filterMethods } from './methods/filters.js';
 import { nodeMethods } from './methods/node.js';
+import { powMethods } from './methods/pow.js';
 import { readMethods } from './methods/reads.js';
 import { transactionMethods } from './methods/transactions.js';
 
@@ -57,4 +58,4 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
 
 const TEST_CONTROLS: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods]);
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, compilerMethods, filterMethods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, compilerMethods, filterMethods, powMethods];

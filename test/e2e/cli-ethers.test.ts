@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrowserProvider, Contract, ContractFactory, JsonRpcProvider, Wallet, parseEther } from 'ethers';
+import { BrowserProvider, Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet, parseEther } from 'ethers';
 import { createProvider } from '../../src/index.js';
 import { ADDRESSES, KEYS, artifact } from '../helpers/chain.js';
 import { type RunningCli, runCli, startCli } from '../helpers/cli.js';
@@ -33,7 +33,8 @@ describe('CLI end to end with ethers v6', function () {
 
   it('deploys an ERC-20, transfers, reads balances and a revert reason', async () => {
     const { abi, bytecode } = artifact('Token');
-    const deployer = new Wallet(KEYS[0], provider);
+    // ethers caches eth_getTransactionCount for 250 ms; with instant mining a NonceManager keeps nonces right.
+    const deployer = new NonceManager(new Wallet(KEYS[0], provider));
     const token = (await new ContractFactory(abi, bytecode, deployer).deploy('Token', 'TKN', parseEther('1000'))) as Contract;
     await token.waitForDeployment();
     const receipt = await (await token.getFunction('transfer')(ADDRESSES[1], parseEther('25'))).wait();

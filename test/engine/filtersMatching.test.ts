@@ -21,7 +21,7 @@ const matches = (criteria: Partial<LogCriteria>, record: LogRecord = log()) =>
 /** A block with just what log matching reads: the header bloom and the receipts. */
 function fakeBlock(logs: LogRecord[], bloom = bloomOf(logs)): MinedBlock {
   const receipt = { logs } as Partial<ReceiptRecord> as ReceiptRecord;
-  return { block: { header: { logsBloom: bloom } }, receipts: [receipt] } as unknown as MinedBlock;
+  return { block: { header: { logsBloom: bloom } }, senders: [X], receipts: [receipt] } as unknown as MinedBlock;
 }
 
 function bloomOf(logs: LogRecord[]): Uint8Array {

@@ -102,6 +102,33 @@ describe('test controls', () => {
     expect(await rpc('eth_getTransactionReceipt', [dropped])).to.equal(null);
   });
 
+  it('pending reads see the pool\'s effects while automine is off', async () => {
+    const { rpc } = newNode();
+    await rpc('evm_setAutomine', [false]);
+    await rpc('eth_sendRawTransaction', [await signed(0, { to: TO, nonce: 0, gasLimit: 21000, value: 5n })]);
+    expect(await rpc('eth_getBalance', [TO, 'pending'])).to.equal('0x5');
+    expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x0');
+    expect(await rpc('eth_getTransactionCount', [ADDRESSES[0], 'pending'])).to.equal('0x1');
+    await rpc('hardhat_setBalance', [TO, '0x10']);
+    expect(await rpc('eth_getBalance', [TO, 'pending'])).to.equal('0x15');
+    await rpc('evm_mine');
+    expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x15');
+  });
+
+  it('interval mining (--block-time) produces blocks on its own and can be stopped', async () => {
+    const { rpc, provider } = newNode({ blockTime: 0.05, wallClock: () => 1_800_000_000_000 });
+    expect(await rpc('eth_mining')).to.equal(true);
+    await rpc('eth_sendRawTransaction', [await signed(0, { to: TO, nonce: 0, gasLimit: 21000, value: 1n })]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await rpc('evm_setIntervalMining', [0]);
+    const head = Number(await rpc<string>('eth_blockNumber'));
+    expect(head).to.be.greaterThan(2);
+    expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x1');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(Number(await rpc<string>('eth_blockNumber'))).to.equal(head);
+    await provider.disconnect();
+  });
+
   it('state setters change state without mining a block', async () => {
     const { rpc } = newNode();
     await rpc('hardhat_setBalance', [TO, '0x1234']);

@@ -41,6 +41,9 @@ function jsPermutation(): Permutation {
 /** WebAssembly when available; noble's JS permutation (same result, ~15x slower) otherwise, e.g. under `node --jitless`. */
 const { kind, state, permute } = wasmPermutation() ?? jsPermutation()
 
+/** The shared Keccak-f[1600] state and permutation, for other sponges (see ../keccak256.ts). */
+export const keccakF1600 = { state, permute }
+
 /** Which Keccak-f implementation this thread uses (reported by benchmarks and diagnostics). */
 export const keccakImplementation: 'wasm' | 'js' = kind
 

@@ -58,11 +58,14 @@ export const controlMethods = [
     chain.setIntervalMining(Number(ms));
     return true;
   }),
-  defineMethod('miner_start', [optionalParam('threads', count)], async ({ chain }) => {
-    await chain.setAutomine(true);
+  // In proof-of-work mode they start and stop handing out work (and the built-in miner).
+  defineMethod('miner_start', [optionalParam('threads', count)], async ({ chain, pow }) => {
+    if (pow) pow.start();
+    else await chain.setAutomine(true);
     return true;
   }),
-  defineMethod('miner_stop', [], async ({ chain }) => {
+  defineMethod('miner_stop', [], async ({ chain, pow }) => {
+    pow?.stop();
     await chain.setAutomine(false);
     chain.setIntervalMining(0);
     return true;

@@ -7,8 +7,7 @@ import { defineMethod, param as p } from '../method.js';
 export const nodeMethods = [
   defineMethod('chain_chainId', [], ({ chain }) => encodeQuantity(chain.chainId)),
   defineMethod('chain_syncing', [], () => false),
-  defineMethod('chain_mining', [], ({ chain }) => chain.isMining()),
-  defineMethod('chain_hashrate', [], () => encodeQuantity(0)),
+  defineMethod('chain_mining', [], ({ chain, pow }) => chain.isMining() || (pow?.mining ?? false)),
   defineMethod('chain_accounts', [], ({ chain }) => chain.accounts.list().map((a) => a.toString())),
   defineMethod('chain_coinbase', [], ({ chain }) => chain.coinbase.toString()),
   defineMethod('chain_protocolVersion', [], () => '0x41'),

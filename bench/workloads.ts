@@ -1,0 +1,363 @@
+// The measured workloads. Each one signs everything it will send before the
+// clock starts, then issues one request at a time per loop, so the figure is
+// the tool's request latency and not the bench's signing or pipelining.
+import { getCreateAddress } from 'ethers';
+import type { Account, Fees, TxSigner } from './accounts.js';
+import { asData, asQuantity, asRecord, RpcError, type RpcClient } from './rpc.js';
+import { encodeBalanceOf, encodeConstructor, encodeTransfer, TRANSFER_TOPIC, type TokenArtifact } from './token.js';
+
+/** Account roles: 0 sequential sender and token owner, 1..8 concurrent senders, 9 warm-up. */
+export const ACCOUNT_COUNT = 10;
+const CONCURRENT_SENDERS = 8;
+const WARMUP_ACCOUNT = 9;
+/** Not one of the funded accounts, so transfers never touch a sender's own balance. */
+const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
+const GWEI = 1_000_000_000n;
+const TRANSFER_GAS = 21_000n;
+const TOKEN_TRANSFER_GAS = 100_000n;
+const DEPLOY_GAS = 1_500_000n;
+const RECEIPT_WAIT_MS = 5_000;
+
+export interface Measurement {
+  /** Operations completed inside the timed section. */
+  ops: number;
+  ms: number;
+}
+
+/** How often a tool broke the automine contract the workloads assume; the waits are inside the timings. */
+export interface SendStats {
+  confirmed: number;
+  /** Sends whose first receipt query answered null (mining is asynchronous). */
+  late: number;
+  /** Extra receipt queries spent waiting for those. */
+  polls: number;
+  /** Sends right after a revert refused because the pool still held the reverted nonce. */
+  staleRejects: number;
+}
+
+/** Per-target state shared by the workloads: fees, nonces, the deployed token. */
+export class Session {
+  private fees: Fees | undefined;
+  private tokenAddress: string | undefined;
+  readonly stats: SendStats = { confirmed: 0, late: 0, polls: 0, staleRejects: 0 };
+
+  constructor(
+    readonly client: RpcClient,
+    readonly accounts: readonly Account[],
+    readonly signer: TxSigner,
+    private readonly tokenArtifact: () => TokenArtifact,
+  ) {}
+
+  /** Fails early (and clearly) if the target did not fund the shared mnemonic's accounts. */
+  async checkFunded(): Promise<void> {
+    for (const account of this.accounts) {
+      const balance = asQuantity('eth_getBalance', await this.client.request('eth_getBalance', [account.address, 'latest']));
+      if (balance < 10n ** 18n) throw new Error(`account ${account.address} is not funded: wrong mnemonic?`);
+    }
+  }
+
+  /**
+   * Base fees differ per tool and only fall under these near-empty blocks, so
+   * 100 gwei (or twice the current base fee, if ever higher) stays valid for the whole run.
+   */
+  async txFees(): Promise<Fees> {
+    if (this.fees === undefined) {
+      const block = asRecord('eth_getBlockByNumber', await this.client.request('eth_getBlockByNumber', ['latest', false]));
+      const baseFee = block.baseFeePerGas === undefined ? 0n : asQuantity('baseFeePerGas', block.baseFeePerGas);
+      const maxPriorityFeePerGas = GWEI;
+      const floor = 2n * baseFee + maxPriorityFeePerGas;
+      this.fees = { maxFeePerGas: floor > 100n * GWEI ? floor : 100n * GWEI, maxPriorityFeePerGas };
+    }
+    return this.fees;
+  }
+
+  async nonce(account: Account): Promise<number> {
+    const count = await this.client.request('eth_getTransactionCount', [account.address, 'latest']);
+    return Number(asQuantity('eth_getTransactionCount', count));
+  }
+
+  /** Pre-signs `count` consecutive transactions from `from`, starting at its current nonce. */
+  async presign(from: Account, count: number, fields: { to: string | null; gasLimit: bigint; value?: bigint; data?: string }): Promise<string[]> {
+    const [nonce, fees] = [await this.nonce(from), await this.txFees()];
+    return Array.from({ length: count }, (_, i) => this.signer.sign(from, { ...fields, nonce: nonce + i, fees }));
+  }
+
+  /**
+   * The automine contract: once the send answers, the receipt exists and succeeded.
+   * afterRevert: the nonce was just rolled back, and a tool that prunes its pool
+   * asynchronously may still hold the reverted transaction; retry (and count) then.
+   */
+  async sendAndConfirm(raw: string, afterRevert = false): Promise<void> {
+    const hash = asData('eth_sendRawTransaction', await this.send(raw, afterRevert));
+    let receipt = await this.client.request('eth_getTransactionReceipt', [hash]);
+    // A tool that mines asynchronously answers null at first: poll back to back
+    // (a sleep would bill the bench's timer granularity to the tool) and count it.
+    if (receipt === null) this.stats.late++;
+    const deadline = performance.now() + RECEIPT_WAIT_MS;
+    while (receipt === null && performance.now() < deadline) {
+      this.stats.polls++;
+      receipt = await this.client.request('eth_getTransactionReceipt', [hash]);
+    }
+    if (receipt === null) throw new RpcError('eth_getTransactionReceipt', undefined, `no receipt for ${hash}`);
+    const status = asRecord('eth_getTransactionReceipt', receipt).status;
+    if (status !== '0x1') throw new RpcError('eth_getTransactionReceipt', undefined, `${hash} has status ${String(status)}`);
+    this.stats.confirmed++;
+  }
+
+  private async send(raw: string, afterRevert: boolean): Promise<unknown> {
+    const deadline = performance.now() + RECEIPT_WAIT_MS;
+    for (;;) {
+      try {
+        return await this.client.request('eth_sendRawTransaction', [raw]);
+      } catch (error) {
+        const stale = error instanceof RpcError && /already imported|replacement transaction underpriced/i.test(error.message);
+        if (!afterRevert || !stale || performance.now() > deadline) throw error;
+        this.stats.staleRejects++;
+      }
+    }
+  }
+
+  /**
+   * Runs body and then rolls the chain back, so every workload starts from the
+   * same state and chain length whatever ran before it (some tools slow down
+   * as the chain grows; that would otherwise be charged to later workloads).
+   */
+  async isolated<T>(body: () => Promise<T>): Promise<T> {
+    const id = await this.client.request('evm_snapshot');
+    try {
+      return await body();
+    } finally {
+      if ((await this.client.request('evm_revert', [id])) !== true) {
+        throw new RpcError('evm_revert', undefined, `snapshot ${String(id)} was not reverted`);
+      }
+    }
+  }
+
+  /** Deploys the token once per target, on first use; account 0 holds the whole supply. */
+  async token(): Promise<string> {
+    if (this.tokenAddress === undefined) {
+      const owner = this.accounts[0]!;
+      const nonce = await this.nonce(owner);
+      const data = encodeConstructor(this.tokenArtifact(), 10n ** 30n);
+      await this.sendAndConfirm(this.signer.sign(owner, { to: null, nonce, gasLimit: DEPLOY_GAS, data, fees: await this.txFees() }));
+      this.tokenAddress = getCreateAddress({ from: owner.address, nonce });
+    }
+    return this.tokenAddress;
+  }
+}
+
+async function timed(ops: number, body: () => Promise<void>): Promise<Measurement> {
+  const start = performance.now();
+  await body();
+  return { ops, ms: performance.now() - start };
+}
+
+async function sendAll(session: Session, raws: readonly string[]): Promise<void> {
+  for (const raw of raws) await session.sendAndConfirm(raw);
+}
+
+export type Unit = 'tx/s' | 'calls/s' | 'cycles/s' | 'ms/query';
+
+export const higherIsBetter = (unit: Unit): boolean => unit !== 'ms/query';
+
+/** One measurement expressed in its workload's unit. */
+export const figure = (unit: Unit, m: Measurement): number => (unit === 'ms/query' ? m.ms / m.ops : m.ops / (m.ms / 1000));
+
+export interface Workload {
+  readonly name: string;
+  /** Row label for a run with N operations per workload. */
+  readonly label: (n: number) => string;
+  readonly unit: Unit;
+  /** Run only when named in --workloads. */
+  readonly optIn?: boolean;
+  /** Needs the token deployed before its state snapshot is taken. */
+  readonly usesToken?: boolean;
+  run(session: Session, n: number): Promise<Measurement>;
+}
+
+/** Snapshot cycles cost several requests each; a quarter of N keeps the row comparable in wall time. */
+const snapshotCycles = (n: number): number => Math.max(1, Math.round(n / 4));
+
+export const WORKLOADS: readonly Workload[] = [
+  {
+    name: 'transfers',
+    label: () => 'ETH transfer, 1 sender sequential',
+    unit: 'tx/s',
+    async run(session, n) {
+      const raws = await session.presign(session.accounts[0]!, n, { to: RECIPIENT, gasLimit: TRANSFER_GAS, value: 1n });
+      return timed(n, () => sendAll(session, raws));
+    },
+  },
+  {
+    name: 'transfers8',
+    label: () => `ETH transfer, ${CONCURRENT_SENDERS} senders concurrent`,
+    unit: 'tx/s',
+    async run(session, n) {
+      const perSender = Math.ceil(n / CONCURRENT_SENDERS);
+      const batches: string[][] = [];
+      for (let i = 1; i <= CONCURRENT_SENDERS; i++) {
+        batches.push(await session.presign(session.accounts[i]!, perSender, { to: RECIPIENT, gasLimit: TRANSFER_GAS, value: 1n }));
+      }
+      return timed(perSender * CONCURRENT_SENDERS, async () => {
+        await Promise.all(batches.map((raws) => sendAll(session, raws)));
+      });
+    },
+  },
+  {
+    name: 'erc20',
+    label: () => 'ERC-20 transfer, sequential',
+    unit: 'tx/s',
+    usesToken: true,
+    async run(session, n) {
+      const token = await session.token();
+      const data = encodeTransfer(RECIPIENT, 1n);
+      const raws = await session.presign(session.accounts[0]!, n, { to: token, gasLimit: TOKEN_TRANSFER_GAS, data });
+      return timed(n, () => sendAll(session, raws));
+    },
+  },
+  {
+    name: 'call',
+    label: () => 'eth_call balanceOf, sequential',
+    unit: 'calls/s',
+    usesToken: true,
+    async run(session, n) {
+      const call = { to: await session.token(), data: encodeBalanceOf(session.accounts[0]!.address) };
+      return timed(n, async () => {
+        for (let i = 0; i < n; i++) {
+          const result = asData('eth_call', await session.client.request('eth_call', [call, 'latest']));
+          if (result.length !== 66) throw new RpcError('eth_call', undefined, `balanceOf returned ${result}`);
+        }
+      });
+    },
+  },
+  {
+    name: 'snapshot',
+    label: (n) => `snapshot → transfer → receipt → revert, ${snapshotCycles(n)} cycles`,
+    unit: 'cycles/s',
+    async run(session, n) {
+      // Every revert restores the nonce, so all cycles reuse it; the value differs
+      // per cycle so each cycle sends a new transaction, as a test suite would.
+      const sender = session.accounts[0]!;
+      const cycles = snapshotCycles(n);
+      const [before, fees] = [await session.nonce(sender), await session.txFees()];
+      const raws = Array.from({ length: cycles }, (_, i) =>
+        session.signer.sign(sender, { to: RECIPIENT, nonce: before, gasLimit: TRANSFER_GAS, value: BigInt(i + 1), fees }),
+      );
+      const measurement = await timed(cycles, async () => {
+        for (const raw of raws) {
+          const id = await session.client.request('evm_snapshot');
+          await session.sendAndConfirm(raw, true);
+          if ((await session.client.request('evm_revert', [id])) !== true) {
+            throw new RpcError('evm_revert', undefined, `snapshot ${String(id)} was not reverted`);
+          }
+        }
+      });
+      const after = await session.nonce(sender);
+      if (after !== before) throw new Error(`nonce moved from ${before} to ${after} across reverts`);
+      return measurement;
+    },
+  },
+  {
+    // Hook for the "large chain" case: builds N blocks of token transfers
+    // (un-timed), then times whole-range queries over their Transfer logs.
+    name: 'logs',
+    label: (n) => `eth_getLogs over ${n} token-transfer blocks`,
+    unit: 'ms/query',
+    optIn: true,
+    usesToken: true,
+    async run(session, n) {
+      const token = await session.token();
+      const data = encodeTransfer(RECIPIENT, 1n);
+      await sendAll(session, await session.presign(session.accounts[0]!, n, { to: token, gasLimit: TOKEN_TRANSFER_GAS, data }));
+      const filter = { fromBlock: '0x0', toBlock: 'latest', address: token, topics: [TRANSFER_TOPIC] };
+      const queries = 10;
+      return timed(queries, async () => {
+        for (let i = 0; i < queries; i++) {
+          const logs = await session.client.request('eth_getLogs', [filter]);
+          if (!Array.isArray(logs) || logs.length < n) throw new RpcError('eth_getLogs', undefined, `expected >= ${n} logs`);
+        }
+      });
+    },
+  },
+];
+
+/** Mine `count` empty blocks in one call: hardhat_mine (Hardhat, Anvil, chain-sim) or Ganache's evm_mine({ blocks }). */
+async function mineEmpty(session: Session, count: number): Promise<void> {
+  try {
+    await session.client.request('hardhat_mine', [`0x${count.toString(16)}`]);
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    await session.client.request('evm_mine', [{ blocks: count }]);
+  }
+}
+
+/** Fund an address without a transaction: hardhat_setBalance, or Ganache's evm_setAccountBalance. */
+async function setBalance(session: Session, address: string, wei: bigint): Promise<void> {
+  try {
+    await session.client.request('hardhat_setBalance', [address, `0x${wei.toString(16)}`]);
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    await session.client.request('evm_setAccountBalance', [address, `0x${wei.toString(16)}`]);
+  }
+}
+
+/** Opt-in rows from the control and filter issues; each is one measurement of a fixed size. */
+export const EXTRA_WORKLOADS: readonly Workload[] = [
+  {
+    name: 'mine100k',
+    label: () => 'mine 100,000 empty blocks in one call',
+    unit: 'ms/query',
+    optIn: true,
+    async run(session) {
+      return timed(1, () => mineEmpty(session, 100_000));
+    },
+  },
+  {
+    // Issue 3's shape: 10,000 blocks, one matching Transfer log every 100 blocks.
+    name: 'logs10k',
+    label: () => 'eth_getLogs over 10,000 blocks, 1 matching log per 100 blocks',
+    unit: 'ms/query',
+    optIn: true,
+    usesToken: true,
+    async run(session) {
+      const token = await session.token();
+      const raws = await session.presign(session.accounts[0]!, 100, { to: token, gasLimit: TOKEN_TRANSFER_GAS, data: encodeTransfer(RECIPIENT, 1n) });
+      for (const raw of raws) {
+        await session.sendAndConfirm(raw);
+        await mineEmpty(session, 99);
+      }
+      const filter = { fromBlock: '0x0', toBlock: 'latest', address: token, topics: [TRANSFER_TOPIC] };
+      const queries = 10;
+      return timed(queries, async () => {
+        for (let i = 0; i < queries; i++) {
+          const logs = await session.client.request('eth_getLogs', [filter]);
+          if (!Array.isArray(logs) || logs.length < 100) throw new RpcError('eth_getLogs', undefined, 'expected at least 100 logs');
+        }
+      });
+    },
+  },
+  {
+    // Snapshot cost must not grow with the size of the state: the same cycles after funding 10,000 accounts.
+    name: 'snapshot10k',
+    label: (n) => `snapshot cycles with 10,000 more funded accounts, ${snapshotCycles(n)} cycles`,
+    unit: 'cycles/s',
+    optIn: true,
+    async run(session, n) {
+      for (let i = 1; i <= 10_000; i++) await setBalance(session, `0x${(0xa0000000 + i).toString(16).padStart(40, '0')}`, 10n ** 18n);
+      // One untimed snapshot/revert lets each tool settle the new accounts (chain-sim commits its caches to the trie here).
+      await session.client.request('evm_revert', [await session.client.request('evm_snapshot')]);
+      const snapshot = WORKLOADS.find((w) => w.name === 'snapshot')!;
+      return snapshot.run(session, n);
+    },
+  },
+];
+
+/**
+ * Un-timed transfers from a dedicated account, so JIT-compiled tools are
+ * measured warm rather than on their first few hundred requests.
+ */
+export async function warmUp(session: Session, count: number): Promise<void> {
+  if (count <= 0) return;
+  const raws = await session.presign(session.accounts[WARMUP_ACCOUNT]!, count, { to: RECIPIENT, gasLimit: TRANSFER_GAS, value: 1n });
+  await sendAll(session, raws);
+}
