@@ -1,6 +1,7 @@
 import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { paramsBlock } from '@ethereumjs/block';
 import { paramsTx } from '@ethereumjs/tx';
+import { wasmEcrecover } from './ecrecover.js';
 import { sidecarlessKzg } from './kzg.js';
 
 export const HARDFORK_NAMES: readonly string[] = Object.values(Hardfork);
@@ -29,11 +30,11 @@ export function createChainCommon(chainId: bigint, hardfork: string): Common {
   if (!HARDFORK_NAMES.includes(hardfork)) {
     throw new Error(`unknown hardfork "${hardfork}"; known: ${HARDFORK_NAMES.join(', ')}`);
   }
-  return createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, {
+  return skipEmptyParamUpdates(createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, {
     hardfork,
     params: mergeParams(paramsTx, paramsBlock),
-    customCrypto: { kzg: sidecarlessKzg },
-  });
+    customCrypto: { kzg: sidecarlessKzg, ecrecover: wasmEcrecover },
+  }));
 }
 
 /** True once the chain has left proof-of-work (Paris and later). */
@@ -42,6 +43,24 @@ export function isPostMerge(common: Common): boolean {
 }
 
 type ParamsDict = typeof paramsTx;
+
+/**
+ * Every transaction and block ethereumjs constructs copies its Common and calls
+ * updateParams, which rebuilds the whole parameter cache even for an empty update
+ * (PRELOADED_PARAMS): about a tenth of a transfer's cost. On the chain's Common an
+ * empty update is a no-op; copies inherit the override (Common.copy is Object.assign).
+ */
+function skipEmptyParamUpdates(common: Common): Common {
+  const update = Common.prototype.updateParams;
+  Object.defineProperty(common, 'updateParams', {
+    value(this: Common, params: ParamsDict) {
+      return Object.keys(params).length === 0 ? this : update.call(this, params);
+    },
+    enumerable: true,
+    writable: true,
+  });
+  return common;
+}
 
 function mergeParams(...dicts: ParamsDict[]): ParamsDict {
   const merged: ParamsDict = {};
