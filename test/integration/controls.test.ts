@@ -129,6 +129,21 @@ describe('test controls', () => {
     await provider.disconnect();
   });
 
+  for (const order of ['fees', 'fifo'] as const) {
+    it(`orders a block's transactions by ${order === 'fees' ? 'tip, then arrival' : 'arrival'} (--order ${order}), nonces in order per sender`, async () => {
+      const { rpc } = newNode({ order });
+      await rpc('evm_setAutomine', [false]);
+      const tip = (gwei: bigint) => ({ maxPriorityFeePerGas: gwei * 1_000_000_000n, maxFeePerGas: 200n * 1_000_000_000n });
+      const low = await rpc<string>('eth_sendRawTransaction', [await signed(0, { to: TO, nonce: 0, gasLimit: 21000, ...tip(1n) })]);
+      const lowNext = await rpc<string>('eth_sendRawTransaction', [await signed(0, { to: TO, nonce: 1, gasLimit: 21000, ...tip(9n) })]);
+      const high = await rpc<string>('eth_sendRawTransaction', [await signed(1, { to: TO, nonce: 0, gasLimit: 21000, ...tip(5n) })]);
+      await rpc('evm_mine');
+      const block = await rpc<{ transactions: string[] }>('eth_getBlockByNumber', ['latest', false]);
+      // By fees: sender 1's tip 5 beats sender 0's first (tip 1); sender 0's nonce 1 waits for its nonce 0.
+      expect(block.transactions).to.deep.equal(order === 'fees' ? [high, low, lowNext] : [low, lowNext, high]);
+    });
+  }
+
   it('state setters change state without mining a block', async () => {
     const { rpc } = newNode();
     await rpc('hardhat_setBalance', [TO, '0x1234']);
