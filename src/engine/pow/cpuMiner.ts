@@ -3,7 +3,7 @@
 // would, so blocks appear without any client.
 import { randomBytes } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
-import { bytesToHex } from '@ethereumjs/util'
+import { toHex } from '../hex.js'
 import type { Chain } from '../chain.js'
 import type { EthashCacheStore } from './cacheStore.js'
 import type { MinerJob, MinerReport } from './cpuMinerWorker.js'
@@ -91,7 +91,7 @@ export class CpuMiner {
     if (work.powHashHex === this.current) return
     const cache = await this.sharedCache(work.epoch)
     this.current = work.powHashHex
-    const base = BigInt(bytesToHex(randomBytes(8)))
+    const base = BigInt(toHex(randomBytes(8)))
     this.broadcast((i) => ({ cache, epoch: work.epoch, powHash: work.powHash, difficulty: work.difficulty, startNonce: base + (BigInt(i) << 48n) }))
   }
 

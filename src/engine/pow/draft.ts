@@ -1,14 +1,15 @@
-// A proof-of-work block before and after its seal: executed on a scratch VM (so
-// the live state moves only when a seal arrives), with uncles and their rewards,
-// then rebuilt with the miner's nonce and mix digest.
+// A proof-of-work block before and after its seal: executed with uncles and
+// their rewards (the caller keeps the live state where it was until a seal
+// arrives), then rebuilt with the miner's nonce and mix digest.
 import { Block, type BlockHeader, createBlockHeaderFromBytesArray } from '@ethereumjs/block'
 import type { Common } from '@ethereumjs/common'
 import { RLP } from '@ethereumjs/rlp'
-import { Account, bytesToHex } from '@ethereumjs/util'
+import { Account } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
 import type { MinedBlock } from '../blocks.js'
 import { PRELOADED_PARAMS } from '../hardforks.js'
+import { toHex } from '../hex.js'
 import { type BlockTemplate, type MiningOutcome, mineBlock } from '../miner.js'
 import type { PooledTransaction } from '../txpool.js'
 import { uncleRewards } from './uncles.js'
@@ -20,7 +21,7 @@ const MIX_HASH_INDEX = 13
 const NONCE_INDEX = 14
 
 /**
- * Executes `candidates` on `vm` (a scratch copy whose state is the parent's) and
+ * Executes `candidates` on `vm` (whose state is the parent's; the caller rolls it back) and
  * returns the unsealed block. @ethereumjs/vm's block builder pays the block reward
  * but knows nothing of uncles, so their rewards are credited here and the state
  * root and uncle hash patched in, as go-ethereum's accumulateRewards does.
@@ -64,5 +65,5 @@ function withHeader(outcome: MiningOutcome, raw: Uint8Array[], uncles: readonly 
   // The Block constructor keeps the transaction objects as they are (impersonated senders included).
   const block = new Block(createBlockHeaderFromBytesArray(raw, opts), [...old.transactions], [...uncles], old.withdrawals, opts)
   const hash = block.hash()
-  return { ...outcome, mined: { ...outcome.mined, block, hash, hashHex: bytesToHex(hash) } }
+  return { ...outcome, mined: { ...outcome.mined, block, hash, hashHex: toHex(hash) } }
 }

@@ -1,7 +1,7 @@
 // Proof-of-work mode: hands out work for the pending block (chain_getWork) and
 // turns verified solutions (chain_submitWork) into blocks or uncle candidates,
 // as go-ethereum's remote sealer does.
-import { bytesToHex } from '@ethereumjs/util'
+import { toHex } from '../hex.js'
 import type { Chain } from '../chain.js'
 import { rejected } from '../errors.js'
 import type { MinedBlock } from '../blocks.js'
@@ -61,6 +61,9 @@ export class PowSealer {
   getWork(): Promise<Work> {
     if (!this.active) return Promise.reject(rejected('no mining work available yet'))
     return this.chain.queue.run(async () => {
+      // Forget what can no longer be sealed or included first: the key below counts uncle candidates.
+      this.works.prune(this.chain.head.number)
+      this.uncles.prune(this.chain.head.number + 1n)
       const baseRoot = await this.chain.vm.stateManager.getStateRoot()
       const key = this.pendingKey(baseRoot)
       const current = this.works.current
@@ -78,7 +81,7 @@ export class PowSealer {
    */
   async submitWork(nonce: Uint8Array, powHash: Uint8Array, mixDigest: Uint8Array): Promise<boolean> {
     if (!this.active) return false
-    const work = this.works.get(bytesToHex(powHash))
+    const work = this.works.get(toHex(powHash))
     if (!work) return false
     const cache = await this.options.cacheStore.get(work.epoch)
     if (!verifySeal(cache, work.epoch, work.powHash, nonce, mixDigest, work.difficulty)) return false
@@ -91,7 +94,7 @@ export class PowSealer {
   }
 
   submitHashrate(rate: bigint, id: Uint8Array): void {
-    this.hashrate.submit(bytesToHex(id), rate)
+    this.hashrate.submit(toHex(id), rate)
   }
 
   /** Run `fn` on close (the built-in miner stops its threads). */
@@ -111,7 +114,7 @@ export class PowSealer {
     const clock = chain.clock.save()
     return [
       chain.head.hashHex,
-      bytesToHex(baseRoot),
+      toHex(baseRoot),
       chain.pool.all().map((entry) => entry.hashHex).join(','),
       chain.coinbase.toString(),
       chain.blockGasLimit,
@@ -129,7 +132,6 @@ export class PowSealer {
     const timestamp = chain.clock.peekNext(parent.block.header.timestamp)
     if (timestamp > MAX_TIMESTAMP) throw rejected(`block timestamp ${timestamp} would exceed 2^64-1`)
     const difficulty = nextDifficulty(this.options.difficulty, chain.common, parent.block.header, timestamp)
-    this.uncles.prune(number)
     const uncles = this.uncles.select(number, this.canonicalView())
     const template = { timestamp, coinbase: chain.coinbase, gasLimit: chain.blockGasLimit, baseFeePerGas: chain.nextBaseFee(), difficulty }
     const candidates = await chain.executable()
@@ -148,7 +150,7 @@ export class PowSealer {
     this.prepareCaches(number)
     return {
       powHash,
-      powHashHex: bytesToHex(powHash),
+      powHashHex: toHex(powHash),
       seedHash: seedHash(epoch),
       boundary: boundaryOf(difficulty),
       epoch,
@@ -165,7 +167,7 @@ export class PowSealer {
     const { blocks } = this.chain
     if (blocks.byHashHex(mined.hashHex)) return true // resubmitted: it already is that block
     const head = this.chain.head.number
-    const parentCanonical = blocks.byNumber(mined.number - 1n)?.hashHex === bytesToHex(mined.block.header.parentHash)
+    const parentCanonical = blocks.byNumber(mined.number - 1n)?.hashHex === toHex(mined.block.header.parentHash)
     if (!parentCanonical || mined.number > head || head + 1n - mined.number > MAX_UNCLE_DEPTH) return false
     this.uncles.add(mined.block.header)
     return true
@@ -175,7 +177,7 @@ export class PowSealer {
     const { blocks } = this.chain
     return {
       hashAt: (n) => blocks.byNumber(n)?.hashHex,
-      unclesAt: (n) => blocks.byNumber(n)?.block.uncleHeaders.map((u) => bytesToHex(u.hash())) ?? [],
+      unclesAt: (n) => blocks.byNumber(n)?.block.uncleHeaders.map((u) => toHex(u.hash())) ?? [],
     }
   }
 

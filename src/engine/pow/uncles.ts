@@ -1,7 +1,7 @@
 // Uncle (ommer) candidates: sealed blocks that lost the race to a sibling, kept
 // so that later blocks can include them, and the rewards that inclusion pays.
 import type { BlockHeader } from '@ethereumjs/block'
-import { bytesToHex } from '@ethereumjs/util'
+import { toHex } from '../hex.js'
 
 /** At most this many uncles per block (Yellow Paper, eq. 167). */
 export const MAX_UNCLES = 2
@@ -33,7 +33,7 @@ export class UncleCandidates {
   }
 
   add(header: BlockHeader): void {
-    const hashHex = bytesToHex(header.hash())
+    const hashHex = toHex(header.hash())
     if (this.byHash.has(hashHex)) return
     this.byHash.set(hashHex, { header, hashHex, arrival: this.arrivals++ })
     this.version++
@@ -55,7 +55,7 @@ export class UncleCandidates {
         return (
           depth >= 1n &&
           depth <= MAX_UNCLE_DEPTH &&
-          chain.hashAt(header.number - 1n) === bytesToHex(header.parentHash) &&
+          chain.hashAt(header.number - 1n) === toHex(header.parentHash) &&
           chain.hashAt(header.number) !== hashHex &&
           !included.has(hashHex)
         )
