@@ -3,7 +3,7 @@ import { toChecksumAddress } from '@ethereumjs/util';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { formatEther } from './format-units.js';
-import { type ChainSimOptions, OPTION_DECLARATIONS, OptionError, resolveOptions } from './options.js';
+import { type ChainSimOptions, OPTION_DECLARATIONS, OptionError } from './options.js';
 import { ChainSimServer } from './server/index.js';
 import { startNode, VERSION } from './node.js';
 
@@ -98,14 +98,16 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
         throw error ?? new Error(message);
       })
       .parseAsync();
-    const options = resolveOptions(toOptions(args as Record<string, unknown>));
-    server = new ChainSimServer(await startNode(options));
+    // Resolved by startNode, which lets a saved state file fill in the chain settings not given here.
+    server = new ChainSimServer(await startNode(toOptions(args as Record<string, unknown>)));
+    const options = server.node.options;
     const { url } = await server.listen();
     if (options.quiet) console.log(`Listening on ${url}`);
     else console.log(banner(server.node, url));
     if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
       console.warn(`Warning: listening on ${options.host}: the unlocked accounts can be used by anyone who can reach this address.`);
     }
+    if (options.stateFile !== undefined && !options.quiet) console.log(`State file: ${options.stateFile} (saved on exit)`);
   } catch (error) {
     // One line, whatever yargs or the engine said.
     const message = error instanceof Error ? error.message : String(error);
@@ -114,9 +116,16 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
   }
   const shutdown = (signal: string) => {
     if (!server.node.options.quiet) console.log(`\n${signal} received, shutting down`);
-    server.close().then(() => process.exit(0));
+    // close() saves the state file last; a failed save must not look like a clean exit.
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  // once: a second Ctrl-C while the state is being saved exits at once, as usual.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => shutdown(signal));
   return 0;
 }

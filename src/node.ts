@@ -8,6 +8,7 @@ import { Chain } from './engine/chain.js';
 import { FilterManager } from './engine/filters.js';
 import { startPow } from './engine/pow/start.js';
 import { type ChainSimOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import { StateSaver, readStateFile, restoreState, withSavedSettings } from './persistence.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
 
@@ -21,10 +22,15 @@ export interface SimNode {
   /** Stop background work (interval mining, filter sweeps) so the process can exit. */
   close(): void;
   readonly dispatcher: Dispatcher;
+  /** With a state file: saves it (the server and the provider do on close). */
+  readonly stateSaver: StateSaver | undefined;
 }
 
 export async function startNode(input: ChainSimOptions | ResolvedOptions): Promise<SimNode> {
-  const options = isResolved(input) ? input : resolveOptions(input);
+  const given = isResolved(input) ? input : resolveOptions(input);
+  const saved = given.stateFile === undefined ? undefined : await readStateFile(given.stateFile);
+  // A saved chain's settings apply unless given explicitly (resolved options are taken as they are).
+  const options = saved && !isResolved(input) ? resolveOptions(withSavedSettings(input, saved)) : given;
   const accounts = deriveAccounts(options.mnemonic, options.accounts, options.derivationPath);
   const chain = await Chain.create({
     chainId: options.chainId,
@@ -37,7 +43,12 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     order: options.order,
     wallClock: options.wallClock,
     mining: options.mining,
+    genesisTimestamp: saved?.timestamp,
   });
+  if (saved) await restoreState(chain, saved);
+  const stateSaver = options.stateFile === undefined
+    ? undefined
+    : new StateSaver(chain, options.stateFile, options.stateInterval, (error) => console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`));
   const pow = options.mining === 'pow' ? startPow(chain, options) : undefined;
   if (options.blockTime > 0) {
     // Interval mining replaces automine, as Ganache's --blockTime does.
@@ -68,7 +79,9 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     chain,
     filters,
     dispatcher,
+    stateSaver,
     close: () => {
+      stateSaver?.stop();
       chain.close();
       filters.close();
       pow?.close();

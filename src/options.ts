@@ -5,6 +5,8 @@
 import { type Address, createAddressFromString } from '@ethereumjs/util';
 import { HARDFORK_NAMES, createChainCommon, isPostMerge, newestLiveHardfork } from './engine/hardforks.js';
 import type { WallClock } from './engine/clock.js';
+import { DEFAULT_CORS_ORIGINS } from './server/cors.js';
+import { DEFAULT_ALLOWED_HOSTS } from './server/hostCheck.js';
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
 
@@ -46,6 +48,14 @@ export interface ChainSimOptions {
   minerThreads?: number;
   /** Directory for Ethash cache files (default ~/.cache/chain-sim/ethash; null: no files). */
   ethashCacheDir?: string | null;
+  /** Host headers the HTTP server answers (comma-separated or a list; `*`: any). */
+  allowedHosts?: string | readonly string[];
+  /** Browser origins allowed to read replies (comma-separated or a list; `*`: any). */
+  cors?: string | readonly string[];
+  /** State file: loaded at start if it exists, saved atomically on shutdown. */
+  stateFile?: string;
+  /** With stateFile: also save every this many seconds (fractions allowed; 0: only on shutdown). */
+  stateInterval?: number;
 }
 
 export interface ResolvedOptions {
@@ -74,6 +84,10 @@ export interface ResolvedOptions {
   readonly difficulty: bigint | 'canonical';
   readonly minerThreads: number;
   readonly ethashCacheDir: string | null | undefined;
+  readonly allowedHosts: readonly string[];
+  readonly cors: readonly string[];
+  readonly stateFile: string | undefined;
+  readonly stateInterval: number;
 }
 
 export class OptionError extends Error {
@@ -122,6 +136,10 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'mining', flag: 'mining', type: 'string', describe: 'instant: automine; pow: blocks sealed by chain_getWork/chain_submitWork miners', defaultText: 'instant', choices: ['instant', 'pow'] },
   { key: 'difficulty', flag: 'difficulty', type: 'string', describe: "pow mode: block difficulty, or 'canonical' for the hardfork's formula", defaultText: String(DEFAULT_DIFFICULTY) },
   { key: 'minerThreads', flag: 'miner-threads', type: 'number', describe: 'pow mode: threads of the built-in CPU miner', defaultText: '0' },
+  { key: 'allowedHosts', flag: 'allowed-hosts', type: 'string', describe: 'comma-separated Host names the HTTP server answers (DNS-rebinding guard; IP addresses always pass); * for any', defaultText: `${DEFAULT_ALLOWED_HOSTS.join(',')} and the --host name` },
+  { key: 'cors', flag: 'cors', type: 'string', describe: 'comma-separated browser origins allowed to read replies (scheme://host, scheme://host:* for any port); * for any', defaultText: DEFAULT_CORS_ORIGINS.join(',') },
+  { key: 'stateFile', flag: 'state', type: 'string', describe: 'state file: loaded at start if it exists, saved atomically on exit (SIGINT, SIGTERM, SIGHUP)', defaultText: 'none' },
+  { key: 'stateInterval', flag: 'state-interval', type: 'number', describe: 'with --state: also save every N seconds', defaultText: '0 (only on exit)' },
   { key: 'quiet', flag: 'quiet', alias: 'q', type: 'boolean', describe: 'print nothing but errors', defaultText: 'false' },
   { key: 'verbose', flag: 'verbose', alias: 'v', type: 'boolean', describe: 'log each request: method and duration', defaultText: 'false' },
 ];
@@ -159,6 +177,52 @@ function blockTimeOf(value: number | undefined): number {
     throw new OptionError('block-time', `expected seconds between 0 and ${Math.floor((2 ** 31 - 1) / 1000)}, got "${String(value)}"`);
   }
   return value;
+}
+
+/** A list option as the CLI gives it (`a,b`) or as code does (an array); every entry must match `entry`. */
+function list(option: string, value: string | readonly string[] | undefined, fallback: readonly string[], entry: RegExp, what: string): readonly string[] {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' && !Array.isArray(value)) throw new OptionError(option, `expected a comma-separated list`);
+  const items = (typeof value === 'string' ? value.split(',') : [...value]).map((item) => String(item).trim()).filter((item) => item.length > 0);
+  if (items.length === 0) throw new OptionError(option, `expected at least one ${what} (or *)`);
+  for (const item of items) {
+    if (item !== '*' && !entry.test(item)) throw new OptionError(option, `"${item}" is not ${what}`);
+  }
+  return items;
+}
+
+/** A host name, an IPv4 address or an IPv6 address (bracketed or not). */
+const HOST_ENTRY = /^([a-z0-9_.-]+|\[?[0-9a-f:.]+\]?)$/i;
+/** scheme://host[:port] or scheme://host:* ; `null` for opaque origins (file:// pages), only if listed. */
+const ORIGIN_ENTRY = /^([a-z][a-z0-9+.-]*:\/\/([a-z0-9_.-]+|\[[0-9a-f:.]+\])(:(\d+|\*))?|null)$/i;
+
+function stateFileOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw new OptionError('state', 'expected a file path');
+  return value;
+}
+
+function stateIntervalOf(value: number | undefined, stateFile: string | undefined): number {
+  if (value === undefined) return 0;
+  if (stateFile === undefined && value !== 0) throw new OptionError('state-interval', 'needs a state file (--state FILE)');
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value * 1000 > 2 ** 31 - 1) {
+    throw new OptionError('state-interval', `expected seconds between 0 and ${Math.floor((2 ** 31 - 1) / 1000)}, got "${String(value)}"`);
+  }
+  return value;
+}
+
+/** Proof-of-work settings mean nothing in instant mode; saying so beats ignoring them. */
+function powOnly<T>(mining: 'instant' | 'pow', option: string, value: T | undefined): T | undefined {
+  if (value !== undefined && value !== 0 && mining !== 'pow') throw new OptionError(option, 'applies to --mining pow only');
+  return value;
+}
+
+function powDifficulty(mining: 'instant' | 'pow', value: number | bigint | string | undefined): bigint | 'canonical' {
+  if (powOnly(mining, 'difficulty', value) === 'canonical') return 'canonical';
+  if (typeof value === 'string' && !/^(0x[0-9a-fA-F]+|\d+)$/.test(value.trim())) {
+    throw new OptionError('difficulty', `expected a whole number or "canonical", got "${value}"`);
+  }
+  return integer('difficulty', value, DEFAULT_DIFFICULTY, 1n, 2n ** 256n - 1n);
 }
 
 export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
@@ -202,8 +266,12 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     logger: input.logger ?? (quiet ? () => {} : (line: string) => console.log(line)),
     wallClock: input.wallClock,
     mining,
-    difficulty: input.difficulty === 'canonical' ? 'canonical' : integer('difficulty', input.difficulty, DEFAULT_DIFFICULTY, 1n, 2n ** 256n - 1n),
-    minerThreads: Number(integer('miner-threads', input.minerThreads, 0n, 0n, 256n)),
+    difficulty: powDifficulty(mining, input.difficulty),
+    minerThreads: Number(integer('miner-threads', powOnly(mining, 'miner-threads', input.minerThreads), 0n, 0n, 256n)),
     ethashCacheDir: input.ethashCacheDir,
+    allowedHosts: list('allowed-hosts', input.allowedHosts, DEFAULT_ALLOWED_HOSTS, HOST_ENTRY, 'a host name or address'),
+    cors: list('cors', input.cors, DEFAULT_CORS_ORIGINS, ORIGIN_ENTRY, 'an origin like http://localhost:3000 or http://localhost:*'),
+    stateFile: stateFileOf(input.stateFile),
+    stateInterval: stateIntervalOf(input.stateInterval, input.stateFile),
   };
 }

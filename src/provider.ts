@@ -58,9 +58,11 @@ export class ChainSimProvider extends EventEmitter {
     }
   }
 
-  /** Stop background work (interval mining, filter sweeps); the provider answers no further requests. */
+  /** Stop background work (interval mining, filter sweeps) and save the state file, if any; the provider answers no further requests. */
   async disconnect(): Promise<void> {
-    (await this.node).close();
+    const node = await this.node;
+    node.close();
+    await node.stateSaver?.save();
     this.emit('disconnect', new ProviderRpcError(4900, 'disconnected'));
   }
 

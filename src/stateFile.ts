@@ -3,10 +3,12 @@
  * and `--state` read. A superset of a go-ethereum genesis `alloc`:
  *
  *   { "chainId": "0x539", "hardfork": "prague", "gasLimit": "0x1c9c380", "timestamp": "0x...",
- *     "privateKeys": ["0x..."],
+ *     "clockOffset": "0x..", "privateKeys": ["0x..."],
  *     "alloc": { "0xaddress": { "balance": "0x..", "nonce": "0x..", "code": "0x..", "storage": { "0xslot": "0xvalue" } } } }
  *
  * Every field but `alloc` is optional; balances and nonces may be hex or decimal.
+ * `clockOffset` (seconds the node's clock runs ahead of the wall clock, `-0x..` if behind)
+ * is what `--state` saves so time travel survives a restart.
  */
 import { bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import type { AccountState, Alloc } from './engine/stateDump.js';
@@ -17,6 +19,7 @@ export interface StateFile {
   readonly hardfork?: string;
   readonly gasLimit?: bigint;
   readonly timestamp?: bigint;
+  readonly clockOffset?: bigint;
   readonly privateKeys?: readonly Uint8Array[];
   readonly alloc: Alloc;
 }
@@ -47,6 +50,7 @@ export function encodeStateFile(file: StateFile): JsonObject {
   if (file.hardfork !== undefined) out.hardfork = file.hardfork;
   if (file.gasLimit !== undefined) out.gasLimit = hex(file.gasLimit);
   if (file.timestamp !== undefined) out.timestamp = hex(file.timestamp);
+  if (file.clockOffset !== undefined) out.clockOffset = file.clockOffset < 0n ? `-${hex(-file.clockOffset)}` : hex(file.clockOffset);
   if (file.privateKeys && file.privateKeys.length > 0) out.privateKeys = file.privateKeys.map((k) => bytesToHex(k));
   out.alloc = alloc;
   return out;
@@ -56,6 +60,12 @@ function integer(value: unknown, where: string): bigint {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
   if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) return BigInt(value);
   throw new StateFileError(where, `expected a non-negative integer (hex or decimal), got ${JSON.stringify(value)?.slice(0, 40)}`);
+}
+
+function signedInteger(value: unknown, where: string): bigint {
+  if (typeof value === 'string' && value.startsWith('-')) return -integer(value.slice(1), where);
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value < 0) return BigInt(value);
+  return integer(value, where);
 }
 
 function bytes(value: unknown, where: string, size?: number): Uint8Array {
@@ -107,6 +117,7 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
     hardfork: top.hardfork as string | undefined,
     gasLimit: top.gasLimit === undefined ? undefined : integer(top.gasLimit, `${where}.gasLimit`),
     timestamp: top.timestamp === undefined ? undefined : integer(top.timestamp, `${where}.timestamp`),
+    clockOffset: top.clockOffset === undefined ? undefined : signedInteger(top.clockOffset, `${where}.clockOffset`),
     privateKeys,
     alloc,
   };

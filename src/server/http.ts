@@ -1,37 +1,52 @@
 /**
- * JSON-RPC over HTTP: `POST /` only. HTTP-level faults use http-errors (404, 405,
+ * JSON-RPC over HTTP: `POST /` only. HTTP-level faults use http-errors (403, 404, 405,
  * 413, 415); JSON-RPC errors travel inside HTTP 200, as go-ethereum sends them.
  */
-import { type IncomingMessage, type Server, type ServerResponse, createServer as createHttpServer } from 'node:http';
+import { type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse, createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import createHttpError, { type HttpError } from 'http-errors';
 import type { Dispatcher } from '../rpc/dispatch.js';
 import { ErrorCode } from '../rpc/errors.js';
+import type { CorsPolicy } from './cors.js';
+import type { HostCheck } from './hostCheck.js';
+
+/** How long a slow or idle client may hold a socket. */
+export interface HttpTimeouts {
+  /** Until the request headers are complete. */
+  readonly headersMs: number;
+  /** Until the whole request (headers and body) has arrived. */
+  readonly requestMs: number;
+  /** An idle keep-alive socket between requests. */
+  readonly keepAliveMs: number;
+  /** How often Node looks for sockets past headersMs / requestMs (its default, 30 s, would stretch them). */
+  readonly checkIntervalMs: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkIntervalMs: 1_000 };
 
 export interface HttpOptions {
   readonly maxBodyBytes: number;
+  /** Which Host headers are served (DNS-rebinding guard); others get 403. */
+  readonly hostCheck: HostCheck;
+  /** CORS headers for a request's Origin. */
+  readonly cors: CorsPolicy;
+  /** Shorter in tests; the defaults otherwise. */
+  readonly timeouts?: Partial<HttpTimeouts>;
 }
 
 /** Content types go-ethereum accepts for JSON-RPC. */
 const JSON_CONTENT_TYPES = ['application/json', 'application/json-rpc', 'application/jsonrequest'];
 
-const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'POST, OPTIONS',
-  'access-control-allow-headers': 'content-type, authorization',
-  'access-control-max-age': '600',
-};
-
-function send(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { ...CORS_HEADERS, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+function send(res: ServerResponse, status: number, body: string, headers: OutgoingHttpHeaders): void {
+  res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
 
 /** An HTTP fault, with a JSON-RPC error body so JSON clients can still read why. */
-function sendHttpError(res: ServerResponse, error: HttpError, rpcCode: number = ErrorCode.invalidRequest): void {
+function sendHttpError(res: ServerResponse, error: HttpError, headers: OutgoingHttpHeaders, rpcCode: number = ErrorCode.invalidRequest): void {
   if (error.status === 405) res.setHeader('allow', 'POST, OPTIONS');
   if (error.status === 413) res.setHeader('connection', 'close');
-  send(res, error.status, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: rpcCode, message: error.message } }));
+  send(res, error.status, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: rpcCode, message: error.message } }), headers);
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
@@ -60,39 +75,44 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions): Server {
-  const server = createHttpServer(async (req, res) => {
-    try {
-      const path = (req.url ?? '/').split('?')[0];
-      if (path !== '/') throw createHttpError(404, `not found: only POST / is served`);
-      if (req.method === 'OPTIONS') {
-        res.writeHead(204, CORS_HEADERS);
-        res.end();
-        return;
-      }
-      if (req.method !== 'POST') throw createHttpError(405, `method ${req.method} not allowed: use POST`);
-      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (!JSON_CONTENT_TYPES.includes(type)) {
-        throw createHttpError(415, `invalid content type "${type}", only application/json is supported`);
-      }
-      const raw = await readBody(req, options.maxBodyBytes);
-      let body: unknown;
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
+  // Slow or stalled clients must not hold sockets forever: Node answers 408 and closes them.
+  const server = createHttpServer(
+    { headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, connectionsCheckingInterval: timeouts.checkIntervalMs },
+    async (req, res) => {
+      const cors = options.cors(req.headers, req.method === 'OPTIONS');
       try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        send(res, 200, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.parse, message: 'parse error: body is not valid JSON' } }));
-        return;
+        if (!options.hostCheck(req.headers.host)) throw createHttpError(403, 'invalid host specified');
+        const path = (req.url ?? '/').split('?')[0];
+        if (path !== '/') throw createHttpError(404, `not found: only POST / is served`);
+        if (req.method === 'OPTIONS') {
+          res.writeHead(204, cors);
+          res.end();
+          return;
+        }
+        if (req.method !== 'POST') throw createHttpError(405, `method ${req.method} not allowed: use POST`);
+        const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        if (!JSON_CONTENT_TYPES.includes(type)) {
+          throw createHttpError(415, `invalid content type "${type}", only application/json is supported`);
+        }
+        const raw = await readBody(req, options.maxBodyBytes);
+        let body: unknown;
+        try {
+          body = JSON.parse(raw.toString('utf8'));
+        } catch {
+          send(res, 200, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.parse, message: 'parse error: body is not valid JSON' } }), cors);
+          return;
+        }
+        const response = await dispatcher.handle(body);
+        send(res, 200, response === undefined ? '' : JSON.stringify(response), cors);
+      } catch (error) {
+        // A client that went away (timeout, abort) has nobody left to answer.
+        if (res.headersSent || res.destroyed) return;
+        sendHttpError(res, createHttpError.isHttpError(error) ? error : createHttpError(500, 'internal error'), cors);
       }
-      const response = await dispatcher.handle(body);
-      send(res, 200, response === undefined ? '' : JSON.stringify(response));
-    } catch (error) {
-      if (res.headersSent) return;
-      sendHttpError(res, createHttpError.isHttpError(error) ? error : createHttpError(500, 'internal error'));
-    }
-  });
-  // Slow or stalled clients must not hold sockets forever.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
+    },
+  );
+  server.keepAliveTimeout = timeouts.keepAliveMs;
   return server;
 }
 

@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
 import type { ChainSimOptions } from '../options.js';
-import { resolveOptions } from '../options.js';
 import { type SimNode, startNode } from '../node.js';
-import { createRpcHttpServer, listen } from './http.js';
+import { createCorsPolicy } from './cors.js';
+import { createHostCheck } from './hostCheck.js';
+import { type HttpTimeouts, createRpcHttpServer, listen } from './http.js';
 
 export interface ListeningInfo {
   readonly host: string;
@@ -15,11 +16,21 @@ export class ChainSimServer {
   private http: Server | undefined;
   private readonly sockets = new Set<import('node:net').Socket>();
 
-  constructor(readonly node: SimNode) {}
+  /** @param timeouts internal: tests shorten the slow-client timeouts. */
+  constructor(
+    readonly node: SimNode,
+    private readonly timeouts: Partial<HttpTimeouts> = {},
+  ) {}
 
   async listen(port = this.node.options.port, host = this.node.options.host): Promise<ListeningInfo> {
     if (this.http) throw new Error('server is already listening');
-    const http = createRpcHttpServer(this.node.dispatcher, { maxBodyBytes: this.node.options.maxBodyBytes });
+    const { maxBodyBytes, allowedHosts, cors } = this.node.options;
+    const http = createRpcHttpServer(this.node.dispatcher, {
+      maxBodyBytes,
+      hostCheck: createHostCheck(allowedHosts, host),
+      cors: createCorsPolicy(cors),
+      timeouts: this.timeouts,
+    });
     http.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
@@ -30,12 +41,17 @@ export class ChainSimServer {
     return { host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` };
   }
 
-  /** Stop accepting connections and close idle keep-alive sockets. */
+  /** Stop accepting connections, close idle keep-alive sockets, then save the state file (if any). */
   async close(): Promise<void> {
     this.node.close();
     const http = this.http;
-    if (!http) return;
     this.http = undefined;
+    // Saved after the last request is answered, so a send the client saw succeed is in the file.
+    if (http) await this.closeHttp(http);
+    await this.node.stateSaver?.save();
+  }
+
+  private async closeHttp(http: Server): Promise<void> {
     await new Promise<void>((resolve) => {
       http.close(() => resolve());
       http.closeIdleConnections();
@@ -49,5 +65,5 @@ export class ChainSimServer {
 
 /** Build the chain and return a server ready to listen (call listen() to open the port). */
 export async function createServer(options: ChainSimOptions = {}): Promise<ChainSimServer> {
-  return new ChainSimServer(await startNode(resolveOptions(options)));
+  return new ChainSimServer(await startNode(options));
 }

@@ -1,0 +1,149 @@
+/**
+ * `--state FILE`: the node's state survives a restart. An existing file is read at start
+ * (a corrupt or truncated one is an error, never a silent fresh chain); the state is written
+ * on shutdown, and every `--state-interval` seconds, to a temporary file in the same directory,
+ * flushed to disk and renamed over FILE, so a crash mid-write leaves the old or the new
+ * complete file, never a torn one.
+ *
+ * Saved and restored: every account (balance, nonce, code, storage), the owned private keys,
+ * chain id, hardfork, block gas limit, the head's timestamp (the restarted chain's genesis
+ * carries it) and the clock offset. Not saved: blocks, receipts, logs, the pool, filters,
+ * snapshots, impersonations and mining settings.
+ */
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { createAddressFromPrivateKey } from '@ethereumjs/util';
+import type { Chain } from './engine/chain.js';
+import type { TrackingStateManager } from './engine/stateDump.js';
+import type { ChainSimOptions } from './options.js';
+import { type StateFile, StateFileError, decodeStateFile, encodeStateFile } from './stateFile.js';
+
+/** A state file that cannot be used; the message is one line naming the file. */
+export class StatePersistenceError extends Error {
+  constructor(path: string, problem: string) {
+    super(`state file ${path}: ${problem.replace(/\s*\n\s*/g, ' ')}`);
+    this.name = 'StatePersistenceError';
+  }
+}
+
+/** The saved state, or undefined when the file does not exist yet (first run). */
+export async function readStateFile(path: string): Promise<StateFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new StatePersistenceError(path, (error as Error).message);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new StatePersistenceError(path, `not valid JSON (truncated or corrupt?): ${(error as Error).message}`);
+  }
+  try {
+    return decodeStateFile(json);
+  } catch (error) {
+    if (error instanceof StateFileError) throw new StatePersistenceError(path, error.message);
+    throw error;
+  }
+}
+
+/** The saved chain settings, under whatever the user gave explicitly. */
+export function withSavedSettings(input: ChainSimOptions, saved: StateFile): ChainSimOptions {
+  const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as ChainSimOptions;
+  return { chainId: saved.chainId, hardfork: saved.hardfork, gasLimit: saved.gasLimit, ...given };
+}
+
+/** Apply a saved state to a freshly built chain: accounts, owned keys and the clock. */
+export async function restoreState(chain: Chain, saved: StateFile): Promise<void> {
+  await chain.loadState(saved.alloc);
+  for (const privateKey of saved.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
+  if (saved.clockOffset !== undefined) chain.clock.restore({ offsetSeconds: saved.clockOffset, nextOverride: undefined });
+}
+
+/** The chain's state now, every field read in one task of the chain's queue so they describe the same moment. */
+export function captureState(chain: Chain): Promise<StateFile> {
+  return chain.queue.run(async () => ({
+    chainId: chain.chainId,
+    hardfork: chain.common.hardfork(),
+    gasLimit: chain.blockGasLimit,
+    timestamp: chain.head.block.header.timestamp,
+    clockOffset: chain.clock.save().offsetSeconds,
+    privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
+    // chain.dumpState() would queue a second task behind this one and never run.
+    alloc: await (chain.vm.stateManager as TrackingStateManager).dump(),
+  }));
+}
+
+/** Write `file` to `path` atomically: temporary file, fsync, rename, fsync of the directory. */
+export async function writeStateFile(path: string, file: StateFile): Promise<void> {
+  const text = `${JSON.stringify(encodeStateFile(file))}\n`;
+  // Same directory, so the rename never crosses file systems; the pid keeps two processes apart.
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    const handle = await open(temp, 'w', 0o600); // it holds private keys
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync(); // the bytes are on disk before the name points at them
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => {});
+    throw new StatePersistenceError(path, `cannot write: ${(error as Error).message}`);
+  }
+  await syncDirectory(dirname(path));
+}
+
+/** Make the rename itself durable; not every platform lets a directory be opened, so best effort. */
+async function syncDirectory(directory: string): Promise<void> {
+  try {
+    const handle = await open(directory, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Windows, some network file systems: the rename is still atomic, only less durable.
+  }
+}
+
+/** Saves one chain's state to one file: on demand, and every `intervalSeconds` if positive. */
+export class StateSaver {
+  private last: Promise<void> = Promise.resolve();
+  private inFlight = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly chain: Chain,
+    readonly path: string,
+    intervalSeconds: number,
+    onError: (error: unknown) => void,
+  ) {
+    if (intervalSeconds > 0) {
+      // A save slower than the interval skips ticks rather than queueing them without bound.
+      const tick = () => {
+        if (this.inFlight === 0) this.save().catch(onError);
+      };
+      this.timer = setInterval(tick, Math.max(1, Math.round(intervalSeconds * 1000)));
+      this.timer.unref();
+    }
+  }
+
+  /** Capture and write the state; saves run one after another, never two writes at once. */
+  save(): Promise<void> {
+    this.inFlight++;
+    const next = this.last.then(async () => writeStateFile(this.path, await captureState(this.chain)));
+    this.last = next.catch(() => {}).finally(() => this.inFlight--);
+    return next;
+  }
+
+  /** Stop periodic saves (an explicit save() still works). */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
