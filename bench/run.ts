@@ -21,6 +21,7 @@ import {
   type Target,
   type TargetName,
 } from './targets.js';
+import { soakMain } from './soak.js';
 import { loadTokenArtifact, type TokenArtifact } from './token.js';
 import {
   ACCOUNT_COUNT,
@@ -48,6 +49,7 @@ const USAGE = `usage: node dist/bench/run.js [options]
   --warmup N           un-timed transfers before the workloads (default 200)
   --startup-runs N     start-up samples per target, median reported (default 3)
   --json FILE          also write the raw results as JSON
+  --soak               instead: chain-sim's memory over --requests N mixed requests (default 50000; bench/soak.ts)
 environment: ANVIL_BIN overrides the anvil binary (default: node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil)`;
 
 interface Options {
@@ -220,6 +222,7 @@ function observations(results: readonly TargetResult[]): string[] {
 }
 
 async function main(): Promise<number> {
+  if (process.argv.includes('--soak')) return soakMain();
   let options: Options | undefined;
   try {
     options = parseOptions(process.argv.slice(2));

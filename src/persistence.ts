@@ -10,7 +10,7 @@
  * carries it) and the clock offset. Not saved: blocks, receipts, logs, the pool, filters,
  * snapshots, impersonations and mining settings.
  */
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import type { Chain } from './engine/chain.js';
@@ -76,11 +76,15 @@ export function captureState(chain: Chain): Promise<StateFile> {
   }));
 }
 
+/** Same directory, so the rename never crosses file systems; the pid keeps two processes apart. */
+function tempPathOf(path: string, pid: number): string {
+  return join(dirname(path), `.${basename(path)}.${pid}.tmp`);
+}
+
 /** Write `file` to `path` atomically: temporary file, fsync, rename, fsync of the directory. */
 export async function writeStateFile(path: string, file: StateFile): Promise<void> {
   const text = `${JSON.stringify(encodeStateFile(file))}\n`;
-  // Same directory, so the rename never crosses file systems; the pid keeps two processes apart.
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  const temp = tempPathOf(path, process.pid);
   try {
     const handle = await open(temp, 'w', 0o600); // it holds private keys
     try {
@@ -111,9 +115,35 @@ async function syncDirectory(directory: string): Promise<void> {
   }
 }
 
+/** Remove temporary files that a killed process left half-written next to `path` (best effort). */
+export async function removeStaleTempFiles(path: string): Promise<void> {
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const pid = Number(name.slice(prefix.length, -'.tmp'.length));
+    if (!Number.isSafeInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+    await unlink(join(dirname(path), name)).catch(() => {});
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
+  }
+}
+
 /** Saves one chain's state to one file: on demand, and every `intervalSeconds` if positive. */
 export class StateSaver {
-  private last: Promise<void> = Promise.resolve();
+  private last: Promise<void>;
   private inFlight = 0;
   private timer: NodeJS.Timeout | undefined;
 
@@ -123,6 +153,7 @@ export class StateSaver {
     intervalSeconds: number,
     onError: (error: unknown) => void,
   ) {
+    this.last = removeStaleTempFiles(path);
     if (intervalSeconds > 0) {
       // A save slower than the interval skips ticks rather than queueing them without bound.
       const tick = () => {

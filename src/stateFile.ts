@@ -59,7 +59,16 @@ export function encodeStateFile(file: StateFile): JsonObject {
 function integer(value: unknown, where: string): bigint {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
   if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) return BigInt(value);
-  throw new StateFileError(where, `expected a non-negative integer (hex or decimal), got ${JSON.stringify(value)?.slice(0, 40)}`);
+  throw new StateFileError(where, `expected a non-negative integer (hex or decimal), got ${preview(value)}`);
+}
+
+/** A short rendering of a bad value; in-process callers may pass what JSON cannot show (bigint, cycles). */
+function preview(value: unknown): string {
+  try {
+    return String(JSON.stringify(value)).slice(0, 40);
+  } catch {
+    return typeof value;
+  }
 }
 
 function signedInteger(value: unknown, where: string): bigint {
@@ -69,7 +78,8 @@ function signedInteger(value: unknown, where: string): bigint {
 }
 
 function bytes(value: unknown, where: string, size?: number): Uint8Array {
-  if (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value)) {
+  // Not /^0x([0-9a-fA-F]{2})*$/: its group recurses per byte and overflows the stack on megabytes of code.
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]*$/.test(value) || value.length % 2 !== 0) {
     throw new StateFileError(where, `expected 0x-prefixed hex with an even number of digits`);
   }
   const out = hexToBytes(value as `0x${string}`);

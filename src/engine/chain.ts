@@ -386,7 +386,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.pool.add(tx, sender, hashHex);
     this.emit('pendingTransaction', hashHex);
     if (this.automine) {
-      const dropped = await this.mineExecutable();
+      // A failed send changes nothing: if mining itself fails (e.g. the clock is at 2^64-1), the transaction leaves the pool.
+      const dropped = await this.mineExecutable().catch((error: unknown) => {
+        this.pool.remove(hashHex);
+        throw error;
+      });
       const reason = dropped.get(hashHex);
       if (reason !== undefined) throw rejected(reason);
     }
@@ -477,6 +481,8 @@ export class Chain extends EventEmitter<ChainEvents> {
         throw new EngineError('invalidInput', `timestamp ${timestamp} is not after the latest block's timestamp ${head}`);
       }
       const step = interval > 0n ? interval : 1n;
+      // Refuse a run whose last block would overflow before mining its first (a failed call changes nothing).
+      if (count > 0n) assertTimestamp((timestamp ?? this.clock.peekNext(head)) + (count - 1n) * step);
       const mined: MinedBlock[] = [];
       for (let i = 0n; i < count; i++) {
         // Let timers, sockets and other requests in between blocks of a long run.
@@ -687,6 +693,8 @@ export class Chain extends EventEmitter<ChainEvents> {
       if (change.nonce !== undefined) account.nonce = change.nonce;
       await sm.putAccount(address, account);
       if (change.code !== undefined) await sm.putCode(address, change.code);
+      // Flush the caches into the trie: otherwise the next block's header keeps the old state root.
+      await sm.getStateRoot();
     });
   }
 
@@ -696,6 +704,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       const sm = this.vm.stateManager;
       if (!(await sm.getAccount(address))) await sm.putAccount(address, new Account());
       await sm.putStorage(address, setLengthLeft(slot, 32), value.every((b) => b === 0) ? new Uint8Array() : value);
+      await sm.getStateRoot(); // as in modifyAccount: the next block's header must include the change
     });
   }
 

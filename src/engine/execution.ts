@@ -6,6 +6,7 @@ import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
 import { EngineError, RevertError, rejected } from './errors.js';
 import { PRELOADED_PARAMS } from './hardforks.js';
 import { describeRevert } from './revert.js';
+import { translateTxError } from './validation.js';
 
 /** A message call as clients describe it (eth_call / eth_estimateGas / eth_sendTransaction). */
 export interface CallRequest {
@@ -72,7 +73,13 @@ function callTransaction(common: Common, request: CallRequest, gasLimit: bigint,
   } else {
     data = { ...base, type: 0, gasPrice: request.gasPrice ?? 0n };
   }
-  const tx = createTx(data, { common, freeze: false, params: PRELOADED_PARAMS });
+  let tx: TypedTransaction;
+  try {
+    tx = createTx(data, { common, freeze: false, params: PRELOADED_PARAMS });
+  } catch (error) {
+    // e.g. gasLimit * maxFeePerGas over 2^256-1: the caller's numbers, not a bug.
+    throw translateTxError(error);
+  }
   // Calls are never signed: the message's sender is whoever the caller names.
   Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
   Object.defineProperty(tx, 'isSigned', { value: () => true });

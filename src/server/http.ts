@@ -116,10 +116,16 @@ export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions
   return server;
 }
 
+/**
+ * Node's default accept backlog (511) makes a burst of more connections (many parallel test
+ * workers) wait out 1 s SYN retries; the kernel caps this at net.core.somaxconn.
+ */
+const LISTEN_BACKLOG = 4096;
+
 export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve(server.address() as AddressInfo);
     });

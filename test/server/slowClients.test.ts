@@ -11,6 +11,9 @@ import { type SimNode, startNode } from '../../src/node.js';
 import { DEFAULT_CORS_ORIGINS, createCorsPolicy } from '../../src/server/cors.js';
 import { DEFAULT_ALLOWED_HOSTS, createHostCheck } from '../../src/server/hostCheck.js';
 import { type HttpTimeouts, createRpcHttpServer, listen } from '../../src/server/http.js';
+import { Dispatcher } from '../../src/rpc/dispatch.js';
+import { defineMethod } from '../../src/rpc/method.js';
+import { buildMethodTable } from '../../src/rpc/table.js';
 import { postJson } from '../helpers/rpc.js';
 
 const TIMEOUTS: HttpTimeouts = { headersMs: 400, requestMs: 800, keepAliveMs: 300, checkIntervalMs: 100 };
@@ -110,6 +113,23 @@ describe('server: slow and abandoned clients', function () {
     const closedAfter = await client.closed;
     expect(closedAfter).to.be.below(TIMEOUTS.headersMs + 1000);
     await waitForConnections(server, 0, 2000);
+  });
+
+  it('a slow answer is not a slow client: the timeouts end once the request has arrived', async () => {
+    const slow = defineMethod('test_slow', [], async () => {
+      await sleep(TIMEOUTS.requestMs + 400);
+      return 'done';
+    });
+    const dispatcher = new Dispatcher(buildMethodTable([[slow]]), { chain: node.chain, filters: node.filters, clientVersion: 'test' }, { maxBatchSize: 10, onInternalError: () => {} });
+    const slowServer = createRpcHttpServer(dispatcher, { maxBodyBytes: 1024, hostCheck: () => true, cors: () => ({}), timeouts: TIMEOUTS });
+    const { port: slowPort } = await listen(slowServer, 0, '127.0.0.1');
+    try {
+      const res = await postJson(`http://127.0.0.1:${slowPort}`, { jsonrpc: '2.0', id: 1, method: 'test_slow', params: [] });
+      expect(JSON.parse(res.body)).to.deep.equal({ jsonrpc: '2.0', id: 1, result: 'done' });
+    } finally {
+      slowServer.closeAllConnections();
+      await new Promise((resolve) => slowServer.close(resolve));
+    }
   });
 
   it('keeps answering while 2,000 keep-alive connections are opened and abandoned, then frees them all', async function () {
