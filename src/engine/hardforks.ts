@@ -2,6 +2,7 @@ import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/commo
 import { paramsBlock } from '@ethereumjs/block';
 import { paramsTx } from '@ethereumjs/tx';
 import { wasmEcrecover } from './ecrecover.js';
+import { keccak256 } from './keccak256.js';
 import { sidecarlessKzg } from './kzg.js';
 
 export const HARDFORK_NAMES: readonly string[] = Object.values(Hardfork);
@@ -33,7 +34,7 @@ export function createChainCommon(chainId: bigint, hardfork: string): Common {
   return skipEmptyParamUpdates(createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, {
     hardfork,
     params: mergeParams(paramsTx, paramsBlock),
-    customCrypto: { kzg: sidecarlessKzg, ecrecover: wasmEcrecover },
+    customCrypto: { kzg: sidecarlessKzg, ecrecover: wasmEcrecover, keccak256 },
   }));
 }
 
