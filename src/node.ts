@@ -43,7 +43,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     order: options.order,
     wallClock: options.wallClock,
     mining: options.mining,
-    genesisTimestamp: saved?.timestamp,
+    // Without saved blocks (a plain state file) the new genesis continues from the saved head's time.
+    genesisTimestamp: saved?.blocks ? undefined : saved?.timestamp,
   });
   if (saved) await restoreState(chain, saved);
   const stateSaver = options.stateFile === undefined

@@ -6,8 +6,9 @@
  * complete file, never a torn one.
  *
  * Saved and restored: every account (balance, nonce, code, storage), the owned private keys,
- * chain id, hardfork, block gas limit, the head's timestamp (the restarted chain's genesis
- * carries it) and the clock offset. Not saved: blocks, receipts, logs, the pool, filters,
+ * chain id, hardfork, block gas limit, the clock offset, and every block with its senders and
+ * receipts (so block, transaction, receipt and log queries keep answering). Not saved: the
+ * state of blocks before the head (reads at them answer "not available"), the pool, filters,
  * snapshots, impersonations and mining settings.
  */
 import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import type { Chain } from './engine/chain.js';
 import type { TrackingStateManager } from './engine/stateDump.js';
 import type { ChainSimOptions } from './options.js';
+import { decodeBlocks, encodeBlocks } from './savedBlocks.js';
 import { type StateFile, StateFileError, decodeStateFile, encodeStateFile } from './stateFile.js';
 
 /** A state file that cannot be used; the message is one line naming the file. */
@@ -57,6 +59,7 @@ export function withSavedSettings(input: ChainSimOptions, saved: StateFile): Cha
 
 /** Apply a saved state to a freshly built chain: accounts, owned keys and the clock. */
 export async function restoreState(chain: Chain, saved: StateFile): Promise<void> {
+  if (saved.blocks) await chain.adoptSavedBlocks(decodeBlocks(saved.blocks, chain.common));
   await chain.loadState(saved.alloc);
   for (const privateKey of saved.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
   if (saved.clockOffset !== undefined) chain.clock.restore({ offsetSeconds: saved.clockOffset, nextOverride: undefined });
@@ -73,6 +76,7 @@ export function captureState(chain: Chain): Promise<StateFile> {
     privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
     // chain.dumpState() would queue a second task behind this one and never run.
     alloc: await (chain.vm.stateManager as TrackingStateManager).dump(),
+    blocks: encodeBlocks(chain.allBlocks()),
   }));
 }
 

@@ -12,7 +12,7 @@
  */
 import { bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import type { AccountState, Alloc } from './engine/stateDump.js';
-import type { JsonObject } from './rpc/json.js';
+import type { Json, JsonObject } from './rpc/json.js';
 
 export interface StateFile {
   readonly chainId?: bigint;
@@ -22,6 +22,8 @@ export interface StateFile {
   readonly clockOffset?: bigint;
   readonly privateKeys?: readonly Uint8Array[];
   readonly alloc: Alloc;
+  /** `--state` only: the chain's blocks with senders and receipts (see savedBlocks.ts), checked there. */
+  readonly blocks?: readonly Json[];
 }
 
 export class StateFileError extends Error {
@@ -53,6 +55,7 @@ export function encodeStateFile(file: StateFile): JsonObject {
   if (file.clockOffset !== undefined) out.clockOffset = file.clockOffset < 0n ? `-${hex(-file.clockOffset)}` : hex(file.clockOffset);
   if (file.privateKeys && file.privateKeys.length > 0) out.privateKeys = file.privateKeys.map((k) => bytesToHex(k));
   out.alloc = alloc;
+  if (file.blocks) out.blocks = [...file.blocks];
   return out;
 }
 
@@ -130,5 +133,9 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
     clockOffset: top.clockOffset === undefined ? undefined : signedInteger(top.clockOffset, `${where}.clockOffset`),
     privateKeys,
     alloc,
+    blocks: top.blocks === undefined ? undefined : (() => {
+      if (!Array.isArray(top.blocks)) throw new StateFileError(`${where}.blocks`, 'expected an array');
+      return top.blocks as Json[];
+    })(),
   };
 }

@@ -224,6 +224,10 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (mined === this.head) return this.vm;
     const root = bytesToHex(mined.block.header.stateRoot);
     if (this.historical?.root !== root) {
+      // Blocks restored from a --state file keep no state of their own: only the head's is loaded.
+      if (!(await this.state.hasStateRoot(mined.block.header.stateRoot))) {
+        throw rejected(`state of block ${mined.number} is not available (not kept across a restart)`);
+      }
       const vm = await this.vm.shallowCopy(false);
       await vm.stateManager.setStateRoot(mined.block.header.stateRoot);
       this.historical = { root, vm };
@@ -635,6 +639,26 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Every account of the current state (chain_dumpState). */
   dumpState(): Promise<Map<string, AccountState>> {
     return this.queue.run(() => this.state.dump());
+  }
+
+  /**
+   * Replace the whole chain with blocks saved by an earlier run (--state); the caller loads
+   * the matching state. Nothing is re-executed and no events fire: this is the start of a run.
+   */
+  adoptSavedBlocks(saved: readonly MinedBlock[]): Promise<void> {
+    return this.queue.run(async () => {
+      if (saved.length === 0) return;
+      this.blocks.truncateAbove(-1n);
+      for (const mined of saved) this.blocks.append(mined);
+      this.pending = undefined;
+    });
+  }
+
+  /** Every block from genesis to the head. */
+  allBlocks(): MinedBlock[] {
+    const all: MinedBlock[] = [];
+    for (let n = 0n; n <= this.head.number; n++) all.push(this.blocks.byNumber(n)!);
+    return all;
   }
 
   /** Write accounts over the current state without mining (chain_loadState, fixtures). */

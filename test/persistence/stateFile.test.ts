@@ -11,7 +11,7 @@ import type { ChainSimOptions } from '../../src/index.js';
 import { startNode } from '../../src/node.js';
 import { StatePersistenceError, readStateFile, removeStaleTempFiles, writeStateFile } from '../../src/persistence.js';
 import { decodeStateFile } from '../../src/stateFile.js';
-import { ADDRESSES, type Rpc, newNode } from '../helpers/chain.js';
+import { ADDRESSES, type Rpc, deploy, newNode } from '../helpers/chain.js';
 
 const CONTRACT = '0x00000000000000000000000000000000000c0de0';
 const EXTRA_KEY = `0x${'42'.repeat(32)}`;
@@ -48,16 +48,19 @@ describe('persistence: --state through the provider', function () {
     expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).to.deep.equal([]);
   });
 
-  it('restores accounts, code, storage, chain settings, timestamps and the clock offset', async () => {
-    let before: { root: string; timestamp: bigint; balance: string; nonce: string } | undefined;
+  it('restores accounts, code, storage, chain settings, blocks, receipts, logs and the clock offset', async () => {
+    let before: { root: string; timestamp: bigint; balance: string; nonce: string; number: string; hash: string; tx: string } | undefined;
     await run({ stateFile: file, chainId: 777, gasLimit: 12_345_678, hardfork: 'cancun' }, async (rpc) => {
-      await rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], value: '0x1234' }]);
+      const tx = await rpc<string>('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], value: '0x1234' }]);
       await rpc('hardhat_setCode', [CONTRACT, '0x6001600055']);
       await rpc('hardhat_setStorageAt', [CONTRACT, '0x2', `0x${'00'.repeat(31)}07`]);
       await rpc('evm_increaseTime', [100_000]);
       await rpc('evm_mine');
-      const head = await rpc<{ stateRoot: string; timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+      const head = await rpc<{ stateRoot: string; timestamp: string; number: string; hash: string }>('eth_getBlockByNumber', ['latest', false]);
       before = {
+        number: head.number,
+        hash: head.hash,
+        tx,
         root: head.stateRoot,
         timestamp: BigInt(head.timestamp),
         balance: await rpc('eth_getBalance', [ADDRESSES[1], 'latest']),
@@ -76,9 +79,19 @@ describe('persistence: --state through the provider', function () {
       expect(await rpc('eth_getTransactionCount', [ADDRESSES[0], 'latest'])).to.equal(before!.nonce);
       expect(await rpc('eth_getCode', [CONTRACT, 'latest'])).to.equal('0x6001600055');
       expect(await rpc('eth_getStorageAt', [CONTRACT, '0x2', 'latest'])).to.equal(`0x${'00'.repeat(31)}07`);
-      // The restarted genesis carries the saved head's timestamp, and time travel carries on.
-      const genesis = await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['0x0', false]);
-      expect(BigInt(genesis.timestamp)).to.equal(before!.timestamp);
+      // The saved blocks are served again: same head, receipts, transactions; past states are not kept.
+      const head = await rpc<{ number: string; hash: string }>('eth_getBlockByNumber', ['latest', false]);
+      expect(head).to.deep.include({ number: before!.number, hash: before!.hash });
+      const receipt = await rpc<{ blockNumber: string; status: string; from: string }>('eth_getTransactionReceipt', [before!.tx]);
+      expect(receipt).to.deep.include({ blockNumber: '0x1', status: '0x1', from: ADDRESSES[0] });
+      expect(await rpc<{ hash: string }>('eth_getTransactionByHash', [before!.tx])).to.deep.include({ hash: before!.tx });
+      try {
+        await rpc('eth_getBalance', [ADDRESSES[1], '0x1']);
+        expect.fail('the state of a block before the head is not kept');
+      } catch (error) {
+        expect((error as { code: number; message: string }).message).to.match(/state of block 1 is not available/);
+        expect((error as { code: number }).code).to.equal(-32000);
+      }
       await rpc('evm_mine');
       const next = await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
       expect(BigInt(next.timestamp) > before!.timestamp, 'after the saved head').to.equal(true);
@@ -89,6 +102,21 @@ describe('persistence: --state through the provider', function () {
     } finally {
       await provider.disconnect();
     }
+  });
+
+  it('serves logs of saved blocks after a restart, and new blocks continue the saved chain', async () => {
+    let token = '';
+    await run({ stateFile: file }, async (rpc) => {
+      token = await deploy(rpc, 'Token', ['T', 'T', 5n]);
+    });
+    await run({ stateFile: file }, async (rpc) => {
+      const logs = await rpc<Array<{ address: string; blockNumber: string }>>('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: token }]);
+      expect(logs).to.have.length(1);
+      expect(logs[0]).to.deep.include({ address: token, blockNumber: '0x1' });
+      const parent = await rpc<{ hash: string }>('eth_getBlockByNumber', ['0x1', false]);
+      await rpc('evm_mine');
+      expect(await rpc<{ parentHash: string }>('eth_getBlockByNumber', ['0x2', false])).to.deep.include({ parentHash: parent.hash });
+    });
   });
 
   it('explicit options win over the saved settings', async () => {

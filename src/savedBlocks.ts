@@ -1,0 +1,120 @@
+/**
+ * Blocks and receipts in the `--state` file, so a restarted node keeps serving the chain
+ * it had: each block as its RLP, with the senders (impersonated transactions cannot be
+ * recovered from their placeholder signatures), receipts and total difficulty.
+ */
+import { createBlockFromRLP } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import { bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
+import type { LogRecord, MinedBlock, ReceiptRecord } from './engine/blocks.js';
+import { PRELOADED_PARAMS } from './engine/hardforks.js';
+import { toHex } from './engine/hex.js';
+import type { Json, JsonObject } from './rpc/json.js';
+import { StateFileError } from './stateFile.js';
+
+const q = (value: bigint | number) => `0x${value.toString(16)}`;
+
+function encodeReceipt(r: ReceiptRecord): JsonObject {
+  const out: JsonObject = {
+    type: q(r.type),
+    from: r.from.toString(),
+    gasUsed: q(r.gasUsed),
+    cumulativeGasUsed: q(r.cumulativeGasUsed),
+    logsBloom: bytesToHex(r.logsBloom),
+    effectiveGasPrice: q(r.effectiveGasPrice),
+    logs: r.logs.map((log) => ({
+      address: log.address.toString(),
+      topics: log.topics.map((t) => bytesToHex(t)),
+      data: bytesToHex(log.data),
+      logIndex: q(log.logIndex),
+    })),
+  };
+  if (r.to) out.to = r.to.toString();
+  if (r.contractAddress) out.contractAddress = r.contractAddress.toString();
+  if (r.status !== undefined) out.status = q(r.status);
+  if (r.root) out.root = bytesToHex(r.root);
+  if (r.blobGasUsed !== undefined) out.blobGasUsed = q(r.blobGasUsed);
+  if (r.blobGasPrice !== undefined) out.blobGasPrice = q(r.blobGasPrice);
+  return out;
+}
+
+export function encodeBlocks(blocks: readonly MinedBlock[]): Json[] {
+  return blocks.map((mined) => ({
+    rlp: bytesToHex(mined.block.serialize()),
+    senders: mined.senders.map((s) => s.toString()),
+    totalDifficulty: q(mined.totalDifficulty),
+    receipts: mined.receipts.map(encodeReceipt),
+  }));
+}
+
+/** Field readers that name where a malformed file is wrong. */
+function field(object: unknown, key: string, where: string): unknown {
+  if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new StateFileError(where, 'expected an object');
+  return (object as Record<string, unknown>)[key];
+}
+function text(value: unknown, where: string): string {
+  if (typeof value !== 'string' || !value.startsWith('0x')) throw new StateFileError(where, 'expected a 0x-prefixed string');
+  return value;
+}
+const big = (value: unknown, where: string) => BigInt(text(value, where));
+const bytesOf = (value: unknown, where: string) => hexToBytes(text(value, where) as `0x${string}`);
+const addressOf = (value: unknown, where: string) => createAddressFromString(text(value, where));
+function list(value: unknown, where: string): unknown[] {
+  if (!Array.isArray(value)) throw new StateFileError(where, 'expected an array');
+  return value;
+}
+
+function decodeReceipt(json: unknown, where: string): ReceiptRecord {
+  const get = (key: string) => field(json, key, where);
+  const optional = <T>(key: string, read: (v: unknown, w: string) => T) => (get(key) === undefined ? undefined : read(get(key), `${where}.${key}`));
+  const logs: LogRecord[] = list(get('logs'), `${where}.logs`).map((log, i) => {
+    const at = `${where}.logs[${i}]`;
+    return {
+      address: addressOf(field(log, 'address', at), `${at}.address`),
+      topics: list(field(log, 'topics', at), `${at}.topics`).map((t, j) => bytesOf(t, `${at}.topics[${j}]`)),
+      data: bytesOf(field(log, 'data', at), `${at}.data`),
+      logIndex: Number(big(field(log, 'logIndex', at), `${at}.logIndex`)),
+    };
+  });
+  const status = optional('status', big);
+  return {
+    type: Number(big(get('type'), `${where}.type`)),
+    from: addressOf(get('from'), `${where}.from`),
+    to: optional('to', addressOf),
+    contractAddress: optional('contractAddress', addressOf),
+    gasUsed: big(get('gasUsed'), `${where}.gasUsed`),
+    cumulativeGasUsed: big(get('cumulativeGasUsed'), `${where}.cumulativeGasUsed`),
+    status: status === undefined ? undefined : status === 1n ? 1 : 0,
+    root: optional('root', bytesOf),
+    logs,
+    logsBloom: bytesOf(get('logsBloom'), `${where}.logsBloom`),
+    effectiveGasPrice: big(get('effectiveGasPrice'), `${where}.effectiveGasPrice`),
+    blobGasUsed: optional('blobGasUsed', big),
+    blobGasPrice: optional('blobGasPrice', big),
+  };
+}
+
+/** Rebuild saved blocks on `common`; numbers must run 0, 1, 2, ... with matching parent hashes. */
+export function decodeBlocks(json: readonly Json[], common: Common, where = 'state.blocks'): MinedBlock[] {
+  const blocks: MinedBlock[] = [];
+  json.forEach((entry, i) => {
+    const at = `${where}[${i}]`;
+    let block;
+    try {
+      block = createBlockFromRLP(bytesOf(field(entry, 'rlp', at), `${at}.rlp`), { common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS });
+    } catch (error) {
+      throw new StateFileError(`${at}.rlp`, `not a block for this chain: ${(error as Error).message.replace(/\s*\(.*$/s, '')}`);
+    }
+    if (block.header.number !== BigInt(i)) throw new StateFileError(at, `block number ${block.header.number}, expected ${i}`);
+    const parent = blocks[i - 1];
+    if (parent && toHex(block.header.parentHash) !== parent.hashHex) throw new StateFileError(at, 'parent hash does not match the previous block');
+    const senders = list(field(entry, 'senders', at), `${at}.senders`).map((s, j) => addressOf(s, `${at}.senders[${j}]`));
+    const receipts = list(field(entry, 'receipts', at), `${at}.receipts`).map((r, j) => decodeReceipt(r, `${at}.receipts[${j}]`));
+    if (senders.length !== block.transactions.length || receipts.length !== block.transactions.length) {
+      throw new StateFileError(at, 'senders and receipts must match the block\'s transactions');
+    }
+    const hash = block.hash();
+    blocks.push({ block, hash, hashHex: toHex(hash), number: block.header.number, senders, receipts, totalDifficulty: big(field(entry, 'totalDifficulty', at), `${at}.totalDifficulty`) });
+  });
+  return blocks;
+}
