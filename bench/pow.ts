@@ -1,7 +1,7 @@
 // Proof-of-work figures (chain-sim only: Ganache, Hardhat and Anvil have no getWork):
 // CLI start to the first chain_getWork answer with a cold Ethash cache directory, and
 // the time of chain_submitWork calls (Ethash verification + sealing) over HTTP.
-//   node dist/bench/pow.js
+// Run by `npm run bench` after the main table when chain-sim is among the targets.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +14,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const bytes = (hex: string) => Uint8Array.from(Buffer.from(hex.slice(2), 'hex'));
 const hex = (data: Uint8Array) => `0x${Buffer.from(data).toString('hex')}`;
 
-async function main(): Promise<void> {
+export async function powMain(): Promise<void> {
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'chain-sim-bench-ethash-'));
   const port = 20000 + Math.floor(Math.random() * 20000);
   const started = performance.now();
@@ -57,4 +57,3 @@ async function main(): Promise<void> {
   }
 }
 
-await main();

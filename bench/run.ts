@@ -21,6 +21,7 @@ import {
   type Target,
   type TargetName,
 } from './targets.js';
+import { powMain } from './pow.js';
 import { soakMain } from './soak.js';
 import { loadTokenArtifact, type TokenArtifact } from './token.js';
 import {
@@ -268,6 +269,7 @@ async function main(): Promise<number> {
     const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus.length, n, repeat, warmup, startupRuns, seconds };
     writeFileSync(options.json, `${JSON.stringify({ meta, results }, null, 2)}\n`);
   }
+  if (options.targets.includes('chain-sim')) await powMain();
   return 0;
 }
 
