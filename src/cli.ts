@@ -22,6 +22,7 @@ function buildParser(argv: string[]) {
       alias: decl.alias,
       choices: decl.choices as string[] | undefined,
       requiresArg: decl.type !== 'boolean',
+      array: decl.array,
     });
   }
   return parser;

@@ -8,6 +8,8 @@ import { Chain } from './engine/chain.js';
 import { FilterManager } from './engine/filters.js';
 import { startPow } from './engine/pow/start.js';
 import { type ChainSimOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import { createAddressFromPrivateKey } from '@ethereumjs/util';
+import { readFixtures } from './fixtures.js';
 import { StateSaver, readStateFile, restoreState, withSavedSettings } from './persistence.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
@@ -29,8 +31,13 @@ export interface SimNode {
 export async function startNode(input: ChainSimOptions | ResolvedOptions): Promise<SimNode> {
   const given = isResolved(input) ? input : resolveOptions(input);
   const saved = given.stateFile === undefined ? undefined : await readStateFile(given.stateFile);
-  // A saved chain's settings apply unless given explicitly (resolved options are taken as they are).
-  const options = saved && !isResolved(input) ? resolveOptions(withSavedSettings(input, saved)) : given;
+  const fixtures = given.fixtures.length > 0 ? await readFixtures(given.fixtures) : undefined;
+  // Settings saved in files apply unless given explicitly (resolved options are taken as they are).
+  const plain = isResolved(input) ? undefined : input;
+  const withFixtures = plain && fixtures ? { ...plain, ...definedOnly(fixtures.settings), ...definedOnly(plain) } : plain;
+  const options = !withFixtures || (!saved && !fixtures)
+    ? given
+    : resolveOptions(saved ? withSavedSettings(withFixtures, saved) : withFixtures);
   const accounts = deriveAccounts(options.mnemonic, options.accounts, options.derivationPath);
   const chain = await Chain.create({
     chainId: options.chainId,
@@ -44,8 +51,10 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     wallClock: options.wallClock,
     mining: options.mining,
     // Without saved blocks (a plain state file) the new genesis continues from the saved head's time.
-    genesisTimestamp: saved?.blocks ? undefined : saved?.timestamp,
+    genesisTimestamp: saved?.blocks ? undefined : (saved?.timestamp ?? fixtures?.timestamp),
+    genesisAlloc: fixtures?.alloc,
   });
+  for (const privateKey of fixtures?.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
   if (saved) await restoreState(chain, saved);
   const stateSaver = options.stateFile === undefined
     ? undefined
@@ -88,6 +97,10 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
       pow?.close();
     },
   };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function isResolved(input: ChainSimOptions | ResolvedOptions): input is ResolvedOptions {

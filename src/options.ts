@@ -53,6 +53,8 @@ export interface ChainSimOptions {
   /** Browser origins allowed to read replies (comma-separated or a list; `*`: any). */
   cors?: string | readonly string[];
   /** State file: loaded at start if it exists, saved atomically on shutdown. */
+  /** State files (the chain_dumpState format, a superset of a geth genesis alloc) written into the genesis state, in order. */
+  fixtures?: string[];
   stateFile?: string;
   /** With stateFile: also save every this many seconds (fractions allowed; 0: only on shutdown). */
   stateInterval?: number;
@@ -86,6 +88,7 @@ export interface ResolvedOptions {
   readonly ethashCacheDir: string | null | undefined;
   readonly allowedHosts: readonly string[];
   readonly cors: readonly string[];
+  readonly fixtures: readonly string[];
   readonly stateFile: string | undefined;
   readonly stateInterval: number;
 }
@@ -108,6 +111,8 @@ export interface OptionDeclaration {
   readonly defaultText: string;
   readonly alias?: string;
   readonly choices?: readonly string[];
+  /** Repeatable flag: the option is an array. */
+  readonly array?: boolean;
 }
 
 /** Low enough that a JavaScript miner finds a seal in ~0.1 s (16 attempts of ~5 ms on average). */
@@ -138,6 +143,7 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'minerThreads', flag: 'miner-threads', type: 'number', describe: 'pow mode: threads of the built-in CPU miner', defaultText: '0' },
   { key: 'allowedHosts', flag: 'allowed-hosts', type: 'string', describe: 'comma-separated Host names the HTTP server answers (DNS-rebinding guard; IP addresses always pass); * for any', defaultText: `${DEFAULT_ALLOWED_HOSTS.join(',')} and the --host name` },
   { key: 'cors', flag: 'cors', type: 'string', describe: 'comma-separated browser origins allowed to read replies (scheme://host, scheme://host:* for any port); * for any', defaultText: DEFAULT_CORS_ORIGINS.join(',') },
+  { key: 'fixtures', flag: 'fixture', type: 'string', array: true, describe: 'state file loaded into the genesis block (repeatable; later files win)', defaultText: 'none' },
   { key: 'stateFile', flag: 'state', type: 'string', describe: 'state file: loaded at start if it exists, saved atomically on exit (SIGINT, SIGTERM, SIGHUP)', defaultText: 'none' },
   { key: 'stateInterval', flag: 'state-interval', type: 'number', describe: 'with --state: also save every N seconds', defaultText: '0 (only on exit)' },
   { key: 'quiet', flag: 'quiet', alias: 'q', type: 'boolean', describe: 'print nothing but errors', defaultText: 'false' },
@@ -195,6 +201,14 @@ function list(option: string, value: string | readonly string[] | undefined, fal
 const HOST_ENTRY = /^([a-z0-9_.-]+|\[?[0-9a-f:.]+\]?)$/i;
 /** scheme://host[:port] or scheme://host:* ; `null` for opaque origins (file:// pages), only if listed. */
 const ORIGIN_ENTRY = /^([a-z][a-z0-9+.-]*:\/\/([a-z0-9_.-]+|\[[0-9a-f:.]+\])(:(\d+|\*))?|null)$/i;
+
+function fixturesOf(value: string[] | undefined): readonly string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((f) => typeof f !== 'string' || f.length === 0)) {
+    throw new OptionError('fixture', 'expected file paths');
+  }
+  return value;
+}
 
 function stateFileOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -271,6 +285,7 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     ethashCacheDir: input.ethashCacheDir,
     allowedHosts: list('allowed-hosts', input.allowedHosts, DEFAULT_ALLOWED_HOSTS, HOST_ENTRY, 'a host name or address'),
     cors: list('cors', input.cors, DEFAULT_CORS_ORIGINS, ORIGIN_ENTRY, 'an origin like http://localhost:3000 or http://localhost:*'),
+    fixtures: fixturesOf(input.fixtures),
     stateFile: stateFileOf(input.stateFile),
     stateInterval: stateIntervalOf(input.stateInterval, input.stateFile),
   };

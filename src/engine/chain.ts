@@ -41,6 +41,8 @@ export interface EngineOptions {
   readonly coinbase: Address;
   readonly order?: PoolOrder;
   readonly genesisTimestamp?: bigint;
+  /** Accounts written into the genesis state after the prefunded ones (fixtures). */
+  readonly genesisAlloc?: Alloc;
   readonly wallClock?: WallClock;
   /** 'pow': no automine; blocks come from solutions to chain_getWork (pow/sealer.ts). Default 'instant'. */
   readonly mining?: 'instant' | 'pow';
@@ -141,6 +143,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       baseFee: options.baseFee,
       timestamp: options.genesisTimestamp ?? chain.clock.nowSeconds(),
       coinbase: options.coinbase,
+      alloc: options.genesisAlloc,
     });
     store.append(genesis);
     chain.genesisPoint = await chain.capture();

@@ -4,6 +4,7 @@ import type { VM } from '@ethereumjs/vm';
 
 import type { MinedBlock } from './blocks.js';
 import { isPostMerge } from './hardforks.js';
+import { type Alloc, TrackingStateManager } from './stateDump.js';
 import { toHex } from './hex.js';
 
 export interface GenesisAccount {
@@ -18,6 +19,8 @@ export interface GenesisParams {
   readonly timestamp: bigint;
   readonly coinbase: Address;
   readonly extraData?: Uint8Array;
+  /** More accounts, with code and storage (fixtures), written over the prefunded ones. */
+  readonly alloc?: Alloc;
 }
 
 /** Writes the prefunded accounts into the VM's state and returns block 0 on top of it. */
@@ -26,6 +29,7 @@ export async function createGenesis(vm: VM, params: GenesisParams): Promise<Mine
   for (const { address, balance } of params.accounts) {
     await vm.stateManager.putAccount(address, createAccount({ balance }));
   }
+  if (params.alloc) await (vm.stateManager as TrackingStateManager).load(params.alloc);
   const stateRoot = await vm.stateManager.getStateRoot();
   const block = createBlock(
     {
