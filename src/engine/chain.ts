@@ -560,9 +560,6 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.clock.setNext(timestamp);
   }
 
-  pendingTransactions(): PooledTransaction[] {
-    return this.pool.all();
-  }
 
   // ---- test controls ---------------------------------------------------------------------
 

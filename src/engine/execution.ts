@@ -220,7 +220,3 @@ export async function estimateGas(ctx: ExecutionContext, request: CallRequest, g
   }
   return hi;
 }
-
-export function describeAddress(address: Address | undefined): string {
-  return address ? bytesToHex(address.bytes) : 'null';
-}

@@ -1,4 +1,5 @@
 /** Block, transaction, receipt and log objects as go-ethereum writes them. */
+import type { BlockHeader } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Capability } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
@@ -13,12 +14,11 @@ export interface TxPosition {
   readonly index: number;
 }
 
-export function formatBlock(mined: MinedBlock, fullTransactions: boolean): JsonObject {
-  const { block } = mined;
-  const h = block.header;
+/** The header fields of a block object (blocks and uncles alike); pass the hash when it is known. */
+export function formatHeader(h: BlockHeader, hashHex: string = encodeData(h.hash())): JsonObject {
   const out: JsonObject = {
     number: encodeQuantity(h.number),
-    hash: mined.hashHex,
+    hash: hashHex,
     parentHash: encodeData(h.parentHash),
     nonce: encodeData(h.nonce),
     mixHash: encodeData(h.mixHash),
@@ -29,18 +29,36 @@ export function formatBlock(mined: MinedBlock, fullTransactions: boolean): JsonO
     receiptsRoot: encodeData(h.receiptTrie),
     miner: h.coinbase.toString(),
     difficulty: encodeQuantity(h.difficulty),
-    totalDifficulty: encodeQuantity(mined.totalDifficulty),
     extraData: encodeData(h.extraData),
-    size: encodeQuantity(block.serialize().length),
     gasLimit: encodeQuantity(h.gasLimit),
     gasUsed: encodeQuantity(h.gasUsed),
     timestamp: encodeQuantity(h.timestamp),
+  };
+  if (h.baseFeePerGas !== undefined) out.baseFeePerGas = encodeQuantity(h.baseFeePerGas);
+  if (h.withdrawalsRoot !== undefined) out.withdrawalsRoot = encodeData(h.withdrawalsRoot);
+  if (h.blobGasUsed !== undefined) out.blobGasUsed = encodeQuantity(h.blobGasUsed);
+  if (h.excessBlobGas !== undefined) out.excessBlobGas = encodeQuantity(h.excessBlobGas);
+  if (h.parentBeaconBlockRoot !== undefined) out.parentBeaconBlockRoot = encodeData(h.parentBeaconBlockRoot);
+  if (h.requestsHash !== undefined) out.requestsHash = encodeData(h.requestsHash);
+  return out;
+}
+
+/** An uncle: its header as a block object without transactions (SPEC 2.2). */
+export function formatUncle(h: BlockHeader): JsonObject {
+  return { ...formatHeader(h), size: encodeQuantity(h.serialize().length), transactions: [], uncles: [] };
+}
+
+export function formatBlock(mined: MinedBlock, fullTransactions: boolean): JsonObject {
+  const { block } = mined;
+  const out: JsonObject = {
+    ...formatHeader(block.header, mined.hashHex),
+    totalDifficulty: encodeQuantity(mined.totalDifficulty),
+    size: encodeQuantity(block.serialize().length),
     transactions: block.transactions.map((tx, index) =>
       fullTransactions ? formatTransaction(tx, mined.senders[index]!, { mined, index }) : encodeData(tx.hash()),
     ),
     uncles: block.uncleHeaders.map((u) => encodeData(u.hash())),
   };
-  if (h.baseFeePerGas !== undefined) out.baseFeePerGas = encodeQuantity(h.baseFeePerGas);
   if (block.withdrawals !== undefined) {
     out.withdrawals = block.withdrawals.map((w) => ({
       index: encodeQuantity(w.index),
@@ -48,12 +66,7 @@ export function formatBlock(mined: MinedBlock, fullTransactions: boolean): JsonO
       address: w.address.toString(),
       amount: encodeQuantity(w.amount),
     }));
-    out.withdrawalsRoot = encodeData(h.withdrawalsRoot!);
   }
-  if (h.blobGasUsed !== undefined) out.blobGasUsed = encodeQuantity(h.blobGasUsed);
-  if (h.excessBlobGas !== undefined) out.excessBlobGas = encodeQuantity(h.excessBlobGas);
-  if (h.parentBeaconBlockRoot !== undefined) out.parentBeaconBlockRoot = encodeData(h.parentBeaconBlockRoot);
-  if (h.requestsHash !== undefined) out.requestsHash = encodeData(h.requestsHash);
   return out;
 }
 

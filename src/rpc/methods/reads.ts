@@ -3,7 +3,7 @@ import type { BlockRef } from '../../engine/chain.js';
 import type { MinedBlock } from '../../engine/blocks.js';
 import { address, blockNumberOrTag, blockRef, boolean, hash, index, storageSlot } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
-import { formatBlock, formatReceipt, formatTransaction } from '../format.js';
+import { formatBlock, formatReceipt, formatTransaction, formatUncle } from '../format.js';
 import type { Json } from '../json.js';
 import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
 
@@ -101,28 +101,5 @@ export const readMethods = [
 
 function uncleAt(mined: MinedBlock | undefined, i: number): Json {
   const uncle = mined?.block.uncleHeaders[i];
-  if (!mined || !uncle) return null;
-  const h = uncle;
-  return {
-    number: encodeQuantity(h.number),
-    hash: encodeData(h.hash()),
-    parentHash: encodeData(h.parentHash),
-    nonce: encodeData(h.nonce),
-    mixHash: encodeData(h.mixHash),
-    sha3Uncles: encodeData(h.uncleHash),
-    logsBloom: encodeData(h.logsBloom),
-    transactionsRoot: encodeData(h.transactionsTrie),
-    stateRoot: encodeData(h.stateRoot),
-    receiptsRoot: encodeData(h.receiptTrie),
-    miner: h.coinbase.toString(),
-    difficulty: encodeQuantity(h.difficulty),
-    extraData: encodeData(h.extraData),
-    size: encodeQuantity(h.serialize().length),
-    gasLimit: encodeQuantity(h.gasLimit),
-    gasUsed: encodeQuantity(h.gasUsed),
-    timestamp: encodeQuantity(h.timestamp),
-    transactions: [],
-    uncles: [],
-    ...(h.baseFeePerGas !== undefined ? { baseFeePerGas: encodeQuantity(h.baseFeePerGas) } : {}),
-  };
+  return uncle ? formatUncle(uncle) : null;
 }
