@@ -1,4 +1,4 @@
-// The ERC-20 used by the token workloads: compiled once with solc-js (no
+// The ERC-20 used by the token workloads (fixtures/contracts/Token.sol): compiled once with solc-js (no
 // network, the bundled compiler) and cached on disk, because loading solc costs
 // seconds and hundreds of MB that would otherwise land on every run.
 import { createHash } from 'node:crypto';
@@ -6,46 +6,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AbiCoder } from 'ethers';
 
-const SOURCE = `// SPDX-License-Identifier: MIT
-pragma solidity ^0.8.20;
-
-contract BenchToken {
-    mapping(address => uint256) public balanceOf;
-    mapping(address => mapping(address => uint256)) public allowance;
-    uint256 public totalSupply;
-
-    event Transfer(address indexed from, address indexed to, uint256 value);
-    event Approval(address indexed owner, address indexed spender, uint256 value);
-
-    constructor(uint256 supply) {
-        balanceOf[msg.sender] = supply;
-        totalSupply = supply;
-        emit Transfer(address(0), msg.sender, supply);
-    }
-
-    function transfer(address to, uint256 value) external returns (bool) {
-        balanceOf[msg.sender] -= value;
-        balanceOf[to] += value;
-        emit Transfer(msg.sender, to, value);
-        return true;
-    }
-
-    function approve(address spender, uint256 value) external returns (bool) {
-        allowance[msg.sender][spender] = value;
-        emit Approval(msg.sender, spender, value);
-        return true;
-    }
-
-    function transferFrom(address from, address to, uint256 value) external returns (bool) {
-        allowance[from][msg.sender] -= value;
-        balanceOf[from] -= value;
-        balanceOf[to] += value;
-        emit Transfer(from, to, value);
-        return true;
-    }
-}
-`;
+// The project's own test token (fixtures/contracts/Token.sol), compiled here for an older EVM.
+const SOURCE_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'contracts', 'Token.sol');
+const SOURCE = readFileSync(SOURCE_FILE, 'utf8');
 
 // paris: no PUSH0/MCOPY, so the bytecode runs on every tool's default hardfork.
 const SETTINGS = { optimizer: { enabled: true, runs: 200 }, evmVersion: 'paris' };
@@ -76,14 +42,14 @@ export function loadTokenArtifact(): TokenArtifact {
   const solc = require('solc') as Solc;
   const input = {
     language: 'Solidity',
-    sources: { 'BenchToken.sol': { content: SOURCE } },
+    sources: { 'Token.sol': { content: SOURCE } },
     settings: { ...SETTINGS, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as SolcOutput;
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(`solc: ${errors.map((e) => e.formattedMessage).join('\n')}`);
-  const object = output.contracts?.['BenchToken.sol']?.['BenchToken']?.evm?.bytecode?.object;
-  if (!object) throw new Error('solc produced no bytecode for BenchToken');
+  const object = output.contracts?.['Token.sol']?.['Token']?.evm?.bytecode?.object;
+  if (!object) throw new Error('solc produced no bytecode for Token');
 
   const artifact: TokenArtifact = { bytecode: `0x${object}`, solcVersion: solc.version() };
   mkdirSync(path.dirname(cacheFile), { recursive: true });
@@ -95,7 +61,9 @@ export function loadTokenArtifact(): TokenArtifact {
 const word = (value: bigint): string => value.toString(16).padStart(64, '0');
 const addressWord = (address: string): string => address.slice(2).toLowerCase().padStart(64, '0');
 
-export const encodeConstructor = (artifact: TokenArtifact, supply: bigint): string => artifact.bytecode + word(supply);
+/** Token(name, symbol, supply): the whole supply goes to the deployer. */
+export const encodeConstructor = (artifact: TokenArtifact, supply: bigint): string =>
+  artifact.bytecode + AbiCoder.defaultAbiCoder().encode(['string', 'string', 'uint256'], ['Bench', 'BNCH', supply]).slice(2);
 /** transfer(address,uint256) */
 export const encodeTransfer = (to: string, value: bigint): string => `0xa9059cbb${addressWord(to)}${word(value)}`;
 /** balanceOf(address) */

@@ -268,26 +268,11 @@ describe('e2e: JSON-RPC over HTTP', function () {
   });
 
   describe('misbehaving clients', () => {
-    it('survives a client that sends part of a body and disconnects', async () => {
-      for (let i = 0; i < 5; i++) {
-        await new Promise<void>((resolve, reject) => {
-          const socket = connect(port, '127.0.0.1', () => {
-            socket.write('POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":"2.0",');
-            setTimeout(() => {
-              socket.destroy();
-              resolve();
-            }, 20);
-          });
-          socket.on('error', reject);
-        });
-      }
-      await stillServes();
-    });
-
-    it('survives a client that disconnects in the middle of the headers', async () => {
-      await new Promise<void>((resolve, reject) => {
+    /** Write part of a request, then drop the connection 20 ms later. */
+    const sendAndHangUp = (partial: string) =>
+      new Promise<void>((resolve, reject) => {
         const socket = connect(port, '127.0.0.1', () => {
-          socket.write('POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty');
+          socket.write(partial);
           setTimeout(() => {
             socket.destroy();
             resolve();
@@ -295,6 +280,16 @@ describe('e2e: JSON-RPC over HTTP', function () {
         });
         socket.on('error', reject);
       });
+
+    it('survives a client that sends part of a body and disconnects', async () => {
+      for (let i = 0; i < 5; i++) {
+        await sendAndHangUp('POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":"2.0",');
+      }
+      await stillServes();
+    });
+
+    it('survives a client that disconnects in the middle of the headers', async () => {
+      await sendAndHangUp('POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty');
       await stillServes();
     });
 
