@@ -14,6 +14,7 @@ import { type CallOutcome, type CallRequest, estimateGas, runCall, transactionGa
 import { emptyBlocksAfter } from './emptyBlocks.js';
 import { createGenesis } from './genesis.js';
 import { PRELOADED_PARAMS, createChainCommon, isPostMerge } from './hardforks.js';
+import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { type MiningOutcome, mineBlock } from './miner.js';
 import { SerialQueue } from './serial.js';
 import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
@@ -129,6 +130,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   static async create(options: EngineOptions): Promise<Chain> {
     const common = createChainCommon(options.chainId, options.hardfork);
+    await installJumpAnalysisCache();
     const store = new BlockStore();
     const vm = await createVM({
       common,

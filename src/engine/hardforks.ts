@@ -31,11 +31,11 @@ export function createChainCommon(chainId: bigint, hardfork: string): Common {
   if (!HARDFORK_NAMES.includes(hardfork)) {
     throw new Error(`unknown hardfork "${hardfork}"; known: ${HARDFORK_NAMES.join(', ')}`);
   }
-  return skipEmptyParamUpdates(createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, {
+  return fastEipLookup(skipEmptyParamUpdates(createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, {
     hardfork,
     params: mergeParams(paramsTx, paramsBlock),
     customCrypto: { kzg: sidecarlessKzg, ecrecover: wasmEcrecover, keccak256 },
-  }));
+  })));
 }
 
 /** True once the chain has left proof-of-work (Paris and later). */
@@ -56,6 +56,27 @@ function skipEmptyParamUpdates(common: Common): Common {
   Object.defineProperty(common, 'updateParams', {
     value(this: Common, params: ParamsDict) {
       return Object.keys(params).length === 0 ? this : update.call(this, params);
+    },
+    enumerable: true,
+    writable: true,
+  });
+  return common;
+}
+
+/** Sets of activated EIPs, one per array Common builds (it builds a new one per hardfork change). */
+const eipSets = new WeakMap<readonly number[], ReadonlySet<number>>();
+
+/**
+ * Common.isActivatedEIP scans an array of ~80 EIPs, and the EVM asks it for almost every
+ * opcode and gas charge: about 7% of an eth_call. A set answers the same question at once.
+ */
+function fastEipLookup(common: Common): Common {
+  Object.defineProperty(common, 'isActivatedEIP', {
+    value(this: Common, eip: number): boolean {
+      const active = (this as unknown as { _activatedEIPsCache: readonly number[] })._activatedEIPsCache;
+      let set = eipSets.get(active);
+      if (!set) eipSets.set(active, (set = new Set(active)));
+      return set.has(eip);
     },
     enumerable: true,
     writable: true,
