@@ -1,7 +1,8 @@
 // Compiles fixtures/contracts/*.sol with solc-js into fixtures/artifacts/<Name>.json
-// (abi + bytecode). Run `npm run compile-fixtures` after changing a contract; the
-// tests check that the committed artifacts match their sources.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// (abi + bytecode; interfaces, which have no bytecode, are skipped). Run `npm run compile-fixtures`
+// after changing a contract; `--check` writes nothing and exits 1 if a committed artifact differs
+// from what its source compiles to (the tests run it).
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import solc from 'solc';
 
@@ -25,6 +26,7 @@ export function compileAll() {
   const artifacts = {};
   for (const [file, contracts] of Object.entries(output.contracts)) {
     for (const [name, contract] of Object.entries(contracts)) {
+      if (contract.evm.bytecode.object === '') continue;
       artifacts[name] = { contractName: name, sourceName: file, compiler: solc.version(), abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
     }
   }
@@ -32,8 +34,20 @@ export function compileAll() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const check = process.argv.includes('--check');
+  const stale = [];
   for (const [name, artifact] of Object.entries(compileAll())) {
-    writeFileSync(join(artifactsDir, `${name}.json`), `${JSON.stringify(artifact, null, 2)}\n`);
-    console.log(`wrote fixtures/artifacts/${name}.json`);
+    const path = join(artifactsDir, `${name}.json`);
+    const text = `${JSON.stringify(artifact, null, 2)}\n`;
+    if (!check) {
+      writeFileSync(path, text);
+      console.log(`wrote fixtures/artifacts/${name}.json`);
+    } else if (!existsSync(path) || readFileSync(path, 'utf8') !== text) {
+      stale.push(`fixtures/artifacts/${name}.json`);
+    }
+  }
+  if (stale.length > 0) {
+    console.error(`compile-fixtures: out of date (run npm run compile-fixtures): ${stale.join(', ')}`);
+    process.exit(1);
   }
 }

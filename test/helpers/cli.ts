@@ -56,8 +56,13 @@ export function startCli(args: string[], { command = process.execPath, prefix = 
 
 /** Run the CLI to completion (for flags that exit). */
 export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runNode([BIN, ...args]);
+}
+
+/** Run a Node script from the project root to completion. */
+export function runNode(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
