@@ -704,6 +704,17 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.queue.run(() => this.state.dump());
   }
 
+  /** Every account of block 0's state (setters since may have changed the live state without a block). */
+  genesisState(): Promise<Map<string, AccountState>> {
+    return this.queue.run(async () => {
+      const root = this.blocks.byNumber(0n)!.block.header.stateRoot;
+      if (!(await this.state.hasStateRoot(root))) throw rejected('state of block 0 is not available (not kept across a restart)');
+      const copy = this.state.shallowCopy(false);
+      await copy.setStateRoot(root);
+      return this.state.dump(copy);
+    });
+  }
+
   /**
    * Replace the whole chain with blocks saved by an earlier run (--state); the caller loads
    * the matching state. Nothing is re-executed and no events fire: this is the start of a run.
