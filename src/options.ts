@@ -55,6 +55,8 @@ export interface ChainSimOptions {
   /** State file: loaded at start if it exists, saved atomically on shutdown. */
   /** State files (the chain_dumpState format, a superset of a geth genesis alloc) written into the genesis state, in order. */
   fixtures?: string[];
+  /** A go-ethereum genesis.json: chain id, fork schedule, genesis header and alloc. */
+  genesis?: string;
   stateFile?: string;
   /** With stateFile: also save every this many seconds (fractions allowed; 0: only on shutdown). */
   stateInterval?: number;
@@ -89,6 +91,7 @@ export interface ResolvedOptions {
   readonly allowedHosts: readonly string[];
   readonly cors: readonly string[];
   readonly fixtures: readonly string[];
+  readonly genesis: string | undefined;
   readonly stateFile: string | undefined;
   readonly stateInterval: number;
 }
@@ -144,6 +147,7 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'allowedHosts', flag: 'allowed-hosts', type: 'string', describe: 'comma-separated Host names the HTTP server answers (DNS-rebinding guard; IP addresses always pass); * for any', defaultText: `${DEFAULT_ALLOWED_HOSTS.join(',')} and the --host name` },
   { key: 'cors', flag: 'cors', type: 'string', describe: 'comma-separated browser origins allowed to read replies (scheme://host, scheme://host:* for any port); * for any', defaultText: DEFAULT_CORS_ORIGINS.join(',') },
   { key: 'fixtures', flag: 'fixture', type: 'string', array: true, describe: 'state file loaded into the genesis block (repeatable; later files win)', defaultText: 'none' },
+  { key: 'genesis', flag: 'genesis', type: 'string', describe: 'go-ethereum genesis.json: chain id, fork schedule (by block and time), genesis header and alloc', defaultText: 'none' },
   { key: 'stateFile', flag: 'state', type: 'string', describe: 'state file: loaded at start if it exists, saved atomically on exit (SIGINT, SIGTERM, SIGHUP)', defaultText: 'none' },
   { key: 'stateInterval', flag: 'state-interval', type: 'number', describe: 'with --state: also save every N seconds', defaultText: '0 (only on exit)' },
   { key: 'quiet', flag: 'quiet', alias: 'q', type: 'boolean', describe: 'print nothing but errors', defaultText: 'false' },
@@ -207,6 +211,25 @@ function fixturesOf(value: string[] | undefined): readonly string[] {
   if (!Array.isArray(value) || value.some((f) => typeof f !== 'string' || f.length === 0)) {
     throw new OptionError('fixture', 'expected file paths');
   }
+  return value;
+}
+
+/**
+ * A genesis file sets the chain id, the forks, the genesis gas limit and base fee: the
+ * flags that set them too are refused rather than silently overridden (go-ethereum
+ * refuses conflicting flags as well). Fixtures may add accounts on top of its alloc.
+ */
+function genesisOf(input: ChainSimOptions): string | undefined {
+  const value = input.genesis;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw new OptionError('genesis', 'expected a file path');
+  const conflicts: Array<[keyof ChainSimOptions, string]> = [
+    ['hardfork', 'hardfork'], ['chainId', 'chain-id'], ['gasLimit', 'gas-limit'], ['baseFee', 'base-fee'], ['stateFile', 'state'],
+  ];
+  for (const [key, flag] of conflicts) {
+    if (input[key] !== undefined) throw new OptionError('genesis', `cannot be combined with --${flag}${key === 'stateFile' ? ' (not supported yet)' : ': the genesis file sets it'}`);
+  }
+  if (input.mining === 'pow') throw new OptionError('genesis', 'cannot be combined with --mining pow (not supported yet)');
   return value;
 }
 
@@ -286,6 +309,7 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     allowedHosts: list('allowed-hosts', input.allowedHosts, DEFAULT_ALLOWED_HOSTS, HOST_ENTRY, 'a host name or address'),
     cors: list('cors', input.cors, DEFAULT_CORS_ORIGINS, ORIGIN_ENTRY, 'an origin like http://localhost:3000 or http://localhost:*'),
     fixtures: fixturesOf(input.fixtures),
+    genesis: genesisOf(input),
     stateFile: stateFileOf(input.stateFile),
     stateInterval: stateIntervalOf(input.stateInterval, input.stateFile),
   };
