@@ -151,8 +151,15 @@ async function diagnose(vm: VM, block: Block, rootBefore: Uint8Array): Promise<s
   }
 }
 
-/** ethereumjs appends "(block number=… hash=…)" and similar context; the caller names the block already. */
+/**
+ * ethereumjs appends its context ("(vm hf=… -> block number=… -> tx type=… hash=0x…)"); the
+ * caller names the block already, so keep only the transaction's hash from it.
+ */
 function clean(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s*\((block|tx) [^)]*\)\s*$/s, '').replace(/\s*\n\s*/g, ' ');
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
+  const context = /\s*\((vm hf=|block number=|block |tx )[^]*\)\s*$/.exec(message);
+  if (!context) return message;
+  const tx = /-> tx [^>]*?hash=(0x[0-9a-f]{64})/.exec(context[0]) ?? /^\s*\(tx [^)]*?hash=(0x[0-9a-f]{64})/.exec(context[0]);
+  const text = message.slice(0, context.index);
+  return tx ? `transaction ${tx[1]}: ${text}` : text;
 }
