@@ -80,3 +80,20 @@ export const hexNumber = (n: number | bigint): string => `0x${n.toString(16)}`;
 export function importedNode(file: string, options: ChainSimOptions = {}): ReturnType<typeof newNode> {
   return newNode({ ...SAME_GENESIS, ...options, import: file });
 }
+
+export type Block = { hash: string; stateRoot: string; transactions: Array<{ hash: string }>; number: string };
+
+/** Every block (with full transactions), transaction and receipt of a chain, as JSON-RPC answers them. */
+export async function answers(rpc: Rpc, head: number): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (let n = 0; n <= head; n++) {
+    const block = await rpc<Block>('eth_getBlockByNumber', [hexNumber(n), true]);
+    out.push(block, await rpc('eth_getBlockByHash', [block.hash, false]), await rpc('eth_getBlockReceipts', [hexNumber(n)]));
+    for (const tx of block.transactions) {
+      out.push(await rpc('eth_getTransactionByHash', [tx.hash]), await rpc('eth_getTransactionReceipt', [tx.hash]));
+    }
+  }
+  out.push(await rpc('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]));
+  return out;
+}
+

@@ -2,23 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { Interface } from 'ethers';
 import { ADDRESSES, type Rpc, artifact, newNode, send } from '../helpers/chain.js';
-import { type BuiltChain, SAME_GENESIS, TO, buildChain, exportToFile, hexNumber, importedNode, tempDir } from './chain.js';
-
-type Block = { hash: string; stateRoot: string; transactions: Array<{ hash: string }>; number: string };
-
-/** Every block (with full transactions), transaction and receipt of a chain, as JSON-RPC answers them. */
-async function answers(rpc: Rpc, head: number): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for (let n = 0; n <= head; n++) {
-    const block = await rpc<Block>('eth_getBlockByNumber', [hexNumber(n), true]);
-    out.push(block, await rpc('eth_getBlockByHash', [block.hash, false]), await rpc('eth_getBlockReceipts', [hexNumber(n)]));
-    for (const tx of block.transactions) {
-      out.push(await rpc('eth_getTransactionByHash', [tx.hash]), await rpc('eth_getTransactionReceipt', [tx.hash]));
-    }
-  }
-  out.push(await rpc('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]));
-  return out;
-}
+import { type Block, type BuiltChain, SAME_GENESIS, TO, answers, buildChain, exportToFile, hexNumber, importedNode, tempDir } from './chain.js';
 
 /** State reads at every block: balances, nonces, code, storage, a call and an estimate. */
 async function readsAt(rpc: Rpc, built: BuiltChain): Promise<unknown[]> {
