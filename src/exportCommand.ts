@@ -1,10 +1,11 @@
 /**
  * `chain-sim export FILE [--rpc-url URL] [--first N] [--last M]`: ask a running node for
  * its canonical blocks (chain_exportChain) and write them as `geth export` does, ready for
- * `--import`. Long chains are fetched in ranges (each answer is bounded by the node), and
+ * `--import`, and the genesis block beside it as a go-ethereum genesis.json (FILE.genesis.json,
+ * from chain_exportGenesis) for `--genesis`. Long chains are fetched in ranges (each answer is bounded by the node), and
  * the file appears complete or not at all (written beside it, then renamed).
  */
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink, writeFile } from 'node:fs/promises';
 import yargs from 'yargs';
 import { RemoteRpcError, callRpc } from './rpcClient.js';
 
@@ -103,8 +104,8 @@ export async function exportCommand(argv: string[]): Promise<number> {
   try {
     const args = await parse(argv);
     console.log(await writeChainFile(args));
-    // Once nodes offer chain_exportGenesis, the genesis goes beside the blocks with one more line:
-    // await writeFile(`${args.file}.genesis.json`, JSON.stringify(await callRpc(args.rpcUrl, 'chain_exportGenesis'), null, 2));
+    // The genesis beside the blocks: `--genesis FILE.genesis.json --import FILE` rebuilds the chain.
+    await writeFile(`${args.file}.genesis.json`, `${JSON.stringify(await callRpc(args.rpcUrl, 'chain_exportGenesis'), null, 2)}\n`);
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

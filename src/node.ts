@@ -4,13 +4,14 @@
  */
 import { createRequire } from 'node:module';
 import { deriveAccounts } from './engine/accounts.js';
-import { Chain } from './engine/chain.js';
+import { Chain, type EngineOptions } from './engine/chain.js';
 import { FilterManager } from './engine/filters.js';
 import { startPow } from './engine/pow/start.js';
 import { type ChainSimOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { importChainFile } from './chainFile.js';
 import { readFixtures } from './fixtures.js';
+import { GenesisFileError, readGethGenesis } from './genesis/gethGenesis.js';
 import { StateSaver, readStateFile, restoreState, withSavedSettings } from './persistence.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
@@ -33,14 +34,16 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   const given = isResolved(input) ? input : resolveOptions(input);
   const saved = given.stateFile === undefined ? undefined : await readStateFile(given.stateFile);
   const fixtures = given.fixtures.length > 0 ? await readFixtures(given.fixtures) : undefined;
-  // Settings saved in files apply unless given explicitly (resolved options are taken as they are).
+  const genesis = given.genesis === undefined ? undefined : await readGethGenesis(given.genesis);
+  // Settings saved in files apply unless given explicitly (resolved options are taken as they are); a genesis file's win over a fixture's.
   const plain = isResolved(input) ? undefined : input;
-  const withFixtures = plain && fixtures ? { ...plain, ...definedOnly(fixtures.settings), ...definedOnly(plain) } : plain;
-  const options = !withFixtures || (!saved && !fixtures)
+  const withFixtures = plain && fixtures && !genesis ? { ...plain, ...definedOnly(fixtures.settings), ...definedOnly(plain) } : plain;
+  const resolved = !withFixtures || (!saved && !fixtures)
     ? given
     : resolveOptions(saved ? withSavedSettings(withFixtures, saved) : withFixtures);
+  const options: ResolvedOptions = genesis ? { ...resolved, chainId: genesis.chainId, gasLimit: genesis.header.gasLimit } : resolved;
   const accounts = deriveAccounts(options.mnemonic, options.accounts, options.derivationPath);
-  const chain = await Chain.create({
+  const chain = await createChain({
     chainId: options.chainId,
     hardfork: options.hardfork,
     accounts,
@@ -53,8 +56,9 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     mining: options.mining,
     // Without saved blocks (a plain state file) the new genesis continues from the saved head's time.
     genesisTimestamp: saved?.blocks ? undefined : (saved?.timestamp ?? fixtures?.timestamp),
-    genesisAlloc: fixtures?.alloc,
-  });
+    genesisAlloc: genesis ? new Map([...genesis.alloc, ...(fixtures?.alloc ?? [])]) : fixtures?.alloc,
+    genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
+  }, options.genesis);
   for (const privateKey of fixtures?.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
   if (saved) await restoreState(chain, saved);
   if (options.importFile !== undefined) {
@@ -102,6 +106,16 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
       pow?.close();
     },
   };
+}
+
+/** A chain that a genesis file cannot build (e.g. a header field its forks rule out) is that file's error. */
+async function createChain(engineOptions: EngineOptions, genesisPath: string | undefined): Promise<Chain> {
+  try {
+    return await Chain.create(engineOptions);
+  } catch (error) {
+    if (genesisPath === undefined) throw error;
+    throw new GenesisFileError(genesisPath, error instanceof Error ? error.message : String(error));
+  }
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {

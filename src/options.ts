@@ -57,6 +57,8 @@ export interface ChainSimOptions {
   fixtures?: string[];
   /** A chain file as `geth export` writes it (RLP blocks): executed, validated and appended at start. */
   import?: string;
+  /** A go-ethereum genesis.json: chain id, fork schedule, genesis header and alloc. */
+  genesis?: string;
   stateFile?: string;
   /** With stateFile: also save every this many seconds (fractions allowed; 0: only on shutdown). */
   stateInterval?: number;
@@ -92,6 +94,7 @@ export interface ResolvedOptions {
   readonly cors: readonly string[];
   readonly fixtures: readonly string[];
   readonly importFile: string | undefined;
+  readonly genesis: string | undefined;
   readonly stateFile: string | undefined;
   readonly stateInterval: number;
 }
@@ -148,6 +151,7 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'cors', flag: 'cors', type: 'string', describe: 'comma-separated browser origins allowed to read replies (scheme://host, scheme://host:* for any port); * for any', defaultText: DEFAULT_CORS_ORIGINS.join(',') },
   { key: 'fixtures', flag: 'fixture', type: 'string', array: true, describe: 'state file loaded into the genesis block (repeatable; later files win)', defaultText: 'none' },
   { key: 'import', flag: 'import', type: 'string', describe: 'chain file of RLP blocks (geth export format): each block executed, validated and appended at start', defaultText: 'none' },
+  { key: 'genesis', flag: 'genesis', type: 'string', describe: 'go-ethereum genesis.json: chain id, fork schedule (by block and time), genesis header and alloc', defaultText: 'none' },
   { key: 'stateFile', flag: 'state', type: 'string', describe: 'state file: loaded at start if it exists, saved atomically on exit (SIGINT, SIGTERM, SIGHUP)', defaultText: 'none' },
   { key: 'stateInterval', flag: 'state-interval', type: 'number', describe: 'with --state: also save every N seconds', defaultText: '0 (only on exit)' },
   { key: 'quiet', flag: 'quiet', alias: 'q', type: 'boolean', describe: 'print nothing but errors', defaultText: 'false' },
@@ -211,6 +215,25 @@ function fixturesOf(value: string[] | undefined): readonly string[] {
   if (!Array.isArray(value) || value.some((f) => typeof f !== 'string' || f.length === 0)) {
     throw new OptionError('fixture', 'expected file paths');
   }
+  return value;
+}
+
+/**
+ * A genesis file sets the chain id, the forks, the genesis gas limit and base fee: the
+ * flags that set them too are refused rather than silently overridden (go-ethereum
+ * refuses conflicting flags as well). Fixtures may add accounts on top of its alloc.
+ */
+function genesisOf(input: ChainSimOptions): string | undefined {
+  const value = input.genesis;
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '') throw new OptionError('genesis', 'expected a file path');
+  const conflicts: Array<[keyof ChainSimOptions, string]> = [
+    ['hardfork', 'hardfork'], ['chainId', 'chain-id'], ['gasLimit', 'gas-limit'], ['baseFee', 'base-fee'], ['stateFile', 'state'],
+  ];
+  for (const [key, flag] of conflicts) {
+    if (input[key] !== undefined) throw new OptionError('genesis', `cannot be combined with --${flag}${key === 'stateFile' ? ' (not supported yet)' : ': the genesis file sets it'}`);
+  }
+  if (input.mining === 'pow') throw new OptionError('genesis', 'cannot be combined with --mining pow (not supported yet)');
   return value;
 }
 
@@ -291,6 +314,7 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     cors: list('cors', input.cors, DEFAULT_CORS_ORIGINS, ORIGIN_ENTRY, 'an origin like http://localhost:3000 or http://localhost:*'),
     fixtures: fixturesOf(input.fixtures),
     importFile: filePathOf('import', input.import),
+    genesis: genesisOf(input),
     stateFile: filePathOf('state', input.stateFile),
     stateInterval: stateIntervalOf(input.stateInterval, input.stateFile),
   };

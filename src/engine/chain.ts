@@ -13,8 +13,9 @@ import { EngineError, rejected } from './errors.js';
 import { type CallOutcome, type CallRequest, estimateGas, runCall, transactionGasCap } from './execution.js';
 import { emptyBlocksAfter } from './emptyBlocks.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
-import { createGenesis } from './genesis.js';
-import { PRELOADED_PARAMS, createChainCommon, isPostMerge } from './hardforks.js';
+import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
+import { type GenesisHeader, createGenesis } from './genesis.js';
+import { PRELOADED_PARAMS, createChainCommon, createScheduledCommon, isPostMerge } from './hardforks.js';
 import { type MiningOutcome, mineBlock } from './miner.js';
 import { SerialQueue } from './serial.js';
 import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
@@ -47,6 +48,11 @@ export interface EngineOptions {
   readonly wallClock?: WallClock;
   /** 'pow': no automine; blocks come from solutions to chain_getWork (pow/sealer.ts). Default 'instant'. */
   readonly mining?: 'instant' | 'pow';
+  /**
+   * A genesis file: its fork schedule replaces `hardfork`, its header fields the genesis
+   * settings above, and the genesis state is `genesisAlloc` alone (no prefunded accounts).
+   */
+  readonly genesis?: { readonly schedule: ForkSchedule; readonly header: GenesisHeader };
 }
 
 export interface ChainEvents {
@@ -113,14 +119,19 @@ export class Chain extends EventEmitter<ChainEvents> {
   private intervalTimer: NodeJS.Timeout | undefined;
   private historical: { root: string; vm: VM } | undefined;
   private pending: { key: string; vm: VM } | undefined;
+  /** With a fork schedule: the rules the next block follows, asked without touching the VM's Common. */
+  private readonly nextCommon: Common;
 
   private constructor(
+    /** The VM's Common. With a fork schedule it is moved to each block's fork inside the queue only. */
     readonly common: Common,
     readonly vm: VM,
     readonly blocks: BlockStore,
     private readonly options: EngineOptions,
+    readonly schedule: ForkSchedule | undefined,
   ) {
     super();
+    this.nextCommon = schedule ? common.copy() : common;
     this.pool = new TxPool(options.order ?? 'fees');
     this.clock = new BlockClock(options.wallClock);
     this.accounts = new AccountRegistry(options.accounts);
@@ -130,7 +141,10 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   static async create(options: EngineOptions): Promise<Chain> {
-    const common = createChainCommon(options.chainId, options.hardfork);
+    const schedule = options.genesis?.schedule;
+    const common = schedule
+      ? createScheduledCommon(options.chainId, schedule, options.genesis!.header.timestamp)
+      : createChainCommon(options.chainId, options.hardfork);
     const store = new BlockStore();
     const vm = await createVM({
       common,
@@ -138,14 +152,15 @@ export class Chain extends EventEmitter<ChainEvents> {
       stateManager: new TrackingStateManager({ common, caches: new Caches() }),
       blockchain: store.asEvmBlockchain(),
     });
-    const chain = new Chain(common, vm, store, options);
+    const chain = new Chain(common, vm, store, options, schedule);
     const genesis = await createGenesis(vm, {
-      accounts: options.accounts.map((a) => ({ address: a.address, balance: options.balance })),
+      accounts: options.genesis ? [] : options.accounts.map((a) => ({ address: a.address, balance: options.balance })),
       gasLimit: options.gasLimit,
       baseFee: options.baseFee,
       timestamp: options.genesisTimestamp ?? chain.clock.nowSeconds(),
       coinbase: options.coinbase,
       alloc: options.genesisAlloc,
+      header: options.genesis?.header,
     });
     store.append(genesis);
     chain.genesisPoint = await chain.capture();
@@ -167,8 +182,27 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** The base fee the next block will have (undefined before London). */
   nextBaseFee(): bigint | undefined {
-    if (!this.common.isActivatedEIP(1559)) return undefined;
-    return this.nextBaseFeeOverride ?? this.head.block.header.calcNextBaseFee();
+    const common = this.nextBlockCommon();
+    if (!common.isActivatedEIP(1559)) return undefined;
+    if (this.nextBaseFeeOverride !== undefined) return this.nextBaseFeeOverride;
+    // The London block itself starts from the initial base fee: its parent has none.
+    const parent = this.head.block.header;
+    return parent.baseFeePerGas === undefined ? common.param('initialBaseFee') : parent.calcNextBaseFee();
+  }
+
+  /**
+   * A Common on the fork of the next block (number head + 1, the clock's next timestamp).
+   * Without a fork schedule it is the chain's one Common. Safe outside the queue: with a
+   * schedule it is a copy no VM listens to.
+   */
+  nextBlockCommon(): Common {
+    if (this.schedule) alignFork(this.nextCommon, this.schedule, this.head.number + 1n, this.clock.peekNext(this.head.block.header.timestamp));
+    return this.nextCommon;
+  }
+
+  /** With a fork schedule: put a VM on the fork of a block (call inside the queue). */
+  private alignVm(vm: VM, number: bigint, timestamp: bigint): void {
+    if (this.schedule) alignFork(vm.common, this.schedule, number, timestamp);
   }
 
   setNextBaseFee(fee: bigint | undefined): void {
@@ -209,12 +243,15 @@ export class Chain extends EventEmitter<ChainEvents> {
   private async pendingState(): Promise<VM> {
     const executable = await this.executable();
     if (executable.length === 0) return this.vm;
-    const key = `${this.head.hashHex}:${executable.map((e) => e.hashHex).join(',')}`;
+    const timestamp = this.clock.peekNext(this.head.block.header.timestamp);
+    const fork = this.schedule ? forkAt(this.schedule, this.head.number + 1n, timestamp) : '';
+    const key = `${this.head.hashHex}:${fork}:${executable.map((e) => e.hashHex).join(',')}`;
     if (this.pending?.key !== key) {
       const vm = await this.vm.shallowCopy(false);
+      this.alignVm(vm, this.head.number + 1n, timestamp);
       await vm.stateManager.setStateRoot(await this.vm.stateManager.getStateRoot());
       await mineBlock(vm, this.head, executable, {
-        timestamp: this.clock.peekNext(this.head.block.header.timestamp),
+        timestamp,
         coinbase: this.coinbase,
         gasLimit: this.blockGasLimit,
         baseFeePerGas: this.nextBaseFeeOverride,
@@ -283,14 +320,23 @@ export class Chain extends EventEmitter<ChainEvents> {
    * travel applied, base fee), so a call sees what a transaction sent now would see.
    */
   private async executionContext(ref: BlockRef): Promise<{ vm: VM; block: Block }> {
-    if ('tag' in ref && ref.tag === 'pending') return { vm: await this.pendingState(), block: this.pendingHeaderBlock() };
+    if ('tag' in ref && ref.tag === 'pending') {
+      const vm = await this.pendingState();
+      // With an empty pool that is the live VM: it runs under the next block's fork.
+      const header = this.pendingHeaderBlock();
+      this.alignVm(vm, header.header.number, header.header.timestamp);
+      return { vm, block: header };
+    }
     const mined = this.resolve(ref);
-    return { vm: await this.vmAt(mined), block: mined.block };
+    const vm = await this.vmAt(mined);
+    this.alignVm(vm, mined.number, mined.block.header.timestamp);
+    return { vm, block: mined.block };
   }
 
   private pendingHeaderBlock(): Block {
     const parent = this.head.block;
-    const postMerge = isPostMerge(this.common);
+    const common = this.nextBlockCommon();
+    const postMerge = isPostMerge(common);
     return createBlock(
       {
         header: {
@@ -302,10 +348,10 @@ export class Chain extends EventEmitter<ChainEvents> {
           difficulty: postMerge ? 0n : 1n,
           mixHash: postMerge ? keccak_256(parent.header.mixHash) : undefined,
           baseFeePerGas: this.nextBaseFee(),
-          excessBlobGas: this.common.isActivatedEIP(4844) ? parent.header.calcNextExcessBlobGas(this.common) : undefined,
+          excessBlobGas: common.isActivatedEIP(4844) ? parent.header.calcNextExcessBlobGas(common) : undefined,
         },
       },
-      { common: this.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
+      { common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
     );
   }
 
@@ -320,7 +366,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   private gasCap(): bigint {
-    return transactionGasCap(this.common, this.blockGasLimit);
+    return transactionGasCap(this.nextBlockCommon(), this.blockGasLimit);
   }
 
   // ---- transactions ----------------------------------------------------------------------
@@ -328,7 +374,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Decode, validate and pool a signed transaction; under automine, mine it before returning. */
   submitRawTransaction(raw: Uint8Array): Promise<string> {
     return this.queue.run(async () => {
-      const tx = decodeRawTransaction(raw, this.common);
+      const tx = decodeRawTransaction(raw, this.nextBlockCommon());
       return this.admit(tx, senderOf(tx));
     });
   }
@@ -373,7 +419,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         : { ...base, type: 0, gasPrice };
     }
     try {
-      return createTx(data, { common: this.common, params: PRELOADED_PARAMS });
+      return createTx(data, { common: this.nextBlockCommon(), params: PRELOADED_PARAMS });
     } catch (error) {
       throw translateTxError(error);
     }
@@ -434,6 +480,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const parent = this.head;
     const blockTimestamp = timestamp ?? this.clock.takeNext(parent.block.header.timestamp);
     if (blockTimestamp > MAX_TIMESTAMP) throw rejected(`block timestamp ${blockTimestamp} would exceed 2^64-1`);
+    if (this.schedule) this.enterFork(parent.number + 1n, blockTimestamp);
     const outcome = await mineBlock(this.vm, parent, candidates, {
       timestamp: blockTimestamp,
       coinbase: this.coinbase,
@@ -446,6 +493,15 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.blocks.append(outcome.mined);
     this.emit('block', outcome.mined);
     return outcome;
+  }
+
+  /**
+   * Put the live VM on the fork of the block about to be mined. At the London block the gas
+   * limit doubles, as go-ethereum's miner and header checks expect (the gas target stays).
+   */
+  private enterFork(number: bigint, timestamp: bigint): void {
+    this.alignVm(this.vm, number, timestamp);
+    if (number > 0n && number === forkBlock(this.schedule!, 'london')) this.blockGasLimit *= 2n;
   }
 
   /**
@@ -496,7 +552,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       for (let i = 0n; i < count; i++) {
         // Let timers, sockets and other requests in between blocks of a long run.
         if (i > 0n) await new Promise((resolve) => setImmediate(resolve));
-        if (i > 0n && (await this.canMineEmptyFast())) {
+        if (i > 0n && (await this.canMineEmptyFast(count - i, step))) {
           await this.appendEmptyBlocks(count - i, step, mined);
           break;
         }
@@ -516,7 +572,14 @@ export class Chain extends EventEmitter<ChainEvents> {
    * nothing is pending, no block reward (post-merge), no base fee override, and no
    * system contract that would write state at the start of a block.
    */
-  private async canMineEmptyFast(): Promise<boolean> {
+  private async canMineEmptyFast(count: bigint, step: bigint): Promise<boolean> {
+    if (this.schedule) {
+      // The shortcut copies the head's header layout: only while no fork boundary lies ahead.
+      const head = this.head.block.header;
+      const headFork = forkAt(this.schedule, head.number, head.timestamp);
+      if (forkAt(this.schedule, head.number + count, head.timestamp + count * step) !== headFork) return false;
+      this.alignVm(this.vm, head.number, head.timestamp);
+    }
     if (!isPostMerge(this.common) || this.nextBaseFeeOverride !== undefined) return false;
     if (this.head.senders.length > 0 || (this.head.block.header.excessBlobGas ?? 0n) > 0n) return false;
     if ((await this.executable()).length > 0) return false;
@@ -643,6 +706,17 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.queue.run(() => this.state.dump());
   }
 
+  /** Every account of block 0's state (setters since may have changed the live state without a block). */
+  genesisState(): Promise<Map<string, AccountState>> {
+    return this.queue.run(async () => {
+      const root = this.blocks.byNumber(0n)!.block.header.stateRoot;
+      if (!(await this.state.hasStateRoot(root))) throw rejected('state of block 0 is not available (not kept across a restart)');
+      const copy = this.state.shallowCopy(false);
+      await copy.setStateRoot(root);
+      return this.state.dump(copy);
+    });
+  }
+
   /**
    * Replace the whole chain with blocks saved by an earlier run (--state); the caller loads
    * the matching state. Nothing is re-executed and no events fire: this is the start of a run.
@@ -663,7 +737,12 @@ export class Chain extends EventEmitter<ChainEvents> {
   importBlocks(source: AsyncIterable<EncodedBlock>): Promise<ImportSummary> {
     return this.queue.run(async () => {
       this.pending = undefined;
-      const summary = await importBlocks({ vm: this.vm, store: this.blocks, appended: (mined) => this.emit('block', mined) }, source);
+      const summary = await importBlocks({
+        vm: this.vm,
+        store: this.blocks,
+        appended: (mined) => this.emit('block', mined),
+        alignFork: (number, timestamp) => this.alignVm(this.vm, number, timestamp),
+      }, source);
       const head = this.head.block.header;
       if (head.timestamp > this.clock.nowSeconds()) this.clock.setTime(head.timestamp);
       this.blockGasLimit = head.gasLimit;

@@ -1,4 +1,5 @@
-import { createBlock } from '@ethereumjs/block';
+import { type Block, createBlock } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
 import { Address, createAccount } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 
@@ -12,6 +13,24 @@ export interface GenesisAccount {
   readonly balance: bigint;
 }
 
+/** Every header field a go-ethereum genesis file can set (the rest follow from the genesis fork). */
+export interface GenesisHeader {
+  readonly timestamp: bigint;
+  readonly gasLimit: bigint;
+  readonly difficulty: bigint;
+  /** 8 bytes. */
+  readonly nonce: Uint8Array;
+  readonly mixHash: Uint8Array;
+  readonly parentHash: Uint8Array;
+  readonly coinbase: Address;
+  readonly extraData: Uint8Array;
+  readonly gasUsed: bigint;
+  /** From London; go-ethereum's initial base fee (1 gwei) when absent. */
+  readonly baseFeePerGas?: bigint;
+  readonly excessBlobGas?: bigint;
+  readonly blobGasUsed?: bigint;
+}
+
 export interface GenesisParams {
   readonly accounts: readonly GenesisAccount[];
   readonly gasLimit: bigint;
@@ -21,6 +40,8 @@ export interface GenesisParams {
   readonly extraData?: Uint8Array;
   /** More accounts, with code and storage (fixtures), written over the prefunded ones. */
   readonly alloc?: Alloc;
+  /** A genesis file's header: it replaces the fields above (but for the state). */
+  readonly header?: GenesisHeader;
 }
 
 /** Writes the prefunded accounts into the VM's state and returns block 0 on top of it. */
@@ -31,7 +52,7 @@ export async function createGenesis(vm: VM, params: GenesisParams): Promise<Mine
   }
   if (params.alloc) await (vm.stateManager as TrackingStateManager).load(params.alloc);
   const stateRoot = await vm.stateManager.getStateRoot();
-  const block = createBlock(
+  const block = params.header ? fileGenesisBlock(common, params.header, stateRoot) : createBlock(
     {
       header: {
         number: 0n,
@@ -58,3 +79,41 @@ export async function createGenesis(vm: VM, params: GenesisParams): Promise<Mine
     totalDifficulty: block.header.difficulty,
   };
 }
+
+/**
+ * Block 0 as go-ethereum builds it from a genesis file (core/genesis.go toBlockWithRoot):
+ * the file's fields, then what the genesis fork adds (base fee from London, the empty
+ * withdrawals root from Shanghai, blob gas and a zero beacon root from Cancun, the empty
+ * requests hash from Prague; the ethereumjs header defaults for those are the same values).
+ */
+function fileGenesisBlock(common: Common, header: GenesisHeader, stateRoot: Uint8Array): Block {
+  const cancun = common.isActivatedEIP(4844);
+  if (!cancun && (header.excessBlobGas !== undefined || header.blobGasUsed !== undefined)) {
+    throw new Error('excessBlobGas and blobGasUsed need Cancun active at genesis');
+  }
+  return createBlock(
+    {
+      header: {
+        number: 0n,
+        parentHash: header.parentHash,
+        timestamp: header.timestamp,
+        gasLimit: header.gasLimit,
+        gasUsed: header.gasUsed,
+        difficulty: header.difficulty,
+        nonce: header.nonce,
+        mixHash: header.mixHash,
+        coinbase: header.coinbase,
+        extraData: header.extraData,
+        stateRoot,
+        baseFeePerGas: common.isActivatedEIP(1559) ? (header.baseFeePerGas ?? INITIAL_BASE_FEE) : undefined,
+        excessBlobGas: cancun ? (header.excessBlobGas ?? 0n) : undefined,
+        blobGasUsed: cancun ? (header.blobGasUsed ?? 0n) : undefined,
+      },
+      withdrawals: common.isActivatedEIP(4895) ? [] : undefined,
+    },
+    { common, skipConsensusFormatValidation: true },
+  );
+}
+
+/** go-ethereum's params.InitialBaseFee. */
+const INITIAL_BASE_FEE = 1_000_000_000n;

@@ -1,7 +1,8 @@
-import { Common, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
+import { Common, type ChainConfig, type HardforksDict, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { paramsBlock } from '@ethereumjs/block';
 import { paramsTx } from '@ethereumjs/tx';
 import { wasmEcrecover } from './ecrecover.js';
+import { type ForkSchedule, forkAt } from './forkSchedule.js';
 import { keccak256 } from './keccak256.js';
 import { sidecarlessKzg } from './kzg.js';
 
@@ -34,7 +35,56 @@ export function createChainCommon(chainId: bigint, hardfork: string): Common {
   return skipEmptyParamUpdates(createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, {
     hardfork,
     params: mergeParams(paramsTx, paramsBlock),
-    customCrypto: { kzg: sidecarlessKzg, ecrecover: wasmEcrecover, keccak256 },
+    customCrypto: CUSTOM_CRYPTO,
+  }));
+}
+
+const CUSTOM_CRYPTO = { kzg: sidecarlessKzg, ecrecover: wasmEcrecover, keccak256 };
+/** EIP-4844: gas per blob; blob schedules count blobs. */
+const GAS_PER_BLOB = 131072;
+
+/**
+ * A Common that knows a fork schedule (a go-ethereum genesis config), set to the fork
+ * of the genesis block. The engine moves it between forks block by block (forkSchedule.ts).
+ * Blob schedule entries override the fork's defaults; a fork without one keeps the
+ * values ethereumjs has for mainnet.
+ */
+export function createScheduledCommon(chainId: bigint, schedule: ForkSchedule, genesisTimestamp: bigint): Common {
+  const customHardforks: HardforksDict = {};
+  const forkParams: ParamsDict = {};
+  for (const [name, blob] of schedule.blobSchedule) {
+    // Before the blob-parameter-only forks ethereumjs reads gas amounts; from bpo1 on, blob counts.
+    const params = {
+      targetBlobGasPerBlock: blob.target * GAS_PER_BLOB,
+      maxBlobGasPerBlock: blob.max * GAS_PER_BLOB,
+      target: blob.target,
+      max: blob.max,
+      blobGasPriceUpdateFraction: blob.baseFeeUpdateFraction,
+    };
+    // A bpo fork is nothing but its parameters, written inline (they would win over fork-scoped ones);
+    // the named forks keep their EIPs and take the values as fork-scoped parameters.
+    if (/^bpo\d$/.test(name)) customHardforks[name] = { eips: [], params };
+    else forkParams[name] = params;
+  }
+  const chain: ChainConfig = {
+    name: 'chain-sim',
+    chainId: Number(chainId),
+    genesis: Mainnet.genesis,
+    hardforks: schedule.forks.map((fork) => ({
+      name: fork.name,
+      block: fork.block === undefined ? null : Number(fork.block),
+      timestamp: fork.timestamp === undefined ? undefined : fork.timestamp.toString(),
+    })),
+    customHardforks,
+    bootstrapNodes: [],
+    // Proof of work until Paris, whose own config switches ethereumjs to proof of stake.
+    consensus: Mainnet.consensus,
+  };
+  return skipEmptyParamUpdates(new Common({
+    chain,
+    hardfork: forkAt(schedule, 0n, genesisTimestamp),
+    params: mergeParams(paramsTx, paramsBlock, forkParams),
+    customCrypto: CUSTOM_CRYPTO,
   }));
 }
 

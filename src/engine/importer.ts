@@ -44,6 +44,8 @@ export interface ImportTarget {
   readonly store: BlockStore;
   /** Told of each appended block (the chain emits its 'block' event). */
   readonly appended: (mined: MinedBlock) => void;
+  /** With a fork schedule: put the VM's Common on the fork of a block before it is decoded and run. */
+  readonly alignFork?: (number: bigint, timestamp: bigint) => void;
 }
 
 /** Import blocks in order; resolves when all are in, rejects with ImportError at the first bad one. */
@@ -52,7 +54,7 @@ export async function importBlocks(target: ImportTarget, source: AsyncIterable<E
   let known = 0;
   let transactions = 0;
   for await (const encoded of source) {
-    const block = decodeBlock(encoded, target.vm.common);
+    const block = decodeBlock(encoded, target.vm.common, target.alignFork);
     const number = block.header.number;
     const head = target.store.head;
     if (number <= head.number) {
@@ -70,20 +72,27 @@ export async function importBlocks(target: ImportTarget, source: AsyncIterable<E
   return { imported, known, transactions };
 }
 
-function decodeBlock(encoded: EncodedBlock, common: Common): Block {
+function decodeBlock(encoded: EncodedBlock, common: Common, alignFork: ImportTarget['alignFork']): Block {
   let values: unknown;
   try {
     values = RLP.decode(encoded.bytes);
+    // Which transaction types and header fields are valid depends on the block's fork.
+    const at = headerField(values, NUMBER);
+    if (alignFork && at !== undefined) alignFork(at, headerField(values, TIMESTAMP) ?? 0n);
     return createBlockFromBytesArray(values as Parameters<typeof createBlockFromBytesArray>[0], { common, params: PRELOADED_PARAMS });
   } catch (error) {
-    throw new ImportError(numberOf(values), `not a valid block: ${clean(error)}`, encoded.offset);
+    throw new ImportError(headerField(values, NUMBER), `not a valid block: ${clean(error)}`, encoded.offset);
   }
 }
 
-/** The header's number field (index 8), if the RLP got that far: for naming a block that does not decode. */
-function numberOf(values: unknown): bigint | undefined {
+/** Positions of the number and timestamp in a header's RLP list. */
+const NUMBER = 8;
+const TIMESTAMP = 11;
+
+/** A numeric header field read from the raw RLP (before decoding, or of a block that does not decode). */
+function headerField(values: unknown, index: number): bigint | undefined {
   const header = Array.isArray(values) ? values[0] : undefined;
-  const field = Array.isArray(header) ? header[8] : undefined;
+  const field = Array.isArray(header) ? header[index] : undefined;
   return field instanceof Uint8Array && field.length <= 8 ? bytesToBigInt(field) : undefined;
 }
 

@@ -44,20 +44,23 @@ export class TrackingStateManager extends MerkleStateManager {
     return super.putStorage(address, key, value);
   }
 
-  /** Every live account with its code and non-zero storage. */
-  async dump(): Promise<Map<string, AccountState>> {
-    await this.getStateRoot(); // flushes the caches into the trie
+  /**
+   * Every live account with its code and non-zero storage; of `source` if given (a copy at
+   * an older state root: the addresses written here are a superset of those it holds).
+   */
+  async dump(source: MerkleStateManager = this): Promise<Map<string, AccountState>> {
+    await source.getStateRoot(); // flushes the caches into the trie
     const alloc = new Map<string, AccountState>();
     for (const [addressHex, slots] of [...this.written].sort(([a], [b]) => (a < b ? -1 : 1))) {
       const address = createAddressFromString(addressHex);
-      const account = await this.getAccount(address);
+      const account = await source.getAccount(address);
       if (!account) continue;
       const storage = new Map<string, Uint8Array>();
       for (const slot of [...slots].sort()) {
-        const value = await this.getStorage(address, hexToBytes(slot as `0x${string}`));
+        const value = await source.getStorage(address, hexToBytes(slot as `0x${string}`));
         if (value.length > 0 && value.some((b) => b !== 0)) storage.set(slot, setLengthLeft(value, 32));
       }
-      alloc.set(addressHex, { balance: account.balance, nonce: account.nonce, code: await this.getCode(address), storage });
+      alloc.set(addressHex, { balance: account.balance, nonce: account.nonce, code: await source.getCode(address), storage });
     }
     return alloc;
   }

@@ -10,6 +10,7 @@ import { stateMethods } from './methods/state.js';
 import { executionMethods } from './methods/execution.js';
 import { feeMethods } from './methods/fees.js';
 import { filterMethods } from './methods/filters.js';
+import { genesisMethods } from './methods/genesis.js';
 import { nodeMethods } from './methods/node.js';
 import { powMethods } from './methods/pow.js';
 import { readMethods } from './methods/reads.js';
@@ -57,6 +58,6 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
   return table;
 }
 
-const TEST_CONTROLS: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...chainExportMethods]);
+const TEST_CONTROLS: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods]);
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, compilerMethods, filterMethods, powMethods, chainExportMethods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods];

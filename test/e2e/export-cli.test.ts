@@ -44,6 +44,7 @@ describe('chain-sim export FILE against a running npx chain-sim, then --import F
     const whole = (await rpc('chain_exportChain')) as string;
     expect(`0x${readFileSync(file).toString('hex')}`).to.equal(whole);
 
+    expect(JSON.parse(readFileSync(`${file}.genesis.json`, 'utf8'))).to.deep.equal(await rpc('chain_exportGenesis'));
     const imported = await startCli(['--port', '0', '--quiet', '--fixture', fixture, '--import', file]);
     try {
       const head = await callRpc(imported.url, 'eth_getBlockByNumber', ['latest', false]);

@@ -53,8 +53,9 @@ export const feeMethods = [
   defineMethod('chain_gasPrice', [], ({ chain }) => encodeQuantity((chain.nextBaseFee() ?? 0n) + SUGGESTED_TIP)),
   defineMethod('chain_maxPriorityFeePerGas', [], () => encodeQuantity(SUGGESTED_TIP)),
   defineMethod('chain_blobBaseFee', [], ({ chain }) => {
-    if (!chain.common.isActivatedEIP(4844)) return encodeQuantity(0);
-    return encodeQuantity(chain.head.block.header.calcNextBlobGasPrice(chain.common));
+    const common = chain.nextBlockCommon();
+    if (!common.isActivatedEIP(4844)) return encodeQuantity(0);
+    return encodeQuantity(chain.head.block.header.calcNextBlobGasPrice(common));
   }),
   defineMethod(
     'chain_feeHistory',
@@ -72,11 +73,13 @@ export const feeMethods = [
         baseFeePerGas: baseFees,
         gasUsedRatio: blocks.map((b) => Number(b.block.header.gasUsed) / Number(b.block.header.gasLimit)),
       };
-      if (chain.common.isActivatedEIP(4844)) {
-        const blobFees = blocks.map((b) => encodeQuantity(b.block.header.getBlobGasPrice()));
-        if (blocks.length > 0) blobFees.push(encodeQuantity(newest.block.header.calcNextBlobGasPrice(chain.common)));
+      const common = chain.nextBlockCommon();
+      if (common.isActivatedEIP(4844)) {
+        // Blocks from before Cancun (a fork schedule) have no blob fee: 0, as go-ethereum reports.
+        const blobFees = blocks.map((b) => encodeQuantity(b.block.header.excessBlobGas === undefined ? 0n : b.block.header.getBlobGasPrice()));
+        if (blocks.length > 0) blobFees.push(encodeQuantity(newest.block.header.calcNextBlobGasPrice(common)));
         result.baseFeePerBlobGas = blobFees;
-        const maxBlobGas = Number(chain.common.getBlobGasSchedule().maxBlobGasPerBlock);
+        const maxBlobGas = Number(common.getBlobGasSchedule().maxBlobGasPerBlock);
         result.blobGasUsedRatio = blocks.map((b) => Number(b.block.header.blobGasUsed ?? 0n) / maxBlobGas);
       }
       if (wanted) result.reward = blocks.map((b) => rewardsAt(b, wanted));

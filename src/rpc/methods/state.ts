@@ -8,7 +8,7 @@ import { type RpcContext, defineMethod, optionalParam, param } from '../method.j
 async function currentState({ chain }: RpcContext): Promise<StateFile> {
   return {
     chainId: chain.chainId,
-    hardfork: chain.common.hardfork(),
+    hardfork: chain.nextBlockCommon().hardfork(),
     gasLimit: chain.blockGasLimit,
     timestamp: chain.head.block.header.timestamp,
     alloc: await chain.dumpState(),

@@ -1,0 +1,133 @@
+/**
+ * The reverse of `--genesis`: a go-ethereum genesis.json describing a running chain's
+ * block 0 (config with the fork schedule, the genesis header fields, alloc = the state
+ * at block 0), such that `--genesis` of it rebuilds a block 0 with the same hash.
+ */
+import { type Common, Hardfork } from '@ethereumjs/common';
+import type { Chain } from '../engine/chain.js';
+import type { ForkActivation } from '../engine/forkSchedule.js';
+import { toHex } from '../engine/hex.js';
+import type { AccountState } from '../engine/stateDump.js';
+
+type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type GethGenesisJson = { [key: string]: JsonValue };
+
+/** The config field go-ethereum schedules each ethereumjs fork with (Spurious Dragon has two). */
+const FIELDS_OF_FORK: Readonly<Record<string, readonly string[]>> = {
+  homestead: ['homesteadBlock'],
+  dao: ['daoForkBlock'],
+  tangerineWhistle: ['eip150Block'],
+  spuriousDragon: ['eip155Block', 'eip158Block'],
+  byzantium: ['byzantiumBlock'],
+  constantinople: ['constantinopleBlock'],
+  petersburg: ['petersburgBlock'],
+  istanbul: ['istanbulBlock'],
+  muirGlacier: ['muirGlacierBlock'],
+  berlin: ['berlinBlock'],
+  london: ['londonBlock'],
+  arrowGlacier: ['arrowGlacierBlock'],
+  grayGlacier: ['grayGlacierBlock'],
+  mergeNetsplitBlock: ['mergeNetsplitBlock'],
+  shanghai: ['shanghaiTime'],
+  cancun: ['cancunTime'],
+  prague: ['pragueTime'],
+  osaka: ['osakaTime'],
+  bpo1: ['bpo1Time'],
+  bpo2: ['bpo2Time'],
+  bpo3: ['bpo3Time'],
+  bpo4: ['bpo4Time'],
+  bpo5: ['bpo5Time'],
+};
+
+const BLOB_FORKS = new Set(['cancun', 'prague', 'osaka', 'bpo1', 'bpo2', 'bpo3', 'bpo4', 'bpo5']);
+const GAS_PER_BLOB = 131072n;
+
+export async function exportGethGenesis(chain: Chain): Promise<GethGenesisJson> {
+  const genesis = chain.blocks.byNumber(0n)!.block.header;
+  const alloc = await chain.genesisState();
+  const forks = chain.schedule?.forks ?? singleForkSchedule(chain.common);
+  const out: GethGenesisJson = {
+    config: configOf(chain.chainId, forks, chain.common, genesis.difficulty),
+    nonce: toHex(genesis.nonce),
+    timestamp: quantity(genesis.timestamp),
+    extraData: toHex(genesis.extraData),
+    gasLimit: quantity(genesis.gasLimit),
+    difficulty: quantity(genesis.difficulty),
+    mixHash: toHex(genesis.mixHash),
+    coinbase: genesis.coinbase.toString(),
+    alloc: allocJson(alloc),
+    number: '0x0',
+    gasUsed: quantity(genesis.gasUsed),
+    parentHash: toHex(genesis.parentHash),
+  };
+  if (genesis.baseFeePerGas !== undefined) out.baseFeePerGas = quantity(genesis.baseFeePerGas);
+  if (genesis.excessBlobGas !== undefined) out.excessBlobGas = quantity(genesis.excessBlobGas);
+  if (genesis.blobGasUsed !== undefined) out.blobGasUsed = quantity(genesis.blobGasUsed);
+  return out;
+}
+
+/** A chain fixed at one hardfork: every fork up to it active from genesis (block 0, time 0). */
+function singleForkSchedule(common: Common): ForkActivation[] {
+  const forks: ForkActivation[] = [];
+  for (const { name } of common.hardforks()) {
+    // The DAO fork's irregular state change is mainnet's, not a dev chain's.
+    if (name === Hardfork.Dao || !common.gteHardfork(name)) continue;
+    const timed = FIELDS_OF_FORK[name]?.[0]?.endsWith('Time') ?? false;
+    forks.push(timed ? { name, timestamp: 0n } : { name, block: 0n });
+  }
+  return forks;
+}
+
+function configOf(chainId: bigint, forks: readonly ForkActivation[], common: Common, genesisDifficulty: bigint): GethGenesisJson {
+  const config: GethGenesisJson = { chainId: number(chainId) };
+  const blobSchedule: GethGenesisJson = {};
+  const rules = common.copy();
+  for (const fork of forks) {
+    if (fork.name === Hardfork.Paris) {
+      // The first proof-of-stake block; chain-sim's pre-merge blocks have difficulty 1, so the TTD is reached one block earlier.
+      const block = fork.block ?? 0n;
+      config.terminalTotalDifficulty = block === 0n ? 0 : number(genesisDifficulty + block - 1n);
+      config.mergeNetsplitBlock = number(block);
+      continue;
+    }
+    for (const field of FIELDS_OF_FORK[fork.name] ?? []) {
+      config[field] = number(fork.timestamp ?? fork.block ?? 0n);
+    }
+    if (BLOB_FORKS.has(fork.name)) {
+      rules.setHardfork(fork.name);
+      const { targetBlobGasPerBlock, maxBlobGasPerBlock, blobGasPriceUpdateFraction } = rules.getBlobGasSchedule();
+      blobSchedule[fork.name] = {
+        target: number(targetBlobGasPerBlock / GAS_PER_BLOB),
+        max: number(maxBlobGasPerBlock / GAS_PER_BLOB),
+        baseFeeUpdateFraction: number(blobGasPriceUpdateFraction),
+      };
+    }
+  }
+  if (Object.keys(blobSchedule).length > 0) config.blobSchedule = blobSchedule;
+  return config;
+}
+
+function allocJson(alloc: ReadonlyMap<string, AccountState>): GethGenesisJson {
+  const out: GethGenesisJson = {};
+  for (const [address, account] of alloc) {
+    const entry: GethGenesisJson = { balance: quantity(account.balance) };
+    if (account.nonce !== 0n) entry.nonce = quantity(account.nonce);
+    if (account.code.length > 0) entry.code = toHex(account.code);
+    if (account.storage.size > 0) {
+      const storage: GethGenesisJson = {};
+      for (const [slot, value] of account.storage) storage[slot] = toHex(value);
+      entry.storage = storage;
+    }
+    out[address] = entry;
+  }
+  return out;
+}
+
+function quantity(value: bigint): string {
+  return `0x${value.toString(16)}`;
+}
+
+/** A JSON number where exact, otherwise a decimal string (which --genesis also reads). */
+function number(value: bigint): number | string {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+}
