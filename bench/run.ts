@@ -21,6 +21,7 @@ import {
   type Target,
   type TargetName,
 } from './targets.js';
+import { importMain } from './importChain.js';
 import { powMain } from './pow.js';
 import { soakMain } from './soak.js';
 import { loadTokenArtifact, type TokenArtifact } from './token.js';
@@ -269,7 +270,10 @@ async function main(): Promise<number> {
     const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus.length, n, repeat, warmup, startupRuns, seconds };
     writeFileSync(options.json, `${JSON.stringify({ meta, results }, null, 2)}\n`);
   }
-  if (options.targets.includes('chain-sim')) await powMain();
+  if (options.targets.includes('chain-sim')) {
+    await powMain();
+    await importMain();
+  }
   return 0;
 }
 

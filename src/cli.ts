@@ -10,7 +10,7 @@ import { startNode, VERSION } from './node.js';
 function buildParser(argv: string[]) {
   let parser = yargs(argv)
     .scriptName('chain-sim')
-    .usage('$0 [options]\n\nStart an in-memory Ethereum simulator with a JSON-RPC endpoint over HTTP.\n\nOther commands:\n  chain-sim compile-serpent FILE   print Serpent creation code and ABI signatures')
+    .usage('$0 [options]\n\nStart an in-memory Ethereum simulator with a JSON-RPC endpoint over HTTP.\n\nOther commands:\n  chain-sim compile-serpent FILE   print Serpent creation code and ABI signatures\n  chain-sim export FILE            write a running node\'s chain as RLP blocks (see chain-sim export --help)')
     .version(VERSION)
     .help('help')
     .strict()
@@ -85,6 +85,7 @@ async function compileSerpentCommand(file: string): Promise<number> {
 }
 
 export async function main(argv: string[] = hideBin(process.argv)): Promise<number> {
+  if (argv[0] === 'export') return (await import('./exportCommand.js')).exportCommand(argv.slice(1));
   if (argv[0] === 'compile-serpent') {
     if (argv.length !== 2) {
       console.error('usage: chain-sim compile-serpent FILE');

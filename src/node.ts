@@ -9,6 +9,7 @@ import { FilterManager } from './engine/filters.js';
 import { startPow } from './engine/pow/start.js';
 import { type ChainSimOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
+import { importChainFile } from './chainFile.js';
 import { readFixtures } from './fixtures.js';
 import { GenesisFileError, readGethGenesis } from './genesis/gethGenesis.js';
 import { StateSaver, readStateFile, restoreState, withSavedSettings } from './persistence.js';
@@ -60,6 +61,10 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   }, options.genesis);
   for (const privateKey of fixtures?.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
   if (saved) await restoreState(chain, saved);
+  if (options.importFile !== undefined) {
+    const { imported, transactions } = await importChainFile(chain, options.importFile);
+    options.logger(`Imported ${imported} blocks (${transactions} transactions) from ${options.importFile}`);
+  }
   const stateSaver = options.stateFile === undefined
     ? undefined
     : new StateSaver(chain, options.stateFile, options.stateInterval, (error) => console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`));

@@ -55,6 +55,8 @@ export interface ChainSimOptions {
   /** State file: loaded at start if it exists, saved atomically on shutdown. */
   /** State files (the chain_dumpState format, a superset of a geth genesis alloc) written into the genesis state, in order. */
   fixtures?: string[];
+  /** A chain file as `geth export` writes it (RLP blocks): executed, validated and appended at start. */
+  import?: string;
   /** A go-ethereum genesis.json: chain id, fork schedule, genesis header and alloc. */
   genesis?: string;
   stateFile?: string;
@@ -91,6 +93,7 @@ export interface ResolvedOptions {
   readonly allowedHosts: readonly string[];
   readonly cors: readonly string[];
   readonly fixtures: readonly string[];
+  readonly importFile: string | undefined;
   readonly genesis: string | undefined;
   readonly stateFile: string | undefined;
   readonly stateInterval: number;
@@ -147,6 +150,7 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'allowedHosts', flag: 'allowed-hosts', type: 'string', describe: 'comma-separated Host names the HTTP server answers (DNS-rebinding guard; IP addresses always pass); * for any', defaultText: `${DEFAULT_ALLOWED_HOSTS.join(',')} and the --host name` },
   { key: 'cors', flag: 'cors', type: 'string', describe: 'comma-separated browser origins allowed to read replies (scheme://host, scheme://host:* for any port); * for any', defaultText: DEFAULT_CORS_ORIGINS.join(',') },
   { key: 'fixtures', flag: 'fixture', type: 'string', array: true, describe: 'state file loaded into the genesis block (repeatable; later files win)', defaultText: 'none' },
+  { key: 'import', flag: 'import', type: 'string', describe: 'chain file of RLP blocks (geth export format): each block executed, validated and appended at start', defaultText: 'none' },
   { key: 'genesis', flag: 'genesis', type: 'string', describe: 'go-ethereum genesis.json: chain id, fork schedule (by block and time), genesis header and alloc', defaultText: 'none' },
   { key: 'stateFile', flag: 'state', type: 'string', describe: 'state file: loaded at start if it exists, saved atomically on exit (SIGINT, SIGTERM, SIGHUP)', defaultText: 'none' },
   { key: 'stateInterval', flag: 'state-interval', type: 'number', describe: 'with --state: also save every N seconds', defaultText: '0 (only on exit)' },
@@ -233,9 +237,9 @@ function genesisOf(input: ChainSimOptions): string | undefined {
   return value;
 }
 
-function stateFileOf(value: string | undefined): string | undefined {
+function filePathOf(option: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.trim() === '') throw new OptionError('state', 'expected a file path');
+  if (typeof value !== 'string' || value.trim() === '') throw new OptionError(option, 'expected a file path');
   return value;
 }
 
@@ -309,8 +313,9 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     allowedHosts: list('allowed-hosts', input.allowedHosts, DEFAULT_ALLOWED_HOSTS, HOST_ENTRY, 'a host name or address'),
     cors: list('cors', input.cors, DEFAULT_CORS_ORIGINS, ORIGIN_ENTRY, 'an origin like http://localhost:3000 or http://localhost:*'),
     fixtures: fixturesOf(input.fixtures),
+    importFile: filePathOf('import', input.import),
     genesis: genesisOf(input),
-    stateFile: stateFileOf(input.stateFile),
+    stateFile: filePathOf('state', input.stateFile),
     stateInterval: stateIntervalOf(input.stateInterval, input.stateFile),
   };
 }

@@ -12,6 +12,7 @@ import { BlockClock, type WallClock } from './clock.js';
 import { EngineError, rejected } from './errors.js';
 import { type CallOutcome, type CallRequest, estimateGas, runCall, transactionGasCap } from './execution.js';
 import { emptyBlocksAfter } from './emptyBlocks.js';
+import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
 import { type GenesisHeader, createGenesis } from './genesis.js';
 import { PRELOADED_PARAMS, createChainCommon, createScheduledCommon, isPostMerge } from './hardforks.js';
@@ -114,6 +115,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   automine = true;
   private nextBaseFeeOverride: bigint | undefined;
   private readonly snapshots = new SnapshotRegistry();
+  /** Where chain_reset returns: the genesis block, or the head of an imported chain. */
   private genesisPoint: ChainSnapshot | undefined;
   private intervalTimer: NodeJS.Timeout | undefined;
   private historical: { root: string; vm: VM } | undefined;
@@ -730,6 +732,27 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
+  /**
+   * Execute and append blocks from a chain file (--import; see importer.ts). The clock, the
+   * block gas limit and chain_reset's starting point then follow the imported head.
+   */
+  importBlocks(source: AsyncIterable<EncodedBlock>): Promise<ImportSummary> {
+    return this.queue.run(async () => {
+      this.pending = undefined;
+      const summary = await importBlocks({
+        vm: this.vm,
+        store: this.blocks,
+        appended: (mined) => this.emit('block', mined),
+        alignFork: (number, timestamp) => this.alignVm(this.vm, number, timestamp),
+      }, source);
+      const head = this.head.block.header;
+      if (head.timestamp > this.clock.nowSeconds()) this.clock.setTime(head.timestamp);
+      this.blockGasLimit = head.gasLimit;
+      this.genesisPoint = await this.capture();
+      return summary;
+    });
+  }
+
   /** Every block from genesis to the head. */
   allBlocks(): MinedBlock[] {
     const all: MinedBlock[] = [];
@@ -745,10 +768,10 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
-  /** Back to the genesis state (hardhat_reset / anvil_reset): blocks, state, pool, clock, snapshots, mining mode. */
+  /** Back to the genesis state, or an imported chain's head (hardhat_reset / anvil_reset): blocks, state, pool, clock, snapshots, mining mode. */
   reset(): Promise<void> {
     return this.queue.run(async () => {
-      const dropped = this.blocks.truncateAbove(0n);
+      const dropped = this.blocks.truncateAbove(this.genesisPoint!.headNumber);
       await this.restore(this.genesisPoint!);
       this.snapshots.clear();
       this.automine = this.options.mining !== 'pow';

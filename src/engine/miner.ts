@@ -69,22 +69,24 @@ export async function mineBlock(
     }
   }
   const { block } = await builder.build();
-  const receipts = buildReceipts(block, included, results, common);
+  const senders = included.map((entry) => entry.sender);
+  const receipts = buildReceipts(block, senders, results, common);
   const mined: MinedBlock = {
     block,
     hash: block.hash(),
     hashHex: toHex(block.hash()),
     number: block.header.number,
-    senders: included.map((entry) => entry.sender),
+    senders,
     receipts,
     totalDifficulty: parent.totalDifficulty + block.header.difficulty,
   };
   return { mined, included, dropped };
 }
 
-function buildReceipts(
+/** Receipts of a block's transactions from their execution results (also used for imported blocks). */
+export function buildReceipts(
   block: Block,
-  included: readonly PooledTransaction[],
+  senders: readonly Address[],
   results: readonly RunTxResult[],
   common: Common,
 ): ReceiptRecord[] {
@@ -92,7 +94,6 @@ function buildReceipts(
   const blobGasPrice = common.isActivatedEIP(4844) ? block.header.getBlobGasPrice() : undefined;
   let logIndex = 0;
   return results.map((result, i) => {
-    const entry = included[i]!;
     const tx = block.transactions[i]!;
     const receipt = result.receipt;
     const logs: LogRecord[] = receipt.logs.map(([address, topics, data]) => ({
@@ -104,7 +105,7 @@ function buildReceipts(
     const preByzantium = 'stateRoot' in receipt;
     return {
       type: tx.type,
-      from: entry.sender,
+      from: senders[i]!,
       to: tx.to,
       contractAddress: result.createdAddress,
       gasUsed: result.totalGasSpent,

@@ -3,6 +3,7 @@
  * twin, and the names other tools' users call. Aliases are data.
  */
 import type { RpcMethod } from './method.js';
+import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
 import { controlMethods } from './methods/control.js';
 import { stateMethods } from './methods/state.js';
@@ -57,6 +58,6 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
   return table;
 }
 
-const TEST_CONTROLS: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods]);
+const TEST_CONTROLS: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods]);
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods];

@@ -1,0 +1,17 @@
+/** The chain as a `geth export` file: chain_exportChain (what `chain-sim export` writes to disk). */
+import { exportBlocks } from '../../engine/chainExport.js';
+import { toHex } from '../../engine/hex.js';
+import { blockNumberOrTag } from '../codec.js';
+import { defineMethod, optionalParam } from '../method.js';
+
+export const chainExportMethods = [
+  // Defaults 1..head: the genesis block is left out, as a file for `--import` into a node with the same genesis needs.
+  defineMethod('chain_exportChain', [optionalParam('first', blockNumberOrTag), optionalParam('last', blockNumberOrTag)], ({ chain }, first, last) => {
+    const head = chain.head.number;
+    const from = first === undefined ? 1n : chain.resolve(first).number;
+    const to = last === undefined ? head : chain.resolve(last).number;
+    // Nothing after genesis yet: an empty file, not an error.
+    if (first === undefined && last === undefined && head === 0n) return '0x';
+    return toHex(exportBlocks(chain.blocks, from, to));
+  }),
+];
