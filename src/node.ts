@@ -59,6 +59,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     genesisAlloc: genesis ? new Map([...genesis.alloc, ...(fixtures?.alloc ?? [])]) : fixtures?.alloc,
     genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
   }, options.genesis);
+  // Interval mining has no caller to reject: its failure (a bug) is logged, not thrown as an unhandled 'error' event.
+  chain.on('error', (error) => console.error('chain-sim: internal error while mining:', error));
   for (const privateKey of fixtures?.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
   if (saved) await restoreState(chain, saved);
   if (options.importFile !== undefined) {
