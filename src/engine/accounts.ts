@@ -1,7 +1,9 @@
-import { HDKey } from '@scure/bip32';
-import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
+import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { Address, createAddressFromPrivateKey } from '@ethereumjs/util';
+import { Address } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { pointFromScalar } from 'tiny-secp256k1';
+import { deriveChild, derivePath, mnemonicToSeed } from './hdKeys.js';
 
 export interface OwnedAccount {
   readonly address: Address;
@@ -13,14 +15,18 @@ export const DEFAULT_DERIVATION_PATH = "m/44'/60'/0'/0";
 /** BIP-39 seed → BIP-32 keys at `${path}/i`, as Ganache, Hardhat and Anvil derive them. */
 export function deriveAccounts(mnemonic: string, count: number, path = DEFAULT_DERIVATION_PATH): OwnedAccount[] {
   if (!validateMnemonic(mnemonic, wordlist)) throw new Error('invalid BIP-39 mnemonic');
-  const parent = HDKey.fromMasterSeed(mnemonicToSeedSync(mnemonic)).derive(path);
+  const parent = derivePath(mnemonicToSeed(mnemonic), path);
   const accounts: OwnedAccount[] = [];
   for (let i = 0; i < count; i++) {
-    const privateKey = parent.deriveChild(i).privateKey;
-    if (!privateKey) throw new Error(`no private key at ${path}/${i}`);
-    accounts.push({ address: createAddressFromPrivateKey(privateKey), privateKey });
+    const { privateKey } = deriveChild(parent, i);
+    accounts.push({ address: addressOf(privateKey), privateKey });
   }
   return accounts;
+}
+
+/** The address of a private key: the last 20 bytes of keccak256 of its uncompressed public key. */
+function addressOf(privateKey: Uint8Array): Address {
+  return new Address(keccak_256(pointFromScalar(privateKey, false)!.subarray(1)).subarray(12));
 }
 
 /** Who the node may send for: owned keys (sign) and impersonated addresses (no signature). */
