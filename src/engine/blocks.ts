@@ -3,6 +3,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';
 import { toHex } from './hex.js';
+import { RangeBlock, type ReservedBlocks } from './emptyRanges.js';
 
 export interface LogRecord {
   readonly address: Address;
@@ -45,31 +46,68 @@ export interface TransactionLocation {
   readonly index: number;
 }
 
+/** A reservation in the store, and how many of its blocks were moved into the block array. */
+interface Pending {
+  range: ReservedBlocks;
+  settled: number;
+}
+
 /**
  * The canonical chain in memory: blocks by number and hash, and a
  * transaction-hash index. Appends and truncations are synchronous, so a
  * reader never sees a half-added block.
+ *
+ * The tail may be reservations of empty blocks (emptyRanges.ts), appended in O(1) and
+ * moved into the block array as their hashes get computed: a read by number computes
+ * the blocks up to it, a by-hash miss computes all of them, a real block appended after
+ * them needs its parent's hash anyway. Block numbers, timestamps and base fees of the
+ * head are known without computing anything.
  */
 export class BlockStore {
   private readonly chain: MinedBlock[] = [];
   private readonly byHash = new Map<string, MinedBlock>();
   private readonly txIndex = new Map<string, TransactionLocation>();
+  /** Reservations after the block array, oldest first (the first may be partly moved in). */
+  private pending: Pending[] = [];
+  private length = 0;
 
   get head(): MinedBlock {
+    const reserved = this.pending[this.pending.length - 1];
+    if (reserved) return reserved.range.head;
     const head = this.chain[this.chain.length - 1];
     if (!head) throw new Error('block store is empty: genesis not added');
     return head;
   }
 
   get headNumber(): bigint {
+    return BigInt(this.length - 1);
+  }
+
+  /** The head's timestamp, without computing a reserved head. */
+  get headTimestamp(): bigint {
+    const head = this.head;
+    return head instanceof RangeBlock ? head.timestamp : head.block.header.timestamp;
+  }
+
+  /** The head's base fee (undefined before London), without computing a reserved head. */
+  get headBaseFee(): bigint | undefined {
+    const head = this.head;
+    return head instanceof RangeBlock ? head.baseFee : head.block.header.baseFeePerGas;
+  }
+
+  /** Blocks above this number are reserved empty blocks not yet in the block array: no transactions, no logs. */
+  get lastUnreserved(): bigint {
     return BigInt(this.chain.length - 1);
   }
 
   append(mined: MinedBlock): void {
-    if (mined.number !== BigInt(this.chain.length)) {
-      throw new Error(`block ${mined.number} does not follow head ${this.chain.length - 1}`);
+    if (mined.number !== BigInt(this.length)) {
+      throw new Error(`block ${mined.number} does not follow head ${this.length - 1}`);
     }
+    // Its parent hash was the reservations' last: they are computed, move them in first.
+    this.settle(true);
     this.chain.push(mined);
+    this.length++;
     this.byHash.set(mined.hashHex, mined);
     // Empty blocks may be built lazily: do not make them materialise their body.
     if (mined.senders.length === 0) return;
@@ -78,10 +116,50 @@ export class BlockStore {
     });
   }
 
-  /** Drop every block above `number`; returns the dropped blocks, oldest first. */
+  /** Append a reservation of empty blocks following the head: O(1). */
+  reserve(range: ReservedBlocks): void {
+    if (range.first !== BigInt(this.length)) throw new Error(`reservation from ${range.first} does not follow head ${this.length - 1}`);
+    this.pending.push({ range, settled: 0 });
+    this.length += range.count;
+  }
+
+  /**
+   * Move computed reserved blocks into the block array and the hash index, oldest first
+   * (with `compute`, computing all of them first).
+   */
+  private settle(compute = false): void {
+    if (compute && this.pending.length > 0) {
+      const last = this.pending[this.pending.length - 1]!.range;
+      last.run.materializeThrough(last.count - 1);
+    }
+    while (this.pending.length > 0) {
+      const entry = this.pending[0]!;
+      const { range } = entry;
+      const ready = Math.min(range.run.materialized, range.count);
+      for (; entry.settled < ready; entry.settled++) {
+        const block = range.run.blockAt(entry.settled);
+        this.chain.push(block);
+        this.byHash.set(block.hashHex, block);
+      }
+      if (entry.settled < range.count) return;
+      this.pending.shift();
+    }
+  }
+
+  /** Drop every block above `number`; returns the dropped blocks that had been computed, oldest first. */
   truncateAbove(number: bigint): MinedBlock[] {
+    this.settle();
+    // Reservations above `number` go without computing anything; one it falls inside is cut.
+    while (this.pending.length > 0 && this.pending[this.pending.length - 1]!.range.first > number) this.pending.pop();
+    const last = this.pending[this.pending.length - 1];
+    if (last && last.range.last > number) {
+      last.range = last.range.prefix(Number(number - last.range.first) + 1);
+      // Wholly moved in already: the splice below drops the rest.
+      if (last.settled >= last.range.count) this.pending.pop();
+    }
     const keep = Number(number) + 1;
-    const dropped = this.chain.splice(keep);
+    const dropped = this.chain.length > keep ? this.chain.splice(keep) : [];
+    this.length = Math.min(this.length, keep);
     for (const mined of dropped) {
       this.byHash.delete(mined.hashHex);
       if (mined.senders.length === 0) continue;
@@ -91,12 +169,23 @@ export class BlockStore {
   }
 
   byNumber(number: bigint): MinedBlock | undefined {
-    if (number < 0n || number >= BigInt(this.chain.length)) return undefined;
-    return this.chain[Number(number)];
+    if (number < 0n || number >= BigInt(this.length)) return undefined;
+    const n = Number(number);
+    if (n >= this.chain.length) {
+      const entry = this.pending.find((p) => p.range.last >= number)!;
+      entry.range.run.materializeThrough(Number(number - entry.range.first));
+      this.settle();
+    }
+    return this.chain[n];
   }
 
+  /** A miss while reservations are pending computes them all (the hash may be one of theirs). */
   byHashHex(hashHex: string): MinedBlock | undefined {
-    return this.byHash.get(hashHex.toLowerCase());
+    const key = hashHex.toLowerCase();
+    const found = this.byHash.get(key);
+    if (found || this.pending.length === 0) return found;
+    this.settle(true);
+    return this.byHash.get(key);
   }
 
   transaction(hashHex: string): TransactionLocation | undefined {

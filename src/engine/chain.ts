@@ -4,14 +4,14 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Common } from '@ethereumjs/common';
 import { Caches } from '@ethereumjs/statemanager';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
-import { Account, type Address, bytesToBigInt, bytesToHex, createAddressFromString, setLengthLeft } from '@ethereumjs/util';
+import { Account, type Address, bytesToBigInt, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
 import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
 import { BlockClock, type WallClock } from './clock.js';
 import { EngineError, rejected } from './errors.js';
 import { type CallOutcome, type CallRequest, estimateGas, runCall, transactionGasCap } from './execution.js';
-import { emptyBlocksAfter } from './emptyBlocks.js';
+import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
 import { type GenesisHeader, createGenesis } from './genesis.js';
@@ -59,6 +59,8 @@ export interface EngineOptions {
 export interface ChainEvents {
   /** A block was appended to the canonical chain. */
   block: [MinedBlock];
+  /** Empty blocks were reserved after the head (emptyRanges.ts): no 'block' event for each. */
+  reserved: [ReservedBlocks];
   /** A transaction entered the pool (emitted even when automine mines it at once). */
   pendingTransaction: [string];
   /** Blocks left the canonical chain (snapshot revert, reset, reorganisation), oldest first. */
@@ -122,6 +124,11 @@ export class Chain extends EventEmitter<ChainEvents> {
   private pending: { key: string; vm: VM } | undefined;
   /** With a fork schedule: the rules the next block follows, asked without touching the VM's Common. */
   private readonly nextCommon: Common;
+  /**
+   * 'reserve': chain_mine of many empty blocks reserves them in O(1) once nothing changes
+   * state (emptyRanges.ts); 'vm': every block through the VM (tests compare the two).
+   */
+  emptyBlocks: 'reserve' | 'vm' = 'reserve';
 
   private constructor(
     /** The VM's Common. With a fork schedule it is moved to each block's fork inside the queue only. */
@@ -188,7 +195,9 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (!common.isActivatedEIP(1559)) return undefined;
     if (this.nextBaseFeeOverride !== undefined) return this.nextBaseFeeOverride;
     // The London block itself starts from the initial base fee: its parent has none.
-    const parent = this.head.block.header;
+    const head = this.head;
+    if (head instanceof RangeBlock) return baseFeeAfterEmpty(common, head.baseFee!);
+    const parent = head.block.header;
     return parent.baseFeePerGas === undefined ? common.param('initialBaseFee') : parent.calcNextBaseFee();
   }
 
@@ -198,7 +207,7 @@ export class Chain extends EventEmitter<ChainEvents> {
    * schedule it is a copy no VM listens to.
    */
   nextBlockCommon(): Common {
-    if (this.schedule) alignFork(this.nextCommon, this.schedule, this.head.number + 1n, this.clock.peekNext(this.head.block.header.timestamp));
+    if (this.schedule) alignFork(this.nextCommon, this.schedule, this.head.number + 1n, this.clock.peekNext(this.blocks.headTimestamp));
     return this.nextCommon;
   }
 
@@ -245,7 +254,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   private async pendingState(): Promise<VM> {
     const executable = await this.executable();
     if (executable.length === 0) return this.vm;
-    const timestamp = this.clock.peekNext(this.head.block.header.timestamp);
+    const timestamp = this.clock.peekNext(this.blocks.headTimestamp);
     const fork = this.schedule ? forkAt(this.schedule, this.head.number + 1n, timestamp) : '';
     const key = `${this.head.hashHex}:${fork}:${executable.map((e) => e.hashHex).join(',')}`;
     if (this.pending?.key !== key) {
@@ -266,14 +275,16 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** The VM whose state is the state as of `mined` (the live VM for the head). */
   private async vmAt(mined: MinedBlock): Promise<VM> {
     if (mined === this.head) return this.vm;
-    const root = bytesToHex(mined.block.header.stateRoot);
+    // A reserved empty block has its reservation's state: no need to compute the block.
+    const stateRoot = mined instanceof RangeBlock ? mined.run.spec.template.header.stateRoot : mined.block.header.stateRoot;
+    const root = bytesToHex(stateRoot);
     if (this.historical?.root !== root) {
       // Blocks restored from a --state file keep no state of their own: only the head's is loaded.
-      if (!(await this.state.hasStateRoot(mined.block.header.stateRoot))) {
+      if (!(await this.state.hasStateRoot(stateRoot))) {
         throw rejected(`state of block ${mined.number} is not available (not kept across a restart)`);
       }
       const vm = await this.vm.shallowCopy(false);
-      await vm.stateManager.setStateRoot(mined.block.header.stateRoot);
+      await vm.stateManager.setStateRoot(stateRoot);
       this.historical = { root, vm };
     }
     return this.historical.vm;
@@ -412,7 +423,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     let data: TypedTxData;
     if (nextBaseFee !== undefined && request.gasPrice === undefined && request.type !== 0 && request.type !== 1) {
       const tip = request.maxPriorityFeePerGas ?? SUGGESTED_TIP;
-      const cap = request.maxFeePerGas ?? 2n * this.head.block.header.baseFeePerGas! + tip;
+      const cap = request.maxFeePerGas ?? 2n * this.blocks.headBaseFee! + tip;
       data = { ...base, type: 2, maxPriorityFeePerGas: tip, maxFeePerGas: cap, accessList: request.accessList as never };
     } else {
       const gasPrice = request.gasPrice ?? (nextBaseFee ?? 0n) + SUGGESTED_TIP;
@@ -530,60 +541,71 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /** Mine one block with whatever pending transactions fit. */
-  mine(count = 1n): Promise<MinedBlock[]> {
+  mine(count = 1n): Promise<void> {
     return this.mineMany(count, 1n);
   }
 
   /**
    * Mine `count` blocks (chain_mine / evm_mine / hardhat_mine): the first takes pending
-   * transactions and `timestamp` if given; later ones are `interval` seconds apart.
+   * transactions and `timestamp` if given; later ones are `interval` seconds apart. Once
+   * nothing would change state the rest are reserved in O(1) (emptyRanges.ts).
    */
-  mineMany(count: bigint, interval: bigint, timestamp?: bigint): Promise<MinedBlock[]> {
+  mineMany(count: bigint, interval: bigint, timestamp?: bigint): Promise<void> {
     if (count > MAX_BLOCKS_PER_MINE) {
       throw new EngineError('invalidInput', `cannot mine ${count} blocks in one call: at most ${MAX_BLOCKS_PER_MINE}`);
     }
     return this.queue.run(async () => {
-      const head = this.head.block.header.timestamp;
+      const head = this.blocks.headTimestamp;
       if (timestamp !== undefined && timestamp <= head) {
         throw new EngineError('invalidInput', `timestamp ${timestamp} is not after the latest block's timestamp ${head}`);
       }
       const step = interval > 0n ? interval : 1n;
       // Refuse a run whose last block would overflow before mining its first (a failed call changes nothing).
       if (count > 0n) assertTimestamp((timestamp ?? this.clock.peekNext(head)) + (count - 1n) * step);
-      const mined: MinedBlock[] = [];
       for (let i = 0n; i < count; i++) {
         // Let timers, sockets and other requests in between blocks of a long run.
         if (i > 0n) await new Promise((resolve) => setImmediate(resolve));
-        if (i > 0n && (await this.canMineEmptyFast(count - i, step))) {
-          await this.appendEmptyBlocks(count - i, step, mined);
+        const parentTime = this.blocks.headTimestamp;
+        const at = i > 0n ? parentTime + step : timestamp;
+        if (await this.canReserveEmpty(count - i, at ?? this.clock.peekNext(parentTime), step, i === 0n)) {
+          this.reserveEmpty(count - i, at ?? this.clock.takeNext(parentTime), step);
           break;
         }
-        const parentTime = this.head.block.header.timestamp;
-        const at = i === 0n ? timestamp : parentTime + step;
-        mined.push((await this.mineWith(undefined, at)).mined);
+        await this.mineWith(undefined, at);
       }
       // Time set by mining (evm_mine(timestamp), intervals) carries on for later blocks.
-      const last = this.head.block.header.timestamp;
+      const last = this.blocks.headTimestamp;
       if (last > this.clock.nowSeconds()) this.clock.setTime(last);
-      return mined;
     });
   }
 
   /**
-   * Whether the next blocks can skip the VM: the head is an empty block the VM built,
-   * nothing is pending, no block reward (post-merge), no base fee override, and no
-   * system contract that would write state at the start of a block.
+   * Whether the next `count` blocks, the first at `first`, can be reserved instead of run
+   * through the VM: nothing is pending, no block reward (post-merge), no base fee override,
+   * no system contract that would write state at the start of a block, no fork boundary
+   * ahead, and a template to copy: the head, if the VM just built it empty in this call
+   * (`firstOfCall` false), or else a reservation at the head with nothing that enters a
+   * header (state, coinbase, gas limit) changed since.
    */
-  private async canMineEmptyFast(count: bigint, step: bigint): Promise<boolean> {
+  private async canReserveEmpty(count: bigint, first: bigint, step: bigint, firstOfCall: boolean): Promise<boolean> {
+    if (this.emptyBlocks !== 'reserve') return false;
+    const head = this.head;
     if (this.schedule) {
-      // The shortcut copies the head's header layout: only while no fork boundary lies ahead.
-      const head = this.head.block.header;
-      const headFork = forkAt(this.schedule, head.number, head.timestamp);
-      if (forkAt(this.schedule, head.number + count, head.timestamp + count * step) !== headFork) return false;
-      this.alignVm(this.vm, head.number, head.timestamp);
+      // The reservation copies the head's header layout: only while no fork boundary lies ahead.
+      const headTime = this.blocks.headTimestamp;
+      const headFork = forkAt(this.schedule, head.number, headTime);
+      if (forkAt(this.schedule, head.number + count, first + (count - 1n) * step) !== headFork) return false;
+      this.alignVm(this.vm, head.number, headTime);
     }
     if (!isPostMerge(this.common) || this.nextBaseFeeOverride !== undefined) return false;
-    if (this.head.senders.length > 0 || (this.head.block.header.excessBlobGas ?? 0n) > 0n) return false;
+    if (firstOfCall) {
+      if (!(head instanceof RangeBlock)) return false;
+      const template = head.run.spec.template.header;
+      if (!template.coinbase.equals(this.coinbase) || template.gasLimit !== this.blockGasLimit) return false;
+      if (!equalsBytes(await this.vm.stateManager.getStateRoot(), template.stateRoot)) return false;
+    } else if (head.senders.length > 0 || (head.block.header.excessBlobGas ?? 0n) > 0n) {
+      return false;
+    }
     if ((await this.executable()).length > 0) return false;
     for (const [eip, address] of SYSTEM_CONTRACTS) {
       if (this.common.isActivatedEIP(eip) && (await this.vm.stateManager.getAccount(address))) return false;
@@ -591,20 +613,21 @@ export class Chain extends EventEmitter<ChainEvents> {
     return true;
   }
 
-  /** Append `count` empty blocks `step` seconds apart without the VM, yielding now and then. */
-  private async appendEmptyBlocks(count: bigint, step: bigint, into: MinedBlock[]): Promise<void> {
-    const start = this.head.block.header.timestamp;
-    assertTimestamp(start + count * step);
-    const timestamps = (function* () {
-      for (let i = 1n; i <= count; i++) yield start + i * step;
-    })();
-    let appended = 0;
-    for (const block of emptyBlocksAfter(this.head, timestamps)) {
-      this.blocks.append(block);
-      this.emit('block', block);
-      into.push(block);
-      if (++appended % 5000 === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
+  /** Reserve `count` empty blocks after the head, the first at `first`, then `step` seconds apart: O(1). */
+  private reserveEmpty(count: bigint, first: bigint, step: bigint): void {
+    const parent = this.head;
+    const template = parent instanceof RangeBlock ? parent.run.spec.template : parent.block;
+    const parentFee = this.blocks.headBaseFee;
+    const range = reserveEmptyBlocks({
+      parent,
+      template,
+      count: Number(count),
+      firstTimestamp: first,
+      step,
+      firstBaseFee: parentFee === undefined ? undefined : baseFeeAfterEmpty(template.common, parentFee),
+    });
+    this.blocks.reserve(range);
+    this.emit('reserved', range);
   }
 
   increaseTime(seconds: bigint): bigint {
@@ -619,7 +642,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** The next block's timestamp; it must be later than the head's (blocks' timestamps strictly increase). */
   setNextBlockTimestamp(timestamp: bigint): void {
-    const head = this.head.block.header.timestamp;
+    const head = this.blocks.headTimestamp;
     if (timestamp <= head) {
       throw new EngineError('invalidInput', `timestamp ${timestamp} is not after the latest block's timestamp ${head}`);
     }
@@ -634,7 +657,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   private async capture(): Promise<ChainSnapshot> {
     return {
       headNumber: this.head.number,
-      headHash: this.head.hashHex,
+      head: this.head,
       stateRoot: await this.vm.stateManager.getStateRoot(),
       pool: this.pool.all(),
       clock: this.clock.save(),
@@ -676,7 +699,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** The blocks mined since a state point (oldest first), or undefined if the chain left it. */
   blocksSince(point: ChainSnapshot): MinedBlock[] | undefined {
-    if (this.blocks.byNumber(point.headNumber)?.hashHex !== point.headHash) return undefined;
+    if (this.blocks.byNumber(point.headNumber)?.hashHex !== point.head.hashHex) return undefined;
     const blocks: MinedBlock[] = [];
     for (let n = point.headNumber + 1n; n <= this.head.number; n++) blocks.push(this.blocks.byNumber(n)!);
     return blocks;
@@ -689,7 +712,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   replay(from: ChainSnapshot, to: ChainSnapshot, blocks: readonly MinedBlock[]): Promise<boolean> {
     return this.queue.run(async () => {
       const here = await this.capture();
-      if (here.headHash !== from.headHash || bytesToHex(here.stateRoot) !== bytesToHex(from.stateRoot)) return false;
+      if (here.head.hashHex !== from.head.hashHex || bytesToHex(here.stateRoot) !== bytesToHex(from.stateRoot)) return false;
       for (const mined of blocks) {
         this.blocks.append(mined);
         this.emit('block', mined);

@@ -7,6 +7,7 @@
 import type { MinedBlock } from './blocks.js';
 import type { Chain } from './chain.js';
 import type { WallClock } from './clock.js';
+import type { ReservedBlocks } from './emptyRanges.js';
 import { BoundedQueue } from './boundedQueue.js';
 import { EngineError, rejected } from './errors.js';
 import { FilterIdSource } from './filterIds.js';
@@ -40,8 +41,13 @@ interface LogFilter {
 interface HashFilter {
   readonly kind: 'blocks' | 'pendingTransactions';
   readonly changes: BoundedQueue<string>;
+  /** Block filters: reservations of empty blocks seen since the last poll, whose hashes are computed when polled. */
+  reserved?: ReservedBlocks[];
   lastPoll: number;
 }
+
+/** Reservations a block filter holds unexpanded; past this the oldest is expanded (computed) at once. */
+const MAX_HELD_RESERVATIONS = 8;
 
 type Installed = LogFilter | HashFilter;
 
@@ -61,10 +67,24 @@ export class FilterManager {
   private readonly onBlock = (mined: MinedBlock) => {
     this.sweep();
     for (const filter of this.filters.values()) {
-      if (filter.kind === 'blocks') filter.changes.push(mined.hashHex);
+      if (filter.kind === 'blocks') {
+        expandReserved(filter);
+        filter.changes.push(mined.hashHex);
+      }
       else if (filter.kind === 'logs' && collects(filter.query, mined)) {
         for (const found of filter.matcher.blockLogs(mined)) filter.changes.push(found);
       }
+    }
+  };
+
+  /** Empty blocks were reserved: block filters note the reservation; log filters have nothing to collect. */
+  private readonly onReserved = (range: ReservedBlocks) => {
+    this.sweep();
+    for (const filter of this.filters.values()) {
+      if (filter.kind !== 'blocks') continue;
+      const held = (filter.reserved ??= []);
+      held.push(range);
+      if (held.length > MAX_HELD_RESERVATIONS) expandReserved(filter, 1);
     }
   };
 
@@ -95,6 +115,7 @@ export class FilterManager {
     this.maxBuffered = options.maxBuffered ?? DEFAULT_MAX_BUFFERED;
     this.sweepIntervalMs = options.sweepIntervalMs ?? Math.min(Math.max(options.timeoutMs, 1000), 60_000);
     chain.on('block', this.onBlock);
+    chain.on('reserved', this.onReserved);
     chain.on('pendingTransaction', this.onPendingTransaction);
     chain.on('reorg', this.onReorg);
   }
@@ -139,7 +160,9 @@ export class FilterManager {
     const filter = this.filters.get(id);
     if (!filter) throw notFound();
     filter.lastPoll = this.wallClock();
-    return filter.kind === 'logs' ? { kind: 'logs', logs: filter.changes.drain() } : { kind: 'hashes', hashes: filter.changes.drain() };
+    if (filter.kind === 'logs') return { kind: 'logs', logs: filter.changes.drain() };
+    expandReserved(filter);
+    return { kind: 'hashes', hashes: filter.changes.drain() };
   }
 
   /** Every log the log filter's criteria match on the chain now (as getLogs with its options). */
@@ -176,6 +199,7 @@ export class FilterManager {
   close(): void {
     this.closed = true;
     this.chain.off('block', this.onBlock);
+    this.chain.off('reserved', this.onReserved);
     this.chain.off('pendingTransaction', this.onPendingTransaction);
     this.chain.off('reorg', this.onReorg);
     this.filters.clear();
@@ -210,4 +234,19 @@ function collects(query: LogQuery, mined: MinedBlock): boolean {
   if ('number' in scope.from && mined.number < scope.from.number) return false;
   if ('number' in scope.to && mined.number > scope.to.number) return false;
   return true;
+}
+
+/**
+ * Queue the hashes of a block filter's held reservations (the oldest `count` of them, or
+ * all), computing those blocks if no one has yet: only the newest `capacity` can survive
+ * in the queue, so older ones are skipped. A reservation a revert has dropped since still
+ * reports its hashes, as a block mined and reverted does.
+ */
+function expandReserved(filter: HashFilter, count = Infinity): void {
+  const held = filter.reserved;
+  if (!held || held.length === 0) return;
+  for (const range of held.splice(0, count)) {
+    range.run.materializeThrough(range.count - 1);
+    for (let i = Math.max(0, range.count - filter.changes.capacity); i < range.count; i++) filter.changes.push(range.run.blockAt(i).hashHex);
+  }
 }

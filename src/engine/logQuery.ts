@@ -37,6 +37,8 @@ export interface FoundLog {
 /** Blocks by number and hash; the BlockStore is one. */
 export interface BlockSource {
   readonly head: MinedBlock;
+  /** Blocks above this one are reserved empty blocks (no logs): scans skip them without computing them. */
+  readonly lastUnreserved?: bigint;
   byNumber(number: bigint): MinedBlock | undefined;
   byHashHex(hashHex: string): MinedBlock | undefined;
 }
@@ -120,6 +122,7 @@ export function queryLogs(source: BlockSource, query: LogQuery, limit: number): 
     return found;
   }
   const { first, last } = resolveRange(source, query.scope.from, query.scope.to);
-  for (let n = first; n <= last; n++) take(source.byNumber(n)!);
+  const end = source.lastUnreserved !== undefined && source.lastUnreserved < last ? source.lastUnreserved : last;
+  for (let n = first; n <= end; n++) take(source.byNumber(n)!);
   return found;
 }

@@ -1,3 +1,4 @@
+import type { MinedBlock } from './blocks.js';
 import type { ClockState } from './clock.js';
 import type { PooledTransaction } from './txpool.js';
 
@@ -7,7 +8,8 @@ import type { PooledTransaction } from './txpool.js';
  */
 export interface ChainSnapshot {
   readonly headNumber: bigint;
-  readonly headHash: string;
+  /** The head then (its hash is computed only if asked: it may be a reserved empty block). */
+  readonly head: MinedBlock;
   readonly stateRoot: Uint8Array;
   readonly pool: readonly PooledTransaction[];
   readonly clock: ClockState;
