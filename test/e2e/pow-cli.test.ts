@@ -69,6 +69,31 @@ describe('CLI in proof-of-work mode with the example external miner', function (
     expect(reward).to.equal(2n * 2n * 10n ** 18n + 21_000n * 1_000_000_000n);
   });
 
+  it('--miner-threads: the built-in miner seals blocks in worker threads, after building a missing Ethash cache in another', async () => {
+    const saved = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = tempDir('xdg-empty');
+    let miner: RunningCli;
+    try {
+      miner = await startCli(['--port', '0', '--mining', 'pow', '--difficulty', '8', '--miner-threads', '1']);
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = saved;
+    }
+    try {
+      const deadline = Date.now() + 30_000;
+      let head = 0n;
+      while (head < 2n && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        head = BigInt(await rpc<string>(miner.url, 'eth_blockNumber'));
+      }
+      expect(head >= 2n, miner.output()).to.equal(true);
+      const block = await rpc<{ difficulty: string; nonce: string }>(miner.url, 'eth_getBlockByNumber', ['0x2', false]);
+      expect(block.difficulty).to.equal('0x8');
+    } finally {
+      expect(await miner.stop('SIGINT')).to.equal(0);
+    }
+  });
+
   it('refuses a post-merge hardfork with pow mining: exit code 1 and one line', async () => {
     const { code, stdout, stderr } = await runCli(['--mining', 'pow', '--hardfork', 'cancun', '--port', '0']);
     expect(code).to.equal(1);
