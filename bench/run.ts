@@ -3,7 +3,7 @@
 // print one markdown table. Progress goes to stderr, the table to stdout.
 //
 //   node dist/bench/run.js [--only chain-sim,anvil] [--workloads transfers,erc20]
-//                          [--n 2000] [--repeat 2] [--json FILE]
+//                          [--n 2000] [--repeat 3] [--json FILE]
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,7 +47,7 @@ const USAGE = `usage: node dist/bench/run.js [options]
   --workloads LIST     default: ${DEFAULT_WORKLOADS.join(',')}
                        opt-in:  ${WORKLOADS.filter((w) => w.optIn).map((w) => w.name).join(',')}
   --n N                transactions/calls per workload (default 2000; snapshot runs N/4 cycles)
-  --repeat R           runs of each workload, best reported (default 2)
+  --repeat R           runs of each workload, median reported (default 3)
   --warmup N           un-timed transfers before the workloads (default 200)
   --startup-runs N     start-up samples per target, median reported (default 3)
   --json FILE          also write the raw results as JSON
@@ -100,7 +100,7 @@ function parseOptions(argv: string[]): Options | undefined {
     targets: parseList('only', values.only, TARGET_NAMES, TARGET_NAMES),
     workloads: WORKLOADS.filter((w) => selected.includes(w.name)),
     n: parseCount('n', values.n, 2000, 1),
-    repeat: parseCount('repeat', values.repeat, 2, 1),
+    repeat: parseCount('repeat', values.repeat, 3, 1),
     warmup: parseCount('warmup', values.warmup, 200, 0),
     startupRuns: parseCount('startup-runs', values['startup-runs'], 3, 1),
     json: values.json,
@@ -190,9 +190,8 @@ function buildRows(results: readonly TargetResult[], options: Options): Row[] {
         const entry = r.workloads[workload.name];
         if (entry === undefined) return undefined;
         if (entry.error !== undefined) return { error: entry.error };
-        // Best rather than median: other load on the machine only ever slows a run down.
-        const figures = entry.samples.map((m) => figure(workload.unit, m));
-        return { value: higherIsBetter(workload.unit) ? Math.max(...figures) : Math.min(...figures) };
+        // The median: the issue's convention, and robust to one disturbed run either way.
+        return { value: median(entry.samples.map((m) => figure(workload.unit, m))) };
       }),
     );
   }
@@ -260,7 +259,7 @@ async function main(): Promise<number> {
   const seconds = (performance.now() - begun) / 1000;
   const cpus = os.cpus();
   process.stdout.write(
-    `\nchain-sim bench: N=${options.n}, best of ${options.repeat} runs, start-up median of ${options.startupRuns}, warm-up ${options.warmup}, node ${process.version}, ` +
+    `\nchain-sim bench: N=${options.n}, median of ${options.repeat} runs, start-up median of ${options.startupRuns}, warm-up ${options.warmup}, node ${process.version}, ` +
       `${cpus.length}x ${cpus[0]?.model.trim() ?? 'cpu'}, ${seconds.toFixed(0)} s total\n` +
       `Transfers time send + receipt per transaction. Ratio columns: chain-sim's figure / the peer's, read with the row's direction.\n\n` +
       `${renderTable(buildRows(results, options), options.targets, observations(results))}\n`,
