@@ -3,8 +3,9 @@ import { type Block, createBlock } from '@ethereumjs/block';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Common } from '@ethereumjs/common';
 import { Caches } from '@ethereumjs/statemanager';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
-import { Account, type Address, bytesToBigInt, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft } from '@ethereumjs/util';
+import { Account, type Address, ValueEncoding, bytesToBigInt, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
 import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
@@ -17,6 +18,7 @@ import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.
 import { type GenesisHeader, createGenesis } from './genesis.js';
 import { PRELOADED_PARAMS, createChainCommon, createScheduledCommon, isPostMerge } from './hardforks.js';
 import { installJumpAnalysisCache } from './jumpAnalysis.js';
+import { FlatKeyMapDB } from './trieDb.js';
 import { type MiningOutcome, mineBlock } from './miner.js';
 import { SerialQueue } from './serial.js';
 import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
@@ -158,7 +160,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     const vm = await createVM({
       common,
       // Caches keep writes of a transaction (and of reverted calls) out of the trie until a block commits.
-      stateManager: new TrackingStateManager({ common, caches: new Caches() }),
+      stateManager: new TrackingStateManager({
+        common,
+        caches: new Caches(),
+        trie: new MerklePatriciaTrie({ useKeyHashing: true, common, db: new FlatKeyMapDB(), valueEncoding: ValueEncoding.Bytes }),
+      }),
       blockchain: store.asEvmBlockchain(),
     });
     const chain = new Chain(common, vm, store, options, schedule);
