@@ -30,6 +30,8 @@ export interface ChainSimOptions {
   maxBodyBytes?: number;
   /** Seconds a filter lives without being polled. */
   filterTimeout?: number;
+  /** Milliseconds the HTTP server keeps polling for the next request after an answer (0: sleep at once). */
+  busyPoll?: number;
   /** Interval mining: seconds between blocks (fractions allowed); automine is off. 0: instant automine. */
   blockTime?: number;
   /** Most logs one eth_getLogs / eth_getFilterLogs answer may hold. */
@@ -80,6 +82,7 @@ export interface ResolvedOptions {
   readonly maxBatchSize: number;
   readonly maxBodyBytes: number;
   readonly filterTimeout: number;
+  readonly busyPoll: number;
   readonly blockTime: number;
   readonly maxLogs: number;
   readonly quiet: boolean;
@@ -142,6 +145,7 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'maxBatchSize', flag: 'max-batch-size', type: 'number', describe: 'most requests in one JSON-RPC batch', defaultText: '1000' },
   { key: 'maxBodyBytes', flag: 'max-body-bytes', type: 'number', describe: 'largest HTTP request body, in bytes', defaultText: '5242880' },
   { key: 'blockTime', flag: 'block-time', alias: 'b', type: 'number', describe: 'mine a block every N seconds (fractions allowed) instead of one per transaction', defaultText: '0 (instant automine)' },
+  { key: 'busyPoll', flag: 'busy-poll', type: 'number', describe: 'milliseconds the HTTP server keeps polling for the next request after answering, instead of sleeping (lower latency; 0: off; always off on one core)', defaultText: '0.5' },
   { key: 'filterTimeout', flag: 'filter-timeout', type: 'number', describe: 'seconds a filter lives without being polled', defaultText: '300' },
   { key: 'maxLogs', flag: 'max-logs', type: 'number', describe: 'most logs one eth_getLogs answer may hold', defaultText: '10000' },
   { key: 'mining', flag: 'mining', type: 'string', describe: 'instant: automine; pow: blocks sealed by chain_getWork/chain_submitWork miners', defaultText: 'instant', choices: ['instant', 'pow'] },
@@ -189,6 +193,15 @@ function blockTimeOf(value: number | undefined): number {
   if (value === undefined) return 0;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value * 1000 > 2 ** 31 - 1) {
     throw new OptionError('block-time', `expected seconds between 0 and ${Math.floor((2 ** 31 - 1) / 1000)}, got "${String(value)}"`);
+  }
+  return value;
+}
+
+/** Milliseconds of polling after an answer: 0 to 100. */
+function busyPollOf(value: number | undefined): number {
+  if (value === undefined) return 0.5;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100) {
+    throw new OptionError('busy-poll', `expected milliseconds between 0 and 100, got "${String(value)}"`);
   }
   return value;
 }
@@ -300,6 +313,7 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     maxBatchSize: Number(integer('max-batch-size', input.maxBatchSize, 1000n, 1n, 1_000_000n)),
     maxBodyBytes: Number(integer('max-body-bytes', input.maxBodyBytes, 5n * 1024n * 1024n, 1024n, 2n ** 31n)),
     blockTime: blockTimeOf(input.blockTime),
+    busyPoll: busyPollOf(input.busyPoll),
     filterTimeout: Number(integer('filter-timeout', input.filterTimeout, 300n, 1n, 365n * 24n * 3600n)),
     maxLogs: Number(integer('max-logs', input.maxLogs, 10_000n, 1n, 10_000_000n)),
     quiet,

@@ -32,6 +32,8 @@ export interface HttpOptions {
   readonly cors: CorsPolicy;
   /** Shorter in tests; the defaults otherwise. */
   readonly timeouts?: Partial<HttpTimeouts>;
+  /** Called after each answer (busyPoll.ts). */
+  readonly afterAnswer?: () => void;
 }
 
 /** Content types go-ethereum accepts for JSON-RPC. */
@@ -105,6 +107,7 @@ export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions
         }
         const response = await dispatcher.handle(body);
         send(res, 200, response === undefined ? '' : JSON.stringify(response), cors);
+        options.afterAnswer?.();
       } catch (error) {
         // A client that went away (timeout, abort) has nobody left to answer.
         if (res.headersSent || res.destroyed) return;

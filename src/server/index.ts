@@ -3,6 +3,7 @@ import type { ChainSimOptions } from '../options.js';
 import { type SimNode, startNode } from '../node.js';
 import { createCorsPolicy } from './cors.js';
 import { createHostCheck } from './hostCheck.js';
+import { createBusyPoll } from './busyPoll.js';
 import { type HttpTimeouts, createRpcHttpServer, listen } from './http.js';
 
 export interface ListeningInfo {
@@ -24,9 +25,10 @@ export class ChainSimServer {
 
   async listen(port = this.node.options.port, host = this.node.options.host): Promise<ListeningInfo> {
     if (this.http) throw new Error('server is already listening');
-    const { maxBodyBytes, allowedHosts, cors } = this.node.options;
+    const { maxBodyBytes, allowedHosts, cors, busyPoll } = this.node.options;
     const http = createRpcHttpServer(this.node.dispatcher, {
       maxBodyBytes,
+      afterAnswer: createBusyPoll(busyPoll),
       hostCheck: createHostCheck(allowedHosts, host),
       cors: createCorsPolicy(cors),
       timeouts: this.timeouts,

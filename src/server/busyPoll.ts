@@ -1,0 +1,30 @@
+/**
+ * After an answer, keep the event loop turning (setImmediate, so libuv polls sockets
+ * without blocking) for a short window instead of sleeping in epoll_wait. A process that
+ * sleeps takes about 0.2 ms to wake up on this kind of (virtual) machine, more than a
+ * fast method takes to answer; a test suite's next request usually comes within the
+ * window. Measured: snapshot → transfer → receipt → revert cycles 4.0 → 3.2 ms over HTTP.
+ * The window burns one core at most, so it is off on a single-core machine, where it
+ * would take the CPU from the client it waits for.
+ */
+import { availableParallelism } from 'node:os';
+
+export type BusyPoll = () => void;
+
+/** Returns the function to call after each answer; a no-op when the window is 0 or there is one core. */
+export function createBusyPoll(windowMs: number, cores: number = availableParallelism()): BusyPoll {
+  if (windowMs <= 0 || cores < 2) return () => {};
+  let until = 0;
+  let polling = false;
+  const poll = (): void => {
+    if (performance.now() < until) setImmediate(poll);
+    else polling = false;
+  };
+  return () => {
+    until = performance.now() + windowMs;
+    if (!polling) {
+      polling = true;
+      setImmediate(poll);
+    }
+  };
+}
