@@ -314,6 +314,18 @@ async function setBalance(session: Session, address: string, wei: bigint): Promi
 /** Opt-in rows from the control and filter issues; each is one measurement of a fixed size. */
 export const EXTRA_WORKLOADS: readonly Workload[] = [
   {
+    // Issue 9: no slowdown as the chain grows. Compare with the `transfers` row (a fresh chain's first N).
+    name: 'transfersLate',
+    label: (n) => `ETH transfer, 1 sender sequential, the last ${n.toLocaleString('en')} of ${(10 * n).toLocaleString('en')}`,
+    unit: 'tx/s',
+    optIn: true,
+    async run(session, n) {
+      const raws = await session.presign(session.accounts[0]!, 10 * n, { to: RECIPIENT, gasLimit: TRANSFER_GAS, value: 1n });
+      await sendAll(session, raws.slice(0, 9 * n));
+      return timed(n, () => sendAll(session, raws.slice(9 * n)));
+    },
+  },
+  {
     name: 'mine100k',
     label: () => 'mine 100,000 empty blocks in one call',
     unit: 'ms/query',

@@ -22,7 +22,13 @@ export interface HttpTimeouts {
   readonly checkIntervalMs: number;
 }
 
-export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, checkIntervalMs: 1_000 };
+/**
+ * Idle keep-alive sockets stay 120 s, go-ethereum's idle timeout: Node's HTTP client reuses a
+ * kept-alive socket without knowing the server closed it, so a client that pauses longer
+ * than the server's timeout (a test signing or compiling between requests) would see
+ * "socket hang up" on its next request.
+ */
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 120_000, checkIntervalMs: 1_000 };
 
 export interface HttpOptions {
   readonly maxBodyBytes: number;

@@ -322,6 +322,27 @@ describe('e2e: JSON-RPC over HTTP', function () {
       }
     });
 
+    it('keeps an idle keep-alive socket past a client pause of several seconds (no "socket hang up")', async function () {
+      this.timeout(20_000);
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const ask = (id: number) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'eth_chainId', params: [] });
+        return httpExchange(url, { agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, body });
+      };
+      try {
+        expect((await ask(1)).status).to.equal(200);
+        // A client busy for 6 s (signing, compiling) cannot see the server close the socket
+        // meanwhile: it writes its next request straight into the kept-alive socket.
+        const until = Date.now() + 6_000;
+        while (Date.now() < until);
+        const res = await ask(2);
+        expect(res.status).to.equal(200);
+        expect(res.reusedSocket).to.equal(true);
+      } finally {
+        agent.destroy();
+      }
+    });
+
     it('answers pipelined requests on one socket in order', async () => {
       const requests = [1, 2, 3]
         .map((id) => {
