@@ -10,6 +10,7 @@
  * and test/engine/evmShortcuts.test.ts fails if the hook stops being used.
  */
 import { createEVM } from '@ethereumjs/evm';
+
 interface Analysis {
   readonly jumps: Uint8Array;
   readonly pushes: Record<number, bigint>;
