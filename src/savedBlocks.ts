@@ -6,7 +6,7 @@
 import { createBlockFromRLP } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
-import type { LogRecord, MinedBlock, ReceiptRecord } from './engine/blocks.js';
+import { type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from './engine/blocks.js';
 import { PRELOADED_PARAMS } from './engine/hardforks.js';
 import { toHex } from './engine/hex.js';
 import type { Json, JsonObject } from './rpc/json.js';
@@ -113,8 +113,7 @@ export function decodeBlocks(json: readonly Json[], common: Common, where = 'sta
     if (senders.length !== block.transactions.length || receipts.length !== block.transactions.length) {
       throw new StateFileError(at, 'senders and receipts must match the block\'s transactions');
     }
-    const hash = block.hash();
-    blocks.push({ block, hash, hashHex: toHex(hash), number: block.header.number, senders, receipts, totalDifficulty: big(field(entry, 'totalDifficulty', at), `${at}.totalDifficulty`) });
+    blocks.push(minedBlock(block, senders, receipts, big(field(entry, 'totalDifficulty', at), `${at}.totalDifficulty`)));
   });
   return blocks;
 }

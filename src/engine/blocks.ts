@@ -41,6 +41,12 @@ export interface MinedBlock {
   readonly totalDifficulty: bigint;
 }
 
+/** A block with what the store keeps beside it (its hash is computed here, once). */
+export function minedBlock(block: Block, senders: readonly Address[], receipts: readonly ReceiptRecord[], totalDifficulty: bigint): MinedBlock {
+  const hash = block.hash();
+  return { block, hash, hashHex: toHex(hash), number: block.header.number, senders, receipts, totalDifficulty };
+}
+
 export interface TransactionLocation {
   readonly mined: MinedBlock;
   readonly index: number;

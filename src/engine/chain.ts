@@ -506,12 +506,17 @@ export class Chain extends EventEmitter<ChainEvents> {
       gasLimit: this.blockGasLimit,
       baseFeePerGas: this.nextBaseFeeOverride,
     });
+    this.appendMined(outcome);
+    return outcome;
+  }
+
+  /** A new head: its transactions leave the pool, the next-block base fee override is used up. */
+  private appendMined(outcome: MiningOutcome): void {
     this.nextBaseFeeOverride = undefined;
     for (const entry of outcome.included) this.pool.remove(entry.hashHex);
     for (const { entry } of outcome.dropped) this.pool.remove(entry.hashHex);
     this.blocks.append(outcome.mined);
     this.emit('block', outcome.mined);
-    return outcome;
   }
 
   /**
@@ -537,11 +542,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       // A timestamp set for the next block is used up once a block reaches it.
       const override = this.clock.save().nextOverride;
       if (override !== undefined && override <= header.timestamp) this.clock.takeNext(header.timestamp);
-      this.nextBaseFeeOverride = undefined;
-      for (const entry of outcome.included) this.pool.remove(entry.hashHex);
-      for (const { entry } of outcome.dropped) this.pool.remove(entry.hashHex);
-      this.blocks.append(outcome.mined);
-      this.emit('block', outcome.mined);
+      this.appendMined(outcome);
       return true;
     });
   }

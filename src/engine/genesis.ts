@@ -3,10 +3,9 @@ import type { Common } from '@ethereumjs/common';
 import { Address, createAccount } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 
-import type { MinedBlock } from './blocks.js';
+import { type MinedBlock, minedBlock } from './blocks.js';
 import { isPostMerge } from './hardforks.js';
 import { type Alloc, TrackingStateManager } from './stateDump.js';
-import { toHex } from './hex.js';
 
 export interface GenesisAccount {
   readonly address: Address;
@@ -68,16 +67,7 @@ export async function createGenesis(vm: VM, params: GenesisParams): Promise<Mine
     },
     { common, skipConsensusFormatValidation: true },
   );
-  const hash = block.hash();
-  return {
-    block,
-    hash,
-    hashHex: toHex(hash),
-    number: 0n,
-    senders: [],
-    receipts: [],
-    totalDifficulty: block.header.difficulty,
-  };
+  return minedBlock(block, [], [], block.header.difficulty);
 }
 
 /**

@@ -11,7 +11,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { bytesToBigInt } from '@ethereumjs/util';
 import { type RunBlockResult, type VM, runBlock } from '@ethereumjs/vm';
 import { bodyProblem, headerProblem } from './blockRules.js';
-import type { BlockStore, MinedBlock } from './blocks.js';
+import { type BlockStore, type MinedBlock, minedBlock } from './blocks.js';
 import { PRELOADED_PARAMS } from './hardforks.js';
 import { toHex } from './hex.js';
 import { buildReceipts } from './miner.js';
@@ -123,15 +123,7 @@ async function executeBlock(vm: VM, block: Block, parent: MinedBlock, store: Blo
     throw new ImportError(number, (await diagnose(vm, block, rootBefore)) ?? clean(error));
   }
   const senders = block.transactions.map((tx) => tx.getSenderAddress());
-  return {
-    block,
-    hash: block.hash(),
-    hashHex: toHex(block.hash()),
-    number,
-    senders,
-    receipts: buildReceipts(block, senders, result.results, vm.common),
-    totalDifficulty: parent.totalDifficulty + header.difficulty,
-  };
+  return minedBlock(block, senders, buildReceipts(block, senders, result.results, vm.common), parent.totalDifficulty + header.difficulty);
 }
 
 /**

@@ -4,10 +4,9 @@ import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { buildBlock, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import type { LogRecord, MinedBlock, ReceiptRecord } from './blocks.js';
+import { type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from './blocks.js';
 import { PRELOADED_PARAMS, isPostMerge } from './hardforks.js';
 import type { PooledTransaction } from './txpool.js';
-import { toHex } from './hex.js';
 
 export interface BlockTemplate {
   readonly timestamp: bigint;
@@ -71,15 +70,7 @@ export async function mineBlock(
   const { block } = await builder.build();
   const senders = included.map((entry) => entry.sender);
   const receipts = buildReceipts(block, senders, results, common);
-  const mined: MinedBlock = {
-    block,
-    hash: block.hash(),
-    hashHex: toHex(block.hash()),
-    number: block.header.number,
-    senders,
-    receipts,
-    totalDifficulty: parent.totalDifficulty + block.header.difficulty,
-  };
+  const mined = minedBlock(block, senders, receipts, parent.totalDifficulty + block.header.difficulty);
   return { mined, included, dropped };
 }
 

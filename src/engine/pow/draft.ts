@@ -7,9 +7,8 @@ import { RLP } from '@ethereumjs/rlp'
 import { Account } from '@ethereumjs/util'
 import type { VM } from '@ethereumjs/vm'
 import { keccak_256 } from '@noble/hashes/sha3.js'
-import type { MinedBlock } from '../blocks.js'
+import { type MinedBlock, minedBlock } from '../blocks.js'
 import { PRELOADED_PARAMS } from '../hardforks.js'
-import { toHex } from '../hex.js'
 import { type BlockTemplate, type MiningOutcome, mineBlock } from '../miner.js'
 import type { PooledTransaction } from '../txpool.js'
 import { uncleRewards } from './uncles.js'
@@ -64,6 +63,6 @@ function withHeader(outcome: MiningOutcome, raw: Uint8Array[], uncles: readonly 
   const { block: old } = outcome.mined
   // The Block constructor keeps the transaction objects as they are (impersonated senders included).
   const block = new Block(createBlockHeaderFromBytesArray(raw, opts), [...old.transactions], [...uncles], old.withdrawals, opts)
-  const hash = block.hash()
-  return { ...outcome, mined: { ...outcome.mined, block, hash, hashHex: toHex(hash) } }
+  const { senders, receipts, totalDifficulty } = outcome.mined
+  return { ...outcome, mined: minedBlock(block, senders, receipts, totalDifficulty) }
 }
