@@ -7,6 +7,7 @@
  */
 import { open, rename, unlink, writeFile } from 'node:fs/promises';
 import yargs from 'yargs';
+import { encodeQuantity } from './rpc/encode.js';
 import { RemoteRpcError, callRpc } from './rpcClient.js';
 
 /** Blocks asked for per request; halved while the node answers that a range is too large. */
@@ -18,8 +19,6 @@ interface ExportArgs {
   readonly first: bigint | undefined;
   readonly last: bigint | undefined;
 }
-
-const hex = (n: bigint) => `0x${n.toString(16)}`;
 
 function blockNumber(flag: string, value: unknown): bigint | undefined {
   if (value === undefined) return undefined;
@@ -58,7 +57,7 @@ async function writeBlocks(url: string, first: bigint, last: bigint, write: (byt
     const to = from + step - 1n < last ? from + step - 1n : last;
     let answer: unknown;
     try {
-      answer = await callRpc(url, 'chain_exportChain', [hex(from), hex(to)]);
+      answer = await callRpc(url, 'chain_exportChain', [encodeQuantity(from), encodeQuantity(to)]);
     } catch (error) {
       if (error instanceof RemoteRpcError && /export too large/.test(error.message) && step > 1n) {
         step /= 2n;

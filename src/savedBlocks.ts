@@ -9,10 +9,9 @@ import { bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/uti
 import { type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from './engine/blocks.js';
 import { PRELOADED_PARAMS } from './engine/hardforks.js';
 import { toHex } from './engine/hex.js';
+import { encodeQuantity as q } from './rpc/encode.js';
 import type { Json, JsonObject } from './rpc/json.js';
 import { StateFileError } from './stateFile.js';
-
-const q = (value: bigint | number) => `0x${value.toString(16)}`;
 
 function encodeReceipt(r: ReceiptRecord): JsonObject {
   const out: JsonObject = {

@@ -12,6 +12,7 @@
  */
 import { bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import type { AccountState, Alloc } from './engine/stateDump.js';
+import { encodeQuantity as hex } from './rpc/encode.js';
 import type { Json, JsonObject } from './rpc/json.js';
 
 export interface StateFile {
@@ -33,20 +34,28 @@ export class StateFileError extends Error {
   }
 }
 
-const hex = (value: bigint) => `0x${value.toString(16)}`;
-
-export function encodeStateFile(file: StateFile): JsonObject {
-  const alloc: JsonObject = {};
-  for (const [address, account] of file.alloc) {
-    const entry: JsonObject = { balance: hex(account.balance), nonce: hex(account.nonce) };
+/**
+ * Accounts as a go-ethereum genesis `alloc` (which this format extends). A genesis.json
+ * leaves out zero nonces as go-ethereum writes it; state files always carry the nonce.
+ */
+export function encodeAlloc(alloc: Alloc, { omitZeroNonce = false } = {}): JsonObject {
+  const out: JsonObject = {};
+  for (const [address, account] of alloc) {
+    const entry: JsonObject = { balance: hex(account.balance) };
+    if (!omitZeroNonce || account.nonce !== 0n) entry.nonce = hex(account.nonce);
     if (account.code.length > 0) entry.code = bytesToHex(account.code);
     if (account.storage.size > 0) {
       const storage: JsonObject = {};
       for (const [slot, value] of account.storage) storage[slot] = bytesToHex(value);
       entry.storage = storage;
     }
-    alloc[address] = entry;
+    out[address] = entry;
   }
+  return out;
+}
+
+export function encodeStateFile(file: StateFile): JsonObject {
+  const alloc = encodeAlloc(file.alloc);
   const out: JsonObject = {};
   if (file.chainId !== undefined) out.chainId = hex(file.chainId);
   if (file.hardfork !== undefined) out.hardfork = file.hardfork;

@@ -7,10 +7,9 @@ import { type Common, Hardfork } from '@ethereumjs/common';
 import type { Chain } from '../engine/chain.js';
 import type { ForkActivation } from '../engine/forkSchedule.js';
 import { toHex } from '../engine/hex.js';
-import type { AccountState } from '../engine/stateDump.js';
-
-type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-export type GethGenesisJson = { [key: string]: JsonValue };
+import { encodeQuantity as quantity } from '../rpc/encode.js';
+import type { JsonObject } from '../rpc/json.js';
+import { encodeAlloc } from '../stateFile.js';
 
 /** The config field go-ethereum schedules each ethereumjs fork with (Spurious Dragon has two). */
 const FIELDS_OF_FORK: Readonly<Record<string, readonly string[]>> = {
@@ -42,11 +41,11 @@ const FIELDS_OF_FORK: Readonly<Record<string, readonly string[]>> = {
 const BLOB_FORKS = new Set(['cancun', 'prague', 'osaka', 'bpo1', 'bpo2', 'bpo3', 'bpo4', 'bpo5']);
 const GAS_PER_BLOB = 131072n;
 
-export async function exportGethGenesis(chain: Chain): Promise<GethGenesisJson> {
+export async function exportGethGenesis(chain: Chain): Promise<JsonObject> {
   const genesis = chain.blocks.byNumber(0n)!.block.header;
   const alloc = await chain.genesisState();
   const forks = chain.schedule?.forks ?? singleForkSchedule(chain.common);
-  const out: GethGenesisJson = {
+  const out: JsonObject = {
     config: configOf(chain.chainId, forks, chain.common, genesis.difficulty),
     nonce: toHex(genesis.nonce),
     timestamp: quantity(genesis.timestamp),
@@ -55,7 +54,7 @@ export async function exportGethGenesis(chain: Chain): Promise<GethGenesisJson> 
     difficulty: quantity(genesis.difficulty),
     mixHash: toHex(genesis.mixHash),
     coinbase: genesis.coinbase.toString(),
-    alloc: allocJson(alloc),
+    alloc: encodeAlloc(alloc, { omitZeroNonce: true }),
     number: '0x0',
     gasUsed: quantity(genesis.gasUsed),
     parentHash: toHex(genesis.parentHash),
@@ -78,9 +77,9 @@ function singleForkSchedule(common: Common): ForkActivation[] {
   return forks;
 }
 
-function configOf(chainId: bigint, forks: readonly ForkActivation[], common: Common, genesisDifficulty: bigint): GethGenesisJson {
-  const config: GethGenesisJson = { chainId: number(chainId) };
-  const blobSchedule: GethGenesisJson = {};
+function configOf(chainId: bigint, forks: readonly ForkActivation[], common: Common, genesisDifficulty: bigint): JsonObject {
+  const config: JsonObject = { chainId: number(chainId) };
+  const blobSchedule: JsonObject = {};
   const rules = common.copy();
   for (const fork of forks) {
     if (fork.name === Hardfork.Paris) {
@@ -105,26 +104,6 @@ function configOf(chainId: bigint, forks: readonly ForkActivation[], common: Com
   }
   if (Object.keys(blobSchedule).length > 0) config.blobSchedule = blobSchedule;
   return config;
-}
-
-function allocJson(alloc: ReadonlyMap<string, AccountState>): GethGenesisJson {
-  const out: GethGenesisJson = {};
-  for (const [address, account] of alloc) {
-    const entry: GethGenesisJson = { balance: quantity(account.balance) };
-    if (account.nonce !== 0n) entry.nonce = quantity(account.nonce);
-    if (account.code.length > 0) entry.code = toHex(account.code);
-    if (account.storage.size > 0) {
-      const storage: GethGenesisJson = {};
-      for (const [slot, value] of account.storage) storage[slot] = toHex(value);
-      entry.storage = storage;
-    }
-    out[address] = entry;
-  }
-  return out;
-}
-
-function quantity(value: bigint): string {
-  return `0x${value.toString(16)}`;
 }
 
 /** A JSON number where exact, otherwise a decimal string (which --genesis also reads). */

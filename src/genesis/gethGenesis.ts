@@ -5,7 +5,7 @@
  * and alloc are required, and the forks must come in go-ethereum's order.
  */
 import { readFile } from 'node:fs/promises';
-import { type Address, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { type Address, bigIntToBytes, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import type { ForkActivation, ForkSchedule, BlobParams } from '../engine/forkSchedule.js';
 import type { GenesisHeader } from '../engine/genesis.js';
 import type { AccountState, Alloc } from '../engine/stateDump.js';
@@ -109,7 +109,7 @@ export function parseGethGenesis(json: unknown): GethGenesis {
     timestamp,
     gasLimit: gasLimit === 0n ? GENESIS_GAS_LIMIT : gasLimit,
     difficulty,
-    nonce: setLengthLeft(bigintBytes(optionalQuantity(genesis, 'nonce', UINT64_MAX) ?? 0n), 8),
+    nonce: setLengthLeft(bigIntToBytes(optionalQuantity(genesis, 'nonce', UINT64_MAX) ?? 0n), 8),
     mixHash: optionalBytes(genesis, 'mixHash', 32) ?? new Uint8Array(32),
     parentHash: optionalBytes(genesis, 'parentHash', 32) ?? new Uint8Array(32),
     coinbase: optionalAddress(genesis, 'coinbase'),
@@ -305,11 +305,6 @@ function optionalBytes(obj: Record<string, unknown>, name: string, length?: numb
 function optionalAddress(obj: Record<string, unknown>, name: string): Address {
   const raw = optionalBytes(obj, name, 20);
   return createAddressFromString(raw ? toHex(raw) : `0x${'00'.repeat(20)}`);
-}
-
-function bigintBytes(value: bigint): Uint8Array {
-  const hex = value.toString(16);
-  return hexToBytes(`0x${hex.length % 2 === 0 ? hex : `0${hex}`}`);
 }
 
 /**
