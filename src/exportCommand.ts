@@ -5,8 +5,9 @@
  * from chain_exportGenesis) for `--genesis`. Long chains are fetched in ranges (each answer is bounded by the node), and
  * the file appears complete or not at all (written beside it, then renamed).
  */
-import { open, rename, unlink, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import yargs from 'yargs';
+import { writeFileAtomically } from './atomicFile.js';
 import { encodeQuantity } from './rpc/encode.js';
 import { RemoteRpcError, callRpc } from './rpcClient.js';
 
@@ -80,21 +81,12 @@ async function writeChainFile(args: ExportArgs): Promise<string> {
   const last = args.last ?? head;
   if (last > head) throw new Error(`--last ${last} is after the node's head ${head}`);
   if (first > last && (args.first !== undefined || args.last !== undefined)) throw new Error(`--first ${first} is after --last ${last}`);
-  const temporary = `${args.file}.${process.pid}.tmp`;
-  const handle = await open(temporary, 'w');
-  let bytes: number;
-  try {
+  let bytes = 0;
+  await writeFileAtomically(args.file, async (handle) => {
     bytes = await writeBlocks(args.rpcUrl, first, last, async (chunk) => {
       await handle.write(chunk);
     });
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await unlink(temporary).catch(() => {});
-    throw error;
-  }
-  await handle.close();
-  await rename(temporary, args.file);
+  });
   const count = last >= first ? last - first + 1n : 0n;
   return count === 0n ? `Exported no blocks (the chain has only its genesis block) to ${args.file}` : `Exported blocks ${first}..${last} (${bytes} bytes) to ${args.file}`;
 }

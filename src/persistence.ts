@@ -11,9 +11,9 @@
  * state of blocks before the head (reads at them answer "not available"), the pool, filters,
  * snapshots, impersonations and mining settings.
  */
-import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
+import { removeStaleTempFiles, writeFileAtomically } from './atomicFile.js';
 import type { Chain } from './engine/chain.js';
 import type { TrackingStateManager } from './engine/stateDump.js';
 import type { ChainSimOptions } from './options.js';
@@ -80,68 +80,13 @@ export function captureState(chain: Chain): Promise<StateFile> {
   }));
 }
 
-/** Same directory, so the rename never crosses file systems; the pid keeps two processes apart. */
-function tempPathOf(path: string, pid: number): string {
-  return join(dirname(path), `.${basename(path)}.${pid}.tmp`);
-}
-
-/** Write `file` to `path` atomically: temporary file, fsync, rename, fsync of the directory. */
+/** Write `file` to `path` atomically (atomicFile.ts); readable by its owner only, as it holds private keys. */
 export async function writeStateFile(path: string, file: StateFile): Promise<void> {
   const text = `${JSON.stringify(encodeStateFile(file))}\n`;
-  const temp = tempPathOf(path, process.pid);
   try {
-    const handle = await open(temp, 'w', 0o600); // it holds private keys
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync(); // the bytes are on disk before the name points at them
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
+    await writeFileAtomically(path, (handle) => handle.writeFile(text, 'utf8'), 0o600);
   } catch (error) {
-    await unlink(temp).catch(() => {});
     throw new StatePersistenceError(path, `cannot write: ${(error as Error).message}`);
-  }
-  await syncDirectory(dirname(path));
-}
-
-/** Make the rename itself durable; not every platform lets a directory be opened, so best effort. */
-async function syncDirectory(directory: string): Promise<void> {
-  try {
-    const handle = await open(directory, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Windows, some network file systems: the rename is still atomic, only less durable.
-  }
-}
-
-/** Remove temporary files that a killed process left half-written next to `path` (best effort). */
-export async function removeStaleTempFiles(path: string): Promise<void> {
-  const prefix = `.${basename(path)}.`;
-  let names: string[];
-  try {
-    names = await readdir(dirname(path));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = Number(name.slice(prefix.length, -'.tmp'.length));
-    if (!Number.isSafeInteger(pid) || pid === process.pid || isRunning(pid)) continue;
-    await unlink(join(dirname(path), name)).catch(() => {});
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by someone else
   }
 }
 

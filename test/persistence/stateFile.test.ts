@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { bytesToHex, createAddressFromPrivateKey, hexToBytes } from '@ethereumjs/util';
 import type { ChainSimOptions } from '../../src/index.js';
 import { startNode } from '../../src/node.js';
-import { StatePersistenceError, readStateFile, removeStaleTempFiles, writeStateFile } from '../../src/persistence.js';
+import { StatePersistenceError, readStateFile, writeStateFile } from '../../src/persistence.js';
+import { removeStaleTempFiles } from '../../src/atomicFile.js';
 import { decodeStateFile } from '../../src/stateFile.js';
 import { ADDRESSES, type Rpc, deploy, newNode } from '../helpers/chain.js';
 
