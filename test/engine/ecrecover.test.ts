@@ -1,0 +1,48 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { type Recover, recoverNative, recoverWasm } from '../../src/engine/ecrecover.js';
+
+const hex = (bytes: Uint8Array | null): string | null => (bytes === null ? null : Buffer.from(bytes).toString('hex'));
+const N = secp256k1.Point.CURVE().n;
+const be32 = (n: bigint): Uint8Array => Uint8Array.from(Buffer.from(n.toString(16).padStart(64, '0'), 'hex'));
+
+describe('secp256k1 public-key recovery (native addon and WebAssembly)', () => {
+  it('loads the native addon where the secp256k1 package ships a binary (here: Linux x64)', function () {
+    if (process.platform !== 'linux' || process.arch !== 'x64') this.skip();
+    expect(recoverNative).to.be.a('function');
+  });
+
+  const backends: [string, Recover | undefined][] = [['native', recoverNative], ['wasm', recoverWasm]];
+  for (const [name, recover] of backends) {
+    it(`${name}: recovers the signer of any message, with high-s signatures too`, function () {
+      if (!recover) this.skip();
+      fc.assert(
+        fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), (key, msgHash) => {
+          fc.pre(secp256k1.utils.isValidSecretKey(key));
+          const signed = secp256k1.sign(msgHash, key, { prehash: false, format: 'recovered' });
+          const [recovery, r, s] = [signed[0]! as 0 | 1, signed.subarray(1, 33), signed.subarray(33)];
+          const publicKey = hex(secp256k1.getPublicKey(key, false));
+          expect(hex(recover!(msgHash, signed.subarray(1), recovery))).to.equal(publicKey);
+          // (r, n - s) with the other recovery id is the same signature, malleated
+          const highS = new Uint8Array([...r, ...be32(N - BigInt(`0x${hex(s)}`))]);
+          expect(hex(recover!(msgHash, highS, (recovery ^ 1) as 0 | 1))).to.equal(publicKey);
+        }),
+        { numRuns: 100 },
+      );
+    });
+  }
+
+  it('both answer the same for any 64 bytes, including zero and out-of-range r and s', function () {
+    if (!recoverNative) this.skip();
+    const edge = fc.constantFrom(0n, 1n, N - 1n, N, N + 1n, 2n ** 256n - 1n).map(be32);
+    const half = fc.oneof(fc.uint8Array({ minLength: 32, maxLength: 32 }), edge);
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), half, half, fc.constantFrom<0 | 1>(0, 1), (msgHash, r, s, recovery) => {
+        const signature = new Uint8Array([...r, ...s]);
+        expect(hex(recoverNative!(msgHash, signature, recovery))).to.equal(hex(recoverWasm(msgHash, signature, recovery)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
