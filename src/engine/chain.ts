@@ -673,10 +673,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     };
   }
 
-  /** Put back everything but the blocks, which the caller has arranged. */
-  private async restore(snapshot: ChainSnapshot): Promise<void> {
+  /** Put back everything but the blocks, which the caller has arranged; `keep`: the snapshot stays valid. */
+  private async restore(snapshot: ChainSnapshot, keep = true): Promise<void> {
     this.pending = undefined;
-    await this.vm.stateManager.setStateRoot(snapshot.stateRoot);
+    if (snapshot.caches) await this.state.revertTo(snapshot.stateRoot, snapshot.caches, keep);
+    else await this.vm.stateManager.setStateRoot(snapshot.stateRoot);
     this.pool.replaceAll(snapshot.pool);
     this.clock.restore(snapshot.clock);
     this.nextBaseFeeOverride = snapshot.nextBaseFeeOverride;
@@ -684,7 +685,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   snapshot(): Promise<number> {
-    return this.queue.run(async () => this.snapshots.add(await this.capture()));
+    return this.queue.run(async () => this.snapshots.add({ ...(await this.capture()), caches: this.state.openJournal() }));
   }
 
   /** Go back to a snapshot; false when the id is unknown. `consume` gives evm_revert's one-shot semantics. */
@@ -693,7 +694,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       const snapshot = this.snapshots.take(id, consume);
       if (!snapshot) return false;
       const dropped = this.blocks.truncateAbove(snapshot.headNumber);
-      await this.restore(snapshot);
+      await this.restore(snapshot, !consume);
       if (dropped.length > 0) this.emit('reorg', dropped);
       return true;
     });
@@ -804,6 +805,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       const dropped = this.blocks.truncateAbove(this.genesisPoint!.headNumber);
       await this.restore(this.genesisPoint!);
       this.snapshots.clear();
+      this.state.closeJournals();
       this.automine = this.options.mining !== 'pow';
       this.setIntervalMining(0);
       this.coinbase = this.options.coinbase;

@@ -1,6 +1,7 @@
 import type { MinedBlock } from './blocks.js';
 import type { ClockState } from './clock.js';
 import type { PooledTransaction } from './txpool.js';
+import type { CacheJournal } from './warmCaches.js';
 
 /**
  * Everything needed to put the chain back: O(1) in the size of the state, because
@@ -15,6 +16,8 @@ export interface ChainSnapshot {
   readonly clock: ClockState;
   readonly nextBaseFeeOverride: bigint | undefined;
   readonly blockGasLimit: bigint;
+  /** The state caches as they were (snapshots in the registry only): a revert puts them back instead of emptying them. */
+  readonly caches?: CacheJournal;
 }
 
 /** Snapshot ids are 1, 2, 3, ... (as Ganache and Hardhat number them); later ids are discarded on revert. */

@@ -1,6 +1,6 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, type Address, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
-import { CommittedReadStateManager } from './committedReads.js';
+import { WarmCacheStateManager } from './warmCaches.js';
 import { toHex } from './hex.js';
 
 /** One account's full content, as a state dump or fixture holds it. */
@@ -20,7 +20,7 @@ export type Alloc = ReadonlyMap<string, AccountState>;
  * from it. This state manager remembers every address and slot ever written, which
  * is what a dump needs to list; entries that no longer exist are skipped then.
  */
-export class TrackingStateManager extends CommittedReadStateManager {
+export class TrackingStateManager extends WarmCacheStateManager {
   private readonly written = new Map<string, Set<string>>();
 
   private note(address: Address): Set<string> {

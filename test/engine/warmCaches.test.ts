@@ -2,13 +2,14 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
-import { CommittedReadStateManager } from '../../src/engine/committedReads.js';
+import { type CacheJournal, WarmCacheStateManager } from '../../src/engine/warmCaches.js';
 
 const ADDRESSES = [1, 2, 3].map((n) => new Address(setLengthLeft(new Uint8Array([n]), 20)));
 const SLOTS = [1, 2].map((n) => setLengthLeft(new Uint8Array([n]), 32));
 
 type Op =
-  | { kind: 'checkpoint' | 'commit' | 'revert' | 'root' | 'backToRoot' }
+  | { kind: 'checkpoint' | 'commit' | 'revert' | 'root' | 'backToRoot' | 'seal' | 'snapshot' }
+  | { kind: 'revertTo'; mark: number; keep: boolean }
   | { kind: 'getAccount' | 'getCode' | 'deleteAccount' | 'recreate'; a: number }
   | { kind: 'putAccount'; a: number; balance: number }
   | { kind: 'putCode'; a: number; code: number }
@@ -18,7 +19,9 @@ type Op =
 const a = fc.integer({ min: 0, max: ADDRESSES.length - 1 });
 const s = fc.integer({ min: 0, max: SLOTS.length - 1 });
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.constantFrom<Op>({ kind: 'checkpoint' }, { kind: 'commit' }, { kind: 'revert' }, { kind: 'root' }, { kind: 'backToRoot' }),
+  // control operations as often as reads and writes
+  ...(['checkpoint', 'commit', 'revert', 'root', 'backToRoot', 'seal', 'snapshot'] as const).map((kind) => fc.constant<Op>({ kind })),
+  fc.record({ kind: fc.constant('revertTo' as const), mark: fc.nat(), keep: fc.boolean() }),
   fc.record({ kind: fc.constantFrom('getAccount' as const, 'getCode' as const, 'deleteAccount' as const, 'recreate' as const), a }),
   fc.record({ kind: fc.constant('putAccount' as const), a, balance: fc.integer({ min: 1, max: 1000 }) }),
   fc.record({ kind: fc.constant('putCode' as const), a, code: fc.integer({ min: 1, max: 255 }) }),
@@ -26,9 +29,37 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('putStorage' as const), a, s, value: fc.integer({ min: 0, max: 3 }) }),
 );
 
+/** Where a run is: checkpoint depth, state roots taken, chain snapshots (a journal in ours). */
+interface Run {
+  n: number;
+  roots: Uint8Array[];
+  marks: { root: Uint8Array; journal?: CacheJournal }[];
+}
+const newRun = (): Run => ({ n: 0, roots: [], marks: [] });
+
 /** Applies one operation, answering what a read saw (checkpoint moves only at valid depths). */
-async function apply(sm: MerkleStateManager, op: Op, depth: { n: number; roots: Uint8Array[] }): Promise<string | undefined> {
+async function apply(sm: MerkleStateManager, op: Op, depth: Run): Promise<string | undefined> {
   switch (op.kind) {
+    case 'seal': // the block builder: a flush inside its checkpoint, then the commit
+      if (depth.n === 0) return undefined;
+      await sm.getStateRoot();
+      depth.n--;
+      return sm.commit().then(() => undefined);
+    case 'snapshot': {
+      if (depth.n > 0) return undefined;
+      const root = await sm.getStateRoot();
+      depth.marks.push({ root, journal: sm instanceof WarmCacheStateManager ? sm.openJournal() : undefined });
+      return undefined;
+    }
+    case 'revertTo': {
+      if (depth.n > 0 || depth.marks.length === 0) return undefined;
+      const at = op.mark % depth.marks.length;
+      const { root, journal } = depth.marks[at]!;
+      if (sm instanceof WarmCacheStateManager) await sm.revertTo(root, journal!, op.keep);
+      else await sm.setStateRoot(root);
+      depth.marks = depth.marks.slice(0, op.keep ? at + 1 : at);
+      return undefined;
+    }
     case 'checkpoint':
       depth.n++;
       return sm.checkpoint().then(() => undefined);
@@ -76,13 +107,13 @@ async function apply(sm: MerkleStateManager, op: Op, depth: { n: number; roots: 
 
 const storageCache = (sm: MerkleStateManager): Caches => (sm as unknown as { _caches: Caches })._caches;
 
-describe('CommittedReadStateManager', () => {
-  it('sees exactly what the plain state manager sees, whatever is read, written, committed or reverted', async () => {
+describe('WarmCacheStateManager', () => {
+  it('sees exactly what the plain state manager sees, whatever is read, written, committed, reverted or snapshotted', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { maxLength: 80 }), async (ops) => {
-        const ours = new CommittedReadStateManager({ caches: new Caches() });
+      fc.asyncProperty(fc.array(op, { maxLength: 40 }), async (ops) => {
+        const ours = new WarmCacheStateManager({ caches: new Caches() });
         const plain = new MerkleStateManager({ caches: new Caches() });
-        const [ourDepth, plainDepth] = [{ n: 0, roots: [] }, { n: 0, roots: [] }];
+        const [ourDepth, plainDepth] = [newRun(), newRun()];
         for (const [i, step] of ops.entries()) {
           const [seen, expected] = [await apply(ours, step, ourDepth), await apply(plain, step, plainDepth)];
           expect(seen, `step ${i} ${JSON.stringify(step)}`).to.equal(expected);
@@ -91,8 +122,35 @@ describe('CommittedReadStateManager', () => {
         while (plainDepth.n > 0) await apply(plain, { kind: 'commit' }, plainDepth);
         expect(bytesToHex(await ours.getStateRoot())).to.equal(bytesToHex(await plain.getStateRoot()));
       }),
-      { numRuns: 400 },
+      { numRuns: 3000 },
     );
+  });
+
+  it('puts back what blocks changed after the snapshot (the block builder flushes inside its checkpoint)', async () => {
+    const steps: Op[] = [
+      { kind: 'putAccount', a: 0, balance: 5 },
+      { kind: 'putStorage', a: 0, s: 0, value: 1 },
+      { kind: 'putCode', a: 0, code: 1 },
+      { kind: 'snapshot' },
+      { kind: 'checkpoint' },
+      { kind: 'putAccount', a: 0, balance: 9 },
+      { kind: 'putStorage', a: 0, s: 0, value: 2 },
+      { kind: 'putCode', a: 0, code: 2 },
+      { kind: 'seal' },
+      { kind: 'checkpoint' }, // a second block: the snapshot's values are the ones to put back
+      { kind: 'putAccount', a: 0, balance: 11 },
+      { kind: 'putStorage', a: 0, s: 0, value: 3 },
+      { kind: 'putCode', a: 0, code: 3 },
+      { kind: 'seal' },
+      { kind: 'revertTo', mark: 0, keep: true },
+    ];
+    const sm = new WarmCacheStateManager({ caches: new Caches() });
+    const run = newRun();
+    for (const step of steps) await apply(sm, step, run);
+    expect((await sm.getAccount(ADDRESSES[0]!))!.balance).to.equal(5n);
+    expect(bytesToHex(await sm.getStorage(ADDRESSES[0]!, SLOTS[0]!))).to.equal('0x01');
+    expect(bytesToHex(await sm.getCode(ADDRESSES[0]!))).to.equal('0x6001');
+    expect(storageCache(sm).account!.get(ADDRESSES[0]!)).to.not.equal(undefined); // put back, not emptied
   });
 
   it('does not keep a slot read through an account re-created in the checkpoint', async () => {
@@ -107,14 +165,14 @@ describe('CommittedReadStateManager', () => {
       { kind: 'getStorage', a: 0, s: 0 }, // empty: the new account's storage
       { kind: 'revert' },
     ];
-    const sm = new CommittedReadStateManager({ caches: new Caches() });
-    const depth = { n: 0, roots: [] };
+    const sm = new WarmCacheStateManager({ caches: new Caches() });
+    const depth = newRun();
     for (const step of steps) await apply(sm, step, depth);
     expect(bytesToHex(await sm.getStorage(address, slot))).to.equal('0x03');
   });
 
   it('keeps what a reverted checkpoint read in the cache (eth_call runs in one)', async () => {
-    const sm = new CommittedReadStateManager({ caches: new Caches() });
+    const sm = new WarmCacheStateManager({ caches: new Caches() });
     const [address, slot] = [ADDRESSES[0]!, SLOTS[0]!];
     await sm.putAccount(address, new Account(0n, 5n));
     await sm.putCode(address, new Uint8Array([0x60, 0x00]));

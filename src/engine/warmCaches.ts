@@ -1,0 +1,199 @@
+/**
+ * Keeps @ethereumjs/statemanager's caches warm where it would empty them, without ever
+ * letting them disagree with the trie.
+ *
+ * Reads in reverted checkpoints. The state manager journals a value it reads from the trie
+ * like a write, so reverting a checkpoint forgets what was read inside it too. Every
+ * eth_call and estimate runs in a checkpoint that is reverted, so once the caches were
+ * empty calls never warmed them again (they ran at half speed after any chain revert).
+ * A read stays out of the journal when it is the committed value, so it survives:
+ * - an account missing from the cache is the trie's (a change would be in the cache);
+ * - code and storage are read through their account's code hash and storage root, so
+ *   they are kept only while that field is what it was before every open checkpoint.
+ * A later change to the same entry journals the read value as its pre-state, so a revert
+ * puts that back, which is right. At depth 0 the journal is the list of entries the next
+ * flush writes to the trie, which no longer rewrites unchanged reads.
+ *
+ * Chain reverts. Setting the state root back empties every cache, so the first
+ * transaction after each evm_revert read its sender, recipient, coinbase and the system
+ * contracts from the trie again (a fifth of a snapshot cycle). While a chain snapshot is
+ * open, its CacheJournal records each cache entry as it was at the snapshot, when a flush
+ * first writes it; reverting puts those entries back and leaves the rest, which nothing
+ * has written since. Any other move of the state root (an import, a fixture replay) makes
+ * the open journals unusable, and reverting to them empties the caches as before.
+ */
+import { type AccountCache, type Caches, type CodeCache, MerkleStateManager } from '@ethereumjs/statemanager';
+import { type Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes } from '@ethereumjs/util';
+
+export class WarmCacheStateManager extends MerkleStateManager {
+  private journals: CacheJournal[] = [];
+  private nextJournal = 0;
+
+  override async getAccount(address: Address): Promise<Account | undefined> {
+    const cache = this._caches?.account;
+    if (!cache) return super.getAccount(address);
+    const journal = cache._diffCache[cache._checkpoints]!;
+    const key = bytesToUnprefixedHex(address.bytes);
+    const journaled = journal.has(key);
+    const account = await super.getAccount(address);
+    if (!journaled) journal.delete(key);
+    return account;
+  }
+
+  override async getCode(address: Address): Promise<Uint8Array> {
+    const cache = this._caches?.code;
+    if (!cache) return super.getCode(address);
+    const journal = cache._diffCache[cache._checkpoints]!;
+    const key = bytesToUnprefixedHex(address.bytes);
+    const journaled = journal.has(key);
+    const code = await super.getCode(address);
+    if (!journaled && journal.has(key) && (await this.readThroughCommitted(address, key, 'codeHash'))) journal.delete(key);
+    return code;
+  }
+
+  override async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
+    const cache = this._caches?.storage;
+    if (!cache) return super.getStorage(address, slot);
+    const journal = cache._diffCache[cache._checkpoints]!;
+    const key = bytesToUnprefixedHex(address.bytes);
+    const slotKey = bytesToUnprefixedHex(slot);
+    const journaled = journal.get(key)?.has(slotKey) ?? false;
+    const value = await super.getStorage(address, slot);
+    const slots = journal.get(key);
+    if (!journaled && slots?.has(slotKey) && (await this.readThroughCommitted(address, key, 'storageRoot'))) {
+      slots.delete(slotKey);
+      if (slots.size === 0) journal.delete(key);
+    }
+    return value;
+  }
+
+  /**
+   * Whether the account's code hash or storage root is the one it had before every open
+   * checkpoint: the pre-state journaled at the lowest depth that changed the account.
+   */
+  private async readThroughCommitted(address: Address, key: string, field: 'codeHash' | 'storageRoot'): Promise<boolean> {
+    const journals = this._caches!.account!._diffCache;
+    for (let depth = 1; depth < journals.length; depth++) {
+      if (!journals[depth]!.has(key)) continue;
+      const before = journals[depth]!.get(key)?.accountRLP;
+      const now = await this.getAccount(address);
+      return before !== undefined && now !== undefined && equalsBytes(createAccountFromRLP(before)[field], now[field]);
+    }
+    return true;
+  }
+
+  // ---- chain snapshots ---------------------------------------------------------------------
+
+  /** Start recording the caches for a chain snapshot; call at a flushed state (after getStateRoot). */
+  openJournal(): CacheJournal {
+    const journal = new CacheJournal(this.nextJournal++);
+    this.journals.push(journal);
+    return journal;
+  }
+
+  /** Stop recording for every snapshot (they were all discarded). */
+  closeJournals(): void {
+    this.journals = [];
+  }
+
+  /**
+   * Set the state root back to a snapshot's, with the caches as they were then. Journals
+   * opened after `journal` are closed (their snapshots are discarded); `journal` itself
+   * starts again, empty, unless `keep` is false.
+   */
+  async revertTo(stateRoot: Uint8Array, journal: CacheJournal, keep: boolean): Promise<void> {
+    await this.flush(); // unflushed changes are written, and recorded, first
+    const usable = this.journals.includes(journal) && journal.usable;
+    this.journals = this.journals.filter((open) => open.seq < journal.seq || (keep && open === journal));
+    if (!usable) {
+      await super.setStateRoot(stateRoot); // empties the caches
+      journal.restart();
+      return;
+    }
+    await super.setStateRoot(stateRoot, false);
+    journal.restoreInto(this._caches!);
+    journal.restart();
+  }
+
+  override async setStateRoot(stateRoot: Uint8Array, clearCache = true): Promise<void> {
+    for (const journal of this.journals) journal.usable = false;
+    return super.setStateRoot(stateRoot, clearCache);
+  }
+
+  override async flush(): Promise<void> {
+    if (this._caches && this.journals.length > 0) for (const journal of this.journals) journal.record(this._caches);
+    return super.flush();
+  }
+}
+
+type AccountEntry = NonNullable<ReturnType<AccountCache['get']>>;
+type CodeEntry = NonNullable<ReturnType<CodeCache['get']>>;
+
+/** A cache's backing store: an LRU map or an ordered map, as its settings chose. */
+interface Backing<V> {
+  _lruCache?: { get(key: string): V | undefined; set(key: string, value: V): unknown; delete(key: string): unknown };
+  _orderedMapCache?: { getElementByKey(key: string): V | undefined; setElement(key: string, value: V): unknown; eraseElementByKey(key: string): unknown };
+}
+
+function put<V>(cache: Backing<V>, key: string, value: V | undefined): void {
+  if (cache._lruCache) {
+    if (value === undefined) cache._lruCache.delete(key);
+    else cache._lruCache.set(key, value);
+  } else if (value === undefined) cache._orderedMapCache!.eraseElementByKey(key);
+  else cache._orderedMapCache!.setElement(key, value);
+}
+
+function get<V>(cache: Backing<V>, key: string): V | undefined {
+  return cache._lruCache ? cache._lruCache.get(key) : cache._orderedMapCache!.getElementByKey(key);
+}
+
+/**
+ * The cache entries of one chain snapshot's moment that flushes have overwritten since. A
+ * flush writes the entries of the state manager's journal at the current depth (the block
+ * builder flushes inside its checkpoint), which holds each one's value before the change
+ * (undefined: not cached then); the first one seen per entry is the snapshot's.
+ */
+export class CacheJournal {
+  /** False once the state root moved by other means than blocks and reverts. */
+  usable = true;
+  private accounts = new Map<string, AccountEntry | undefined>();
+  private code = new Map<string, CodeEntry | undefined>();
+  private storage = new Map<string, Map<string, Uint8Array | undefined>>();
+
+  constructor(readonly seq: number) {}
+
+  /** Before a flush: what it is about to write (the journal of the depth it flushes). */
+  record(caches: Caches): void {
+    const { account, code, storage } = caches;
+    if (account) for (const [key, before] of account._diffCache[account._checkpoints]!) if (!this.accounts.has(key)) this.accounts.set(key, before);
+    if (code) for (const [key, before] of code._diffCache[code._checkpoints]!) if (!this.code.has(key)) this.code.set(key, before);
+    if (!storage) return;
+    for (const [address, slots] of storage._diffCache[storage._checkpoints]!) {
+      let recorded = this.storage.get(address);
+      if (!recorded) this.storage.set(address, (recorded = new Map()));
+      for (const [slot, before] of slots) if (!recorded.has(slot)) recorded.set(slot, before);
+    }
+  }
+
+  restoreInto(caches: Caches): void {
+    if (caches.account) for (const [key, before] of this.accounts) put<AccountEntry>(caches.account, key, before);
+    if (caches.code) for (const [key, before] of this.code) put<CodeEntry>(caches.code, key, before);
+    if (!caches.storage) return;
+    const storage: Backing<Map<string, Uint8Array>> = caches.storage;
+    for (const [address, slots] of this.storage) {
+      let cached = get(storage, address);
+      if (!cached) put(storage, address, (cached = new Map()));
+      for (const [slot, before] of slots) {
+        if (before === undefined) cached.delete(slot);
+        else cached.set(slot, before);
+      }
+    }
+  }
+
+  restart(): void {
+    this.usable = true;
+    this.accounts = new Map();
+    this.code = new Map();
+    this.storage = new Map();
+  }
+}
