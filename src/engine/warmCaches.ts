@@ -25,6 +25,9 @@
 import { type AccountCache, type Caches, type CodeCache, MerkleStateManager } from '@ethereumjs/statemanager';
 import { type Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes } from '@ethereumjs/util';
 
+/** Chain snapshots whose caches are kept (nested snapshots in test suites are a few deep). */
+const MAX_OPEN_JOURNALS = 16;
+
 export class WarmCacheStateManager extends MerkleStateManager {
   private journals: CacheJournal[] = [];
   private nextJournal = 0;
@@ -88,6 +91,9 @@ export class WarmCacheStateManager extends MerkleStateManager {
   openJournal(): CacheJournal {
     const journal = new CacheJournal(this.nextJournal++);
     this.journals.push(journal);
+    // Every flush records into every open journal: snapshots taken and never reverted must not
+    // slow each block down. The oldest beyond the bound stop recording (a revert to them empties the caches).
+    if (this.journals.length > MAX_OPEN_JOURNALS) this.journals.shift()!.usable = false;
     return journal;
   }
 

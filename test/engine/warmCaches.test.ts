@@ -153,6 +153,20 @@ describe('WarmCacheStateManager', () => {
     expect(storageCache(sm).account!.get(ADDRESSES[0]!)).to.not.equal(undefined); // put back, not emptied
   });
 
+  it('reverts right to snapshots beyond the bound of open journals (they empty the caches instead)', async () => {
+    const sm = new WarmCacheStateManager({ caches: new Caches() });
+    const run = newRun();
+    for (let balance = 1; balance <= 40; balance++) {
+      for (const step of [{ kind: 'snapshot' }, { kind: 'checkpoint' }, { kind: 'putAccount', a: 0, balance }, { kind: 'seal' }] as Op[]) {
+        await apply(sm, step, run);
+      }
+    }
+    for (const mark of [30, 10, 0]) {
+      await apply(sm, { kind: 'revertTo', mark, keep: true }, run);
+      expect((await sm.getAccount(ADDRESSES[0]!))?.balance).to.equal(mark === 0 ? undefined : BigInt(mark));
+    }
+  });
+
   it('does not keep a slot read through an account re-created in the checkpoint', async () => {
     const [address, slot] = [ADDRESSES[0]!, SLOTS[0]!];
     const steps: Op[] = [
