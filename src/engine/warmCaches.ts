@@ -9,7 +9,8 @@
  * A read stays out of the journal when it is the committed value, so it survives:
  * - an account missing from the cache is the trie's (a change would be in the cache);
  * - code and storage are read through their account's code hash and storage root, so
- *   they are kept only while that field is what it was before every open checkpoint.
+ *   they are kept only while that field is the trie's (unchanged in every open checkpoint
+ *   and since the last flush).
  * A later change to the same entry journals the read value as its pre-state, so a revert
  * puts that back, which is right. At depth 0 the journal is the list of entries the next
  * flush writes to the trie, which no longer rewrites unchanged reads.
@@ -71,12 +72,12 @@ export class WarmCacheStateManager extends MerkleStateManager {
   }
 
   /**
-   * Whether the account's code hash or storage root is the one it had before every open
-   * checkpoint: the pre-state journaled at the lowest depth that changed the account.
+   * Whether the account's code hash or storage root is the one in the trie: the pre-state
+   * journaled at the lowest depth that changed the account (depth 0: since the last flush).
    */
   private async readThroughCommitted(address: Address, key: string, field: 'codeHash' | 'storageRoot'): Promise<boolean> {
     const journals = this._caches!.account!._diffCache;
-    for (let depth = 1; depth < journals.length; depth++) {
+    for (let depth = 0; depth < journals.length; depth++) {
       if (!journals[depth]!.has(key)) continue;
       const before = journals[depth]!.get(key)?.accountRLP;
       const now = await this.getAccount(address);

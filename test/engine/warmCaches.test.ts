@@ -85,6 +85,9 @@ async function apply(sm: MerkleStateManager, op: Op, depth: Run): Promise<string
     case 'deleteAccount':
       return sm.deleteAccount(ADDRESSES[op.a]!).then(() => undefined);
     case 'recreate': // deleted and created again (a self-destruct, then CREATE2): empty storage and code
+      // Only inside a transaction, as the EVM does: at depth 0 ethereumjs keeps the old storage
+      // trie of a re-created account and a later flush writes the old storage back.
+      if (depth.n === 0) return undefined;
       await sm.deleteAccount(ADDRESSES[op.a]!);
       return sm.putAccount(ADDRESSES[op.a]!, new Account(1n, 1n)).then(() => undefined);
     case 'putAccount': {
