@@ -6,6 +6,27 @@
 // modules, and viem is loaded lazily (EIP-712 signing only): all three stay in node_modules.
 import { build } from 'esbuild';
 
+// yargs formats --help with cliui, whose string-width builds Unicode property regexes and an
+// Intl.Segmenter when its module loads: ~25 ms of every start-up, for output that is rarely
+// asked for. Importers get a stand-in that loads string-width itself on the first call
+// (require() of an ES module, Node >= 20.19), from node_modules like the other externals.
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(build) {
+    build.onResolve({ filter: /^string-width$/ }, (args) =>
+      args.namespace === 'lazy-string-width' ? { path: 'string-width', external: true } : { path: 'string-width', namespace: 'lazy-string-width' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, () => ({
+      contents: `let width;
+export default function stringWidth(text, options) {
+  width ??= require('string-width').default;
+  return width(text, options);
+}`,
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   entryPoints: {
     cli: 'dist/src/cli.js',
@@ -20,5 +41,6 @@ await build({
   external: ['tiny-secp256k1', 'secp256k1', 'viem'],
   // CommonJS dependencies inside an ES module bundle still call require().
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  plugins: [lazyStringWidth],
   logLevel: 'warning',
 });

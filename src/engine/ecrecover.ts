@@ -41,10 +41,18 @@ export const recoverWasm: Recover = (msgHash, signature, recovery) => {
   }
 };
 
-/** Undefined where no native binary loads. */
-export const recoverNative: Recover | undefined = loadNative();
+let native: Recover | undefined | null = null;
 
-const recoverKey: Recover = recoverNative ?? recoverWasm;
+/** Undefined where no native binary loads; loaded on first use (not at start-up: nothing needs it before a signed transaction). */
+export function recoverNative(): Recover | undefined {
+  if (native === null) native = loadNative();
+  return native;
+}
+
+let recoverKey: Recover = (msgHash, signature, recovery) => {
+  recoverKey = recoverNative() ?? recoverWasm;
+  return recoverKey(msgHash, signature, recovery);
+};
 
 /**
  * Public-key recovery in @ethereumjs/util's `ecrecover` shape, for Common's `customCrypto`

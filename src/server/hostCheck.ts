@@ -7,7 +7,7 @@
  * through a name it controls, never through an address, so an address in Host is harmless
  * (and keeps `--host 0.0.0.0` usable from other machines by IP).
  */
-import { isIP } from 'node:net';
+import { isIPv4, isIPv6 } from 'node:net';
 
 /** The names answered when no list is given; the bound host is added if it is a name. */
 export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -30,14 +30,23 @@ export function hostnameOf(hostHeader: string): string {
   return value.indexOf(':', colon + 1) < 0 ? value.slice(0, colon) : value;
 }
 
+/**
+ * An IPv6 literal always has a colon. Node's IPv6 check is a large regular expression whose
+ * first use compiles it (~7 ms), so names like `localhost` skip it, at start-up and per request.
+ */
+function isIPv6Literal(name: string): boolean {
+  return name.includes(':') && isIPv6(name);
+}
+
 /** IPv6 entries are compared in brackets, as they appear in a Host header. */
 function normalise(entry: string): string {
   const name = entry.trim().toLowerCase();
-  return isIP(name) === 6 ? `[${name}]` : name;
+  return isIPv6Literal(name) ? `[${name}]` : name;
 }
 
 function isAddress(name: string): boolean {
-  return isIP(name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name) !== 0;
+  const bare = name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name;
+  return isIPv4(bare) || isIPv6Literal(bare);
 }
 
 /**
