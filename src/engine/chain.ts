@@ -12,7 +12,7 @@ import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.
 import { BlockClock, type WallClock } from './clock.js';
 import { EngineError, rejected } from './errors.js';
 import { type CallOutcome, type CallRequest, estimateGas, runCall, transactionGasCap } from './execution.js';
-import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, reserveEmptyBlocks } from './emptyRanges.js';
+import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
 import { type GenesisHeader, createGenesis } from './genesis.js';
@@ -574,8 +574,9 @@ export class Chain extends EventEmitter<ChainEvents> {
         if (i > 0n) await new Promise((resolve) => setImmediate(resolve));
         const parentTime = this.blocks.headTimestamp;
         const at = i > 0n ? parentTime + step : timestamp;
-        if (await this.canReserveEmpty(count - i, at ?? this.clock.peekNext(parentTime), step, i === 0n)) {
-          this.reserveEmpty(count - i, at ?? this.clock.takeNext(parentTime), step);
+        const template = await this.emptyRunTemplate(count - i, at ?? this.clock.peekNext(parentTime), step);
+        if (template) {
+          this.reserveEmpty(template, count - i, at ?? this.clock.takeNext(parentTime), step);
           break;
         }
         await this.mineWith(undefined, at);
@@ -587,51 +588,48 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /**
-   * Whether the next `count` blocks, the first at `first`, can be reserved instead of run
-   * through the VM: nothing is pending, no block reward (post-merge), no base fee override,
-   * no system contract that would write state at the start of a block, no fork boundary
-   * ahead, and a template to copy: the head, if the VM just built it empty in this call
-   * (`firstOfCall` false), or else a reservation at the head with nothing that enters a
-   * header (state, coinbase, gas limit) changed since.
+   * The template of a run of `count` empty blocks after the head, the first at `first`, or
+   * undefined when they must go through the VM: something is pending, a block reward
+   * (pre-merge), a base fee override, a system contract that would write state at the start
+   * of a block, blob gas still to drain, or a fork boundary ahead. The template is the head
+   * run's own while nothing that enters a header changed since (state, coinbase, gas limit);
+   * otherwise the empty block the VM would build now (emptySuccessor).
    */
-  private async canReserveEmpty(count: bigint, first: bigint, step: bigint, firstOfCall: boolean): Promise<boolean> {
-    if (this.emptyBlocks !== 'reserve') return false;
+  private async emptyRunTemplate(count: bigint, first: bigint, step: bigint): Promise<Block | undefined> {
+    if (this.emptyBlocks !== 'reserve') return undefined;
     const head = this.head;
     if (this.schedule) {
       // The reservation copies the head's header layout: only while no fork boundary lies ahead.
       const headTime = this.blocks.headTimestamp;
       const headFork = forkAt(this.schedule, head.number, headTime);
-      if (forkAt(this.schedule, head.number + count, first + (count - 1n) * step) !== headFork) return false;
+      if (forkAt(this.schedule, head.number + count, first + (count - 1n) * step) !== headFork) return undefined;
       this.alignVm(this.vm, head.number, headTime);
     }
-    if (!isPostMerge(this.common) || this.nextBaseFeeOverride !== undefined) return false;
-    if (firstOfCall) {
-      if (!(head instanceof RangeBlock)) return false;
-      const template = head.run.spec.template.header;
-      if (!template.coinbase.equals(this.coinbase) || template.gasLimit !== this.blockGasLimit) return false;
-      if (!equalsBytes(await this.vm.stateManager.getStateRoot(), template.stateRoot)) return false;
-    } else if (head.senders.length > 0 || (head.block.header.excessBlobGas ?? 0n) > 0n) {
-      return false;
-    }
-    if ((await this.executable()).length > 0) return false;
+    if (!isPostMerge(this.common) || this.nextBaseFeeOverride !== undefined) return undefined;
+    if ((await this.executable()).length > 0) return undefined;
     for (const [eip, address] of SYSTEM_CONTRACTS) {
-      if (this.common.isActivatedEIP(eip) && (await this.vm.stateManager.getAccount(address))) return false;
+      if (this.common.isActivatedEIP(eip) && (await this.vm.stateManager.getAccount(address))) return undefined;
     }
-    return true;
+    const stateRoot = await this.vm.stateManager.getStateRoot();
+    if (head instanceof RangeBlock) {
+      const template = head.run.spec.template;
+      const { coinbase, gasLimit } = template.header;
+      if (coinbase.equals(this.coinbase) && gasLimit === this.blockGasLimit && equalsBytes(stateRoot, template.header.stateRoot)) return template;
+    } else if (this.common.isActivatedEIP(4844) && head.block.header.calcNextExcessBlobGas(this.common) > 0n) {
+      return undefined;
+    }
+    return emptySuccessor(head, { stateRoot, coinbase: this.coinbase, gasLimit: this.blockGasLimit, timestamp: first, baseFee: this.nextBaseFee(), common: this.common });
   }
 
   /** Reserve `count` empty blocks after the head, the first at `first`, then `step` seconds apart: O(1). */
-  private reserveEmpty(count: bigint, first: bigint, step: bigint): void {
-    const parent = this.head;
-    const template = parent instanceof RangeBlock ? parent.run.spec.template : parent.block;
-    const parentFee = this.blocks.headBaseFee;
+  private reserveEmpty(template: Block, count: bigint, first: bigint, step: bigint): void {
     const range = reserveEmptyBlocks({
-      parent,
+      parent: this.head,
       template,
       count: Number(count),
       firstTimestamp: first,
       step,
-      firstBaseFee: parentFee === undefined ? undefined : baseFeeAfterEmpty(template.common, parentFee),
+      firstBaseFee: this.nextBaseFee(),
     });
     this.blocks.reserve(range);
     this.emit('reserved', range);

@@ -2,8 +2,9 @@
  * Reserved runs of empty blocks (chain_mine of many blocks): reserving one is O(1); its
  * blocks' headers and hashes are computed on first use, in order, once, and kept.
  */
-import { type Block, createBlockFromBytesArray } from '@ethereumjs/block';
+import { type Block, createBlock, createBlockFromBytesArray } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
+import type { Address } from '@ethereumjs/util';
 import type { MinedBlock } from './blocks.js';
 import { EmptyHeaderWriter } from './emptyHeader.js';
 import { PRELOADED_PARAMS } from './hardforks.js';
@@ -14,7 +15,7 @@ import { toHex } from './hex.js';
 export interface RunSpec {
   /** The block before the run's first: in the chain already, possibly itself reserved. */
   readonly parent: MinedBlock;
-  /** An empty block the VM built under the same settings: every block of the run shares its constant header fields. */
+  /** An empty block under the same settings (emptySuccessor): every block of the run shares its constant header fields. */
   readonly template: Block;
   readonly count: number;
   readonly firstTimestamp: bigint;
@@ -266,4 +267,43 @@ export class ReservedBlocks {
 /** Reserve `spec.count` empty blocks after `spec.parent`: O(1), nothing is hashed yet. */
 export function reserveEmptyBlocks(spec: RunSpec): ReservedBlocks {
   return new ReservedBlocks(new EmptyRun(spec), spec.count);
+}
+
+/** What an empty block depends on besides its parent. */
+export interface EmptyBlockSettings {
+  /** The state now: an empty post-merge block changes nothing. */
+  readonly stateRoot: Uint8Array;
+  readonly coinbase: Address;
+  readonly gasLimit: bigint;
+  readonly timestamp: bigint;
+  readonly baseFee: bigint | undefined;
+  /** On the fork of the new block. */
+  readonly common: Common;
+}
+
+/**
+ * The empty block the VM's block builder makes after `parent` when no system contract
+ * exists and no blob gas is left to drain (the caller checks both), with the state root as
+ * it is. As a run's template it lets a run start right after any block without building
+ * one in the VM; test/engine/emptyRanges.test.ts compares such runs with VM-built blocks
+ * on every post-merge fork.
+ */
+export function emptySuccessor(parent: MinedBlock, settings: EmptyBlockSettings): Block {
+  // Every other field's default is the empty block's (the tries' empty roots, zero bloom and
+  // gas, the empty request list's hash, a zero beacon root, no withdrawals).
+  return createBlock(
+    {
+      header: {
+        parentHash: parent.hash,
+        number: parent.number + 1n,
+        timestamp: settings.timestamp,
+        coinbase: settings.coinbase,
+        stateRoot: settings.stateRoot,
+        gasLimit: settings.gasLimit,
+        difficulty: 0n,
+        baseFeePerGas: settings.baseFee,
+      },
+    },
+    { common: settings.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
+  );
 }
