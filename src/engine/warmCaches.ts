@@ -136,6 +136,14 @@ export class WarmCacheStateManager extends MerkleStateManager {
 type AccountEntry = NonNullable<ReturnType<AccountCache['get']>>;
 type CodeEntry = NonNullable<ReturnType<CodeCache['get']>>;
 
+/** Records each entry of the deepest journal not recorded yet, with its value before every pending change. */
+function recordEntries<V>(journals: ReadonlyArray<ReadonlyMap<string, V | undefined>>, recorded: Map<string, V | undefined>): void {
+  for (const key of journals[journals.length - 1]!.keys()) {
+    if (recorded.has(key)) continue;
+    recorded.set(key, journals.find((journal) => journal.has(key))!.get(key));
+  }
+}
+
 /** A cache's backing store: an LRU map or an ordered map, as its settings chose. */
 interface Backing<V> {
   _lruCache?: { get(key: string): V | undefined; set(key: string, value: V): unknown; delete(key: string): unknown };
@@ -169,16 +177,25 @@ export class CacheJournal {
 
   constructor(readonly seq: number) {}
 
-  /** Before a flush: what it is about to write (the journal of the depth it flushes). */
+  /**
+   * Before a flush: what it is about to write, the entries of the journal at the depth it
+   * flushes. An entry also changed at a lower depth since the last flush has its earlier
+   * value there: the lowest depth's is the one from before every pending change.
+   */
   record(caches: Caches): void {
     const { account, code, storage } = caches;
-    if (account) for (const [key, before] of account._diffCache[account._checkpoints]!) if (!this.accounts.has(key)) this.accounts.set(key, before);
-    if (code) for (const [key, before] of code._diffCache[code._checkpoints]!) if (!this.code.has(key)) this.code.set(key, before);
+    if (account) recordEntries(account._diffCache, this.accounts);
+    if (code) recordEntries(code._diffCache, this.code);
     if (!storage) return;
-    for (const [address, slots] of storage._diffCache[storage._checkpoints]!) {
+    const journals = storage._diffCache;
+    for (const [address, slots] of journals[journals.length - 1]!) {
       let recorded = this.storage.get(address);
       if (!recorded) this.storage.set(address, (recorded = new Map()));
-      for (const [slot, before] of slots) if (!recorded.has(slot)) recorded.set(slot, before);
+      for (const slot of slots.keys()) {
+        if (recorded.has(slot)) continue;
+        const depth = journals.findIndex((journal) => journal.get(address)?.has(slot));
+        recorded.set(slot, journals[depth]!.get(address)!.get(slot));
+      }
     }
   }
 

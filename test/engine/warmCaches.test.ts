@@ -40,8 +40,10 @@ const newRun = (): Run => ({ n: 0, roots: [], marks: [] });
 /** Applies one operation, answering what a read saw (checkpoint moves only at valid depths). */
 async function apply(sm: MerkleStateManager, op: Op, depth: Run): Promise<string | undefined> {
   switch (op.kind) {
-    case 'seal': // the block builder: a flush inside its checkpoint, then the commit
-      if (depth.n === 0) return undefined;
+    case 'seal': // the block builder: a flush inside its checkpoint (opened at depth 0), then the commit
+      // Deeper, a later revert of an outer checkpoint would keep cache entries the flush wrote
+      // to the trie and the revert took back out (ethereumjs's caches and trie then disagree).
+      if (depth.n !== 1) return undefined;
       await sm.getStateRoot();
       depth.n--;
       return sm.commit().then(() => undefined);
