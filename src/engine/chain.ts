@@ -131,6 +131,8 @@ export class Chain extends EventEmitter<ChainEvents> {
    * state (emptyRanges.ts); 'vm': every block through the VM (tests compare the two).
    */
   emptyBlocks: 'reserve' | 'vm' = 'reserve';
+  /** The last template emptyRunTemplate built, by the constant fields it has. */
+  private lastTemplate: { readonly key: string; readonly block: Block } | undefined;
 
   private constructor(
     /** The VM's Common. With a fork schedule it is moved to each block's fork inside the queue only. */
@@ -618,7 +620,15 @@ export class Chain extends EventEmitter<ChainEvents> {
     } else if (this.common.isActivatedEIP(4844) && head.block.header.calcNextExcessBlobGas(this.common) > 0n) {
       return undefined;
     }
-    return emptySuccessor(head, { stateRoot, coinbase: this.coinbase, gasLimit: this.blockGasLimit, timestamp: first, baseFee: this.nextBaseFee(), common: this.common });
+    // A run only takes a template's constant fields, so the last one serves while they are
+    // the same (a test that mines, reverts and mines again): building a header costs more
+    // than the reservation itself.
+    const key = `${bytesToHex(stateRoot)}:${this.coinbase.toString()}:${this.blockGasLimit}:${this.common.hardfork()}`;
+    if (this.lastTemplate?.key !== key) {
+      const block = emptySuccessor(head, { stateRoot, coinbase: this.coinbase, gasLimit: this.blockGasLimit, timestamp: first, baseFee: this.nextBaseFee(), common: this.common });
+      this.lastTemplate = { key, block };
+    }
+    return this.lastTemplate.block;
   }
 
   /** Reserve `count` empty blocks after the head, the first at `first`, then `step` seconds apart: O(1). */

@@ -83,7 +83,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
   });
 
   for (const hardfork of ['paris', 'shanghai', 'cancun', 'prague', 'osaka']) {
-    it(`starts a run right after a transaction, a setter and a coinbase change as the VM does (${hardfork})`, async () => {
+    it(`starts a run right after a transaction, a setter, a coinbase change and a revert as the VM does (${hardfork})`, async () => {
       const vm = await startNode({ hardfork });
       vm.chain.emptyBlocks = 'vm';
       const lazy = await startNode({ hardfork });
@@ -94,6 +94,10 @@ describe('reserved empty blocks (chain_mine of many)', function () {
         await rpc('hardhat_setStorageAt', [ADDRESSES[2], '0x1', `0x${'11'.repeat(32)}`]);
         await rpc('hardhat_setCoinbase', ['0x00000000000000000000000000000000000000c0']);
         await rpc('hardhat_mine', ['0x2', '0x5']);
+        const id = await rpc<string>('evm_snapshot');
+        await rpc('hardhat_mine', ['0x4']);
+        await rpc('evm_revert', [id]);
+        await rpc('hardhat_mine', ['0x3']); // the same constant fields: the last template again
         await rpc('evm_mine');
       }
       expect(computed(lazy.chain) < lazy.chain.blocks.headNumber).to.equal(true);
