@@ -17,7 +17,7 @@
  *
  * Chain reverts. Setting the state root back empties every cache, so the first
  * transaction after each evm_revert read its sender, recipient, coinbase and the system
- * contracts from the trie again (a fifth of a snapshot cycle). While a chain snapshot is
+ * contracts from the trie again (a sixth of a snapshot cycle). While a chain snapshot is
  * open, its CacheJournal records each cache entry as it was at the snapshot, when a flush
  * first writes it; reverting puts those entries back and leaves the rest, which nothing
  * has written since. Any other move of the state root (an import, a fixture replay) makes
