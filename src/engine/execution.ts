@@ -1,7 +1,7 @@
 import { type Block, createBlock } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
-import { Address, bytesToHex, createZeroAddress } from '@ethereumjs/util';
+import { Address, createZeroAddress } from '@ethereumjs/util';
 import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
 import { EngineError, RevertError, rejected } from './errors.js';
 import { PRELOADED_PARAMS } from './hardforks.js';
