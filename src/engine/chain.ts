@@ -18,7 +18,7 @@ import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.
 import { type GenesisHeader, createGenesis } from './genesis.js';
 import { PRELOADED_PARAMS, createChainCommon, createScheduledCommon, isPostMerge } from './hardforks.js';
 import { installJumpAnalysisCache } from './jumpAnalysis.js';
-import { FlatKeyMapDB } from './trieDb.js';
+import { TrieNodeDB } from './trieDb.js';
 import { type MiningOutcome, mineBlock } from './miner.js';
 import { SerialQueue } from './serial.js';
 import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
@@ -67,6 +67,8 @@ export interface ChainEvents {
   pendingTransaction: [string];
   /** Blocks left the canonical chain (snapshot revert, reset, reorganisation), oldest first. */
   reorg: [MinedBlock[]];
+  /** The state went back to an earlier point (snapshot revert, reset): states built since are gone. */
+  rewound: [];
   /** A background task (interval mining) failed. */
   error: [unknown];
 }
@@ -141,6 +143,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     readonly blocks: BlockStore,
     private readonly options: EngineOptions,
     readonly schedule: ForkSchedule | undefined,
+    private readonly trieNodes: TrieNodeDB,
   ) {
     super();
     this.nextCommon = schedule ? common.copy() : common;
@@ -159,17 +162,18 @@ export class Chain extends EventEmitter<ChainEvents> {
       : createChainCommon(options.chainId, options.hardfork);
     await installJumpAnalysisCache();
     const store = new BlockStore();
+    const trieNodes = new TrieNodeDB();
     const vm = await createVM({
       common,
       // Caches keep writes of a transaction (and of reverted calls) out of the trie until a block commits.
       stateManager: new TrackingStateManager({
         common,
         caches: new Caches(),
-        trie: new MerklePatriciaTrie({ useKeyHashing: true, common, db: new FlatKeyMapDB(), valueEncoding: ValueEncoding.Bytes }),
+        trie: new MerklePatriciaTrie({ useKeyHashing: true, common, db: trieNodes, valueEncoding: ValueEncoding.Bytes }),
       }),
       blockchain: store.asEvmBlockchain(),
     });
-    const chain = new Chain(common, vm, store, options, schedule);
+    const chain = new Chain(common, vm, store, options, schedule, trieNodes);
     const genesis = await createGenesis(vm, {
       accounts: options.genesis ? [] : options.accounts.map((a) => ({ address: a.address, balance: options.balance })),
       gasLimit: options.gasLimit,
@@ -182,6 +186,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     store.append(genesis);
     chain.genesisPoint = await chain.capture();
     return chain;
+  }
+
+  /** Trie nodes and code held for every state still reachable (memory diagnostics). */
+  get storedStateNodes(): number {
+    return this.trieNodes.size;
   }
 
   get chainId(): bigint {
@@ -684,6 +693,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Put back everything but the blocks, which the caller has arranged; `keep`: the snapshot stays valid. */
   private async restore(snapshot: ChainSnapshot, keep = true): Promise<void> {
     this.pending = undefined;
+    this.historical = undefined;
     if (snapshot.caches) await this.state.revertTo(snapshot.stateRoot, snapshot.caches, keep);
     else await this.vm.stateManager.setStateRoot(snapshot.stateRoot);
     this.pool.replaceAll(snapshot.pool);
@@ -693,7 +703,9 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   snapshot(): Promise<number> {
-    return this.queue.run(async () => this.snapshots.add({ ...(await this.capture()), caches: this.state.openJournal() }));
+    return this.queue.run(async () =>
+      this.snapshots.add({ ...(await this.capture()), caches: this.state.openJournal(), trieMark: this.trieNodes.mark() }),
+    );
   }
 
   /** Go back to a snapshot; false when the id is unknown. `consume` gives evm_revert's one-shot semantics. */
@@ -703,6 +715,10 @@ export class Chain extends EventEmitter<ChainEvents> {
       if (!snapshot) return false;
       const dropped = this.blocks.truncateAbove(snapshot.headNumber);
       await this.restore(snapshot, !consume);
+      // After restore, whose flush writes anything still cached: the rewind frees that too.
+      this.trieNodes.rewind(snapshot.trieMark!);
+      if (this.snapshots.size === 0) this.trieNodes.closeLog();
+      this.emit('rewound');
       if (dropped.length > 0) this.emit('reorg', dropped);
       return true;
     });
@@ -710,7 +726,14 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** A state point outside the snapshot registry (loadFixture keeps these across reverts). */
   statePoint(): Promise<ChainSnapshot> {
-    return this.queue.run(() => this.capture());
+    return this.queue.run(() => this.pinnedPoint());
+  }
+
+  /** A state point whose state no revert frees. */
+  private async pinnedPoint(): Promise<ChainSnapshot> {
+    const point = await this.capture();
+    this.trieNodes.pin();
+    return point;
   }
 
   /** The blocks mined since a state point (oldest first), or undefined if the chain left it. */
@@ -787,7 +810,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       const head = this.head.block.header;
       if (head.timestamp > this.clock.nowSeconds()) this.clock.setTime(head.timestamp);
       this.blockGasLimit = head.gasLimit;
-      this.genesisPoint = await this.capture();
+      this.genesisPoint = await this.pinnedPoint();
       return summary;
     });
   }
@@ -814,6 +837,9 @@ export class Chain extends EventEmitter<ChainEvents> {
       await this.restore(this.genesisPoint!);
       this.snapshots.clear();
       this.state.closeJournals();
+      this.trieNodes.rewind(0);
+      this.trieNodes.closeLog();
+      this.emit('rewound');
       this.automine = this.options.mining !== 'pow';
       this.setIntervalMining(0);
       this.coinbase = this.options.coinbase;

@@ -5,7 +5,7 @@ import type { CacheJournal } from './warmCaches.js';
 
 /**
  * Everything needed to put the chain back: O(1) in the size of the state, because
- * trie nodes are never deleted and a state root names a whole state.
+ * trie nodes are never overwritten and a state root names a whole state (trieDb.ts).
  */
 export interface ChainSnapshot {
   readonly headNumber: bigint;
@@ -18,6 +18,8 @@ export interface ChainSnapshot {
   readonly blockGasLimit: bigint;
   /** The state caches as they were (snapshots in the registry only): a revert puts them back instead of emptying them. */
   readonly caches?: CacheJournal;
+  /** The node database's mark then (snapshots in the registry only): a revert frees what was written since. */
+  readonly trieMark?: number;
 }
 
 /** Snapshot ids are 1, 2, 3, ... (as Ganache and Hardhat number them); later ids are discarded on revert. */

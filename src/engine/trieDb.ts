@@ -1,13 +1,77 @@
 /**
- * The database under the state trie. @ethereumjs keys it by hex strings that it builds two
- * characters at a time, and V8 keeps such strings as ropes of ~30 linked pieces: stored as
- * Map keys for the life of the chain, they were about a sixth of the memory a block adds.
- * Keys are copied into flat strings when stored (lookups need no copy).
+ * The database under the state trie and every storage trie (they share it: ethereumjs'
+ * storage tries are shallow copies of the state trie, with prefixed keys).
+ *
+ * Flat keys. @ethereumjs keys it by hex strings that it builds two characters at a time,
+ * and V8 keeps such strings as ropes of ~30 linked pieces: stored as Map keys for the life
+ * of the chain, they were about a sixth of the memory a block adds. Keys are copied into
+ * flat strings when stored (lookups need no copy).
+ *
+ * Freeing what a revert abandons. Nodes are addressed by their hash and never overwritten,
+ * so a state root names a whole state and a snapshot only needs its root. Without more, the
+ * nodes written after a snapshot stayed after reverting to it: a suite that reverts after
+ * every test grew by every test's state. While a mark is open, each node the database did
+ * not have before is logged; rewinding to a mark deletes the nodes first written after it.
+ * That is safe when nothing still needs a state from after the mark: the caller drops those
+ * blocks and states, and pins the states it keeps (loadFixture's end points), which keeps
+ * every node logged so far.
  */
 import { MapDB } from '@ethereumjs/util';
 
-export class FlatKeyMapDB extends MapDB<string, Uint8Array> {
+/** The nodes and their write log, shared by the database and its shallow copies. */
+class NodeStore {
+  readonly nodes = new Map<string, Uint8Array>();
+  /** Keys first written since the log was opened, in order (undefined: no mark is open). */
+  added: string[] | undefined;
+  /** Entries of `added` below this index are never freed. */
+  pinned = 0;
+}
+
+export class TrieNodeDB extends MapDB<string, Uint8Array> {
+  constructor(private readonly store = new NodeStore()) {
+    super(store.nodes);
+  }
+
   override async put(key: string, value: Uint8Array): Promise<void> {
-    return super.put(Buffer.from(key, 'latin1').toString('latin1'), value);
+    const flat = Buffer.from(key, 'latin1').toString('latin1');
+    const { nodes, added } = this.store;
+    if (added && !nodes.has(flat)) added.push(flat);
+    nodes.set(flat, value);
+  }
+
+  /** Shares the nodes and the log (MapDB's own copy would write around both). */
+  override shallowCopy(): TrieNodeDB {
+    return new TrieNodeDB(this.store);
+  }
+
+  get size(): number {
+    return this.store.nodes.size;
+  }
+
+  /** A point to rewind to: nodes first written after it can be freed. */
+  mark(): number {
+    this.store.added ??= [];
+    return this.store.added.length;
+  }
+
+  /** Keep every node written so far, whatever is rewound later. */
+  pin(): void {
+    if (this.store.added) this.store.pinned = this.store.added.length;
+  }
+
+  /** Delete the nodes first written after `mark`, except pinned ones; the mark stays usable. */
+  rewind(mark: number): void {
+    const { added, nodes } = this.store;
+    if (!added) return;
+    const from = Math.max(mark, this.store.pinned);
+    if (from >= added.length) return;
+    for (let i = from; i < added.length; i++) nodes.delete(added[i]!);
+    added.length = from;
+  }
+
+  /** No mark is open any more: stop logging (the nodes written so far stay). */
+  closeLog(): void {
+    this.store.added = undefined;
+    this.store.pinned = 0;
   }
 }

@@ -169,6 +169,18 @@ describe('proof-of-work mode (chain_getWork / chain_submitWork)', () => {
     expect((await block(rpc, 1)).parentHash).to.equal((await block(rpc, 0)).hash);
   });
 
+  it('work handed out after a snapshot is refused once the chain reverts to it (its state was freed)', async () => {
+    const { rpc } = await newPowNode();
+    await mineOne(rpc);
+    const snapshot = await rpc<string>('evm_snapshot');
+    const onFreedState = await solveWork(rpc); // block 2 on block 1, the head the revert keeps
+    expect(await rpc('evm_revert', [snapshot])).to.equal(true);
+    expect(await submit(rpc, onFreedState)).to.equal(false);
+    await mineOne(rpc);
+    expect(await rpc('eth_blockNumber')).to.equal('0x2');
+    expect(await rpc('eth_getBalance', [ADDRESSES[0]!, 'latest'])).to.not.equal('0x0');
+  });
+
   it('rejects malformed submitWork and submitHashrate parameters with -32602', async () => {
     const { rpc } = await newPowNode();
     const h32 = `0x${'11'.repeat(32)}`;

@@ -39,6 +39,10 @@ export class PowSealer {
     private readonly options: PowSealerOptions,
   ) {
     this.hashrate = new HashrateMeter(options.wallClock)
+    // A revert frees the states built since its snapshot, drafts' included: their work cannot be sealed.
+    const forget = (): void => this.works.clear()
+    chain.on('rewound', forget)
+    this.onClose(() => chain.off('rewound', forget))
     // Load or build the cache in the background now: getWork never needs it, and by the
     // time a miner has a solution it is there (the first submitWork would wait otherwise).
     this.prepareCaches(chain.head.number + 1n)
@@ -136,7 +140,7 @@ export class PowSealer {
     const template = { timestamp, coinbase: chain.coinbase, gasLimit: chain.blockGasLimit, baseFeePerGas: chain.nextBaseFee(), difficulty }
     const candidates = await chain.executable()
     // Executed on the live VM and rolled back within this queue turn, so no request sees it
-    // and the live state stays at its root until a seal arrives (trie nodes are never deleted,
+    // and the live state stays at its root until a seal arrives (trie nodes are deleted only by a revert, which drops all work,
     // so the draft's root stays loadable). Unlike a shallowCopy, the live state manager also
     // records what the block writes, which chain_dumpState relies on.
     let draft: MiningOutcome

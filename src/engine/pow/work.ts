@@ -52,6 +52,12 @@ export class WorkBook {
     return this.recent.get(powHashHex.toLowerCase())
   }
 
+  /** Drop all work (its drafts' states were freed by a revert). */
+  clear(): void {
+    this.recent.clear()
+    this.latest = undefined
+  }
+
   /** Drop work for blocks that, with `headNumber` as head, are too old to be sealed or included. */
   prune(headNumber: bigint): void {
     for (const [hash, work] of this.recent) {
