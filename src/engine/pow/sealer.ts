@@ -140,9 +140,9 @@ export class PowSealer {
     const template = { timestamp, coinbase: chain.coinbase, gasLimit: chain.blockGasLimit, baseFeePerGas: chain.nextBaseFee(), difficulty }
     const candidates = await chain.executable()
     // Executed on the live VM and rolled back within this queue turn, so no request sees it
-    // and the live state stays at its root until a seal arrives (trie nodes are deleted only by a revert, which drops all work,
-    // so the draft's root stays loadable). Unlike a shallowCopy, the live state manager also
-    // records what the block writes, which chain_dumpState relies on.
+    // and the live state stays at its root until a seal arrives (the draft's root stays
+    // loadable: only a revert deletes trie nodes, and it drops all work). Unlike a shallowCopy,
+    // the live state manager also records what the block writes, which chain_dumpState relies on.
     let draft: MiningOutcome
     try {
       draft = await buildDraft(chain.vm, parent, candidates, template, uncles)
