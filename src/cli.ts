@@ -4,6 +4,7 @@ import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { formatEther } from './format-units.js';
 import { type ChainSimOptions, OPTION_DECLARATIONS, OptionError } from './options.js';
+import { useCompactHeap } from './compactHeap.js';
 import { ChainSimServer } from './server/index.js';
 import { startNode, VERSION } from './node.js';
 
@@ -93,6 +94,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     }
     return compileSerpentCommand(argv[1]!);
   }
+  useCompactHeap();
   let server: ChainSimServer;
   try {
     const args = await buildParser(argv)
