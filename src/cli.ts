@@ -94,7 +94,6 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     }
     return compileSerpentCommand(argv[1]!);
   }
-  useCompactHeap();
   let server: ChainSimServer;
   try {
     const args = await buildParser(argv)
@@ -106,6 +105,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     server = new ChainSimServer(await startNode(toOptions(args as Record<string, unknown>)));
     const options = server.node.options;
     const { url } = await server.listen();
+    void useCompactHeap();
     if (options.quiet) console.log(`Listening on ${url}`);
     else console.log(banner(server.node, url));
     if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {

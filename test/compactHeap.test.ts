@@ -12,7 +12,7 @@ const moduleUrl = new URL('../src/compactHeap.js', import.meta.url).href;
 async function youngGenerationMiB(compact: boolean): Promise<number> {
   const script = `
     import v8 from 'node:v8';
-    if (${compact}) (await import(${JSON.stringify(moduleUrl)})).useCompactHeap();
+    if (${compact}) await (await import(${JSON.stringify(moduleUrl)})).useCompactHeap();
     const newSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
     const live = new Array(300_000);
     let max = 0;
