@@ -11,6 +11,7 @@ import { AccountRegistry, type OwnedAccount } from './accounts.js';
 import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
 import { BlockClock, type WallClock } from './clock.js';
 import { EngineError, rejected } from './errors.js';
+import { askTerminalColorsOnce } from './debugColors.js';
 import { type CallOutcome, type CallRequest, estimateGas, runCall, transactionGasCap } from './execution.js';
 import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
@@ -161,6 +162,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       ? createScheduledCommon(options.chainId, schedule, options.genesis!.header.timestamp)
       : createChainCommon(options.chainId, options.hardfork);
     await installJumpAnalysisCache();
+    askTerminalColorsOnce();
     const store = new BlockStore();
     const trieNodes = new TrieNodeDB();
     const vm = await createVM({

@@ -1,0 +1,18 @@
+/**
+ * @ethereumjs/mpt creates a `debug` logger in every trie it constructs (several per block:
+ * transactions, receipts, each storage trie), and `debug` asks the kernel whether stderr is
+ * a terminal for each one: 2-3% of a transfer's CPU time. The answer is the same for the
+ * life of the process, so it is asked once. Loggers behave as before (DEBUG_COLORS included).
+ */
+import createDebug from 'debug';
+
+/** Where `debug` keeps the question in its Node build (not in @types/debug). */
+const settings = createDebug as unknown as { useColors: () => boolean };
+let answered = false;
+
+export function askTerminalColorsOnce(): void {
+  if (answered) return;
+  answered = true;
+  const colors = settings.useColors();
+  settings.useColors = () => colors;
+}
