@@ -5,7 +5,7 @@
  * Under a node's allocation rate V8 grows the young generation to two 16 MB semi-spaces and
  * lets the old generation reach 2-4x its live size before collecting it: 216 MiB resident
  * after the benchmark's workloads for 25 MB of live data. Growing the old generation by
- * 10% at a time and stopping the semi-spaces at 4 MB brought that to 112-119 MiB, with
+ * 10% at a time and stopping the semi-spaces at 4 MB brought that to 113-122 MiB, with
  * the same CPU time for the workloads (alternating runs; 1 MB semi-spaces cost 10%).
  *
  * Node accepts --max-semi-space-size only on its command line, which a bin script cannot

@@ -1,7 +1,7 @@
 /**
- * @ethereumjs/mpt creates a `debug` logger in every trie it constructs (several per block:
- * transactions, receipts, each storage trie), and `debug` asks the kernel whether stderr is
- * a terminal for each one: 2-3% of a transfer's CPU time. The answer is the same for the
+ * @ethereumjs/mpt creates a `debug` logger in every trie it constructs (three per block:
+ * transactions, receipts, withdrawals), and `debug` asks the kernel whether stderr is a
+ * terminal for each one: 2-3% of a transfer's CPU time. The answer is the same for the
  * life of the process, so it is asked once. Loggers behave as before (DEBUG_COLORS included).
  */
 import createDebug from 'debug';
