@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Interface } from 'ethers';
 import { loadFixture } from '../../src/mocha.js';
 import type { ChainSimProvider } from '../../src/index.js';
-import { ADDRESSES, type Rpc, artifact, deploy, newNode, send } from '../helpers/chain.js';
+import { ADDRESSES, type Rpc, artifact, deploy, newNode, nonceOf, send } from '../helpers/chain.js';
 
 const TO = '0x000000000000000000000000000000000000beef';
 const token = new Interface(artifact('Token').abi);
@@ -17,9 +17,8 @@ async function tokenBalance(rpc: Rpc, address: string, who: string, block = 'lat
 
 /** A block's worth of changes: a token transfer (storage), a value transfer, setters. */
 async function churn(rpc: Rpc, address: string, round: number): Promise<void> {
-  const nonce = Number(await rpc<string>('eth_getTransactionCount', [ADDRESSES[0]!, 'latest']));
-  await send(rpc, 0, { to: address, nonce, data: token.encodeFunctionData('transfer', [TO, BigInt(round + 1)]) });
-  await send(rpc, 1, { to: TO, nonce: Number(await rpc<string>('eth_getTransactionCount', [ADDRESSES[1]!, 'latest'])), gasLimit: 21000, value: 5n });
+  await send(rpc, 0, { to: address, nonce: await nonceOf(rpc, ADDRESSES[0]!, 'latest'), data: token.encodeFunctionData('transfer', [TO, BigInt(round + 1)]) });
+  await send(rpc, 1, { to: TO, nonce: await nonceOf(rpc, ADDRESSES[1]!, 'latest'), gasLimit: 21000, value: 5n });
   await rpc('hardhat_setStorageAt', [address, '0x9', `0x${(round + 7).toString(16).padStart(64, '0')}`]);
   await rpc('hardhat_setCode', [`0x${(0xc0de + round).toString(16).padStart(40, '0')}`, `0x60${(round & 0xff).toString(16).padStart(2, '0')}`]);
   await rpc('evm_mine');
