@@ -49,9 +49,6 @@ export function recoverNative(): Recover | undefined {
   return native;
 }
 
-/** The backend in use, chosen on the first signature. */
-let recoverKey: Recover | undefined;
-
 /**
  * Public-key recovery in @ethereumjs/util's `ecrecover` shape, for Common's `customCrypto`
  * (in pure JavaScript it was a third of a plain transfer's time). Returns the 64-byte
@@ -63,7 +60,7 @@ export function secp256k1Ecrecover(msgHash: Uint8Array, v: bigint, r: Uint8Array
   const signature = new Uint8Array(64);
   signature.set(r.subarray(Math.max(0, r.length - 32)), 32 - Math.min(32, r.length));
   signature.set(s.subarray(Math.max(0, s.length - 32)), 64 - Math.min(32, s.length));
-  const key = (recoverKey ??= recoverNative() ?? recoverWasm)(msgHash, signature, recovery);
+  const key = (recoverNative() ?? recoverWasm)(msgHash, signature, recovery);
   if (!key) throw new Error('Invalid signature');
   return key.subarray(1);
 }
