@@ -8,11 +8,9 @@ import createDebug from 'debug';
 
 /** Where `debug` keeps the question in its Node build (not in @types/debug). */
 const settings = createDebug as unknown as { useColors: () => boolean };
-let answered = false;
 
+/** Later calls find the remembered answer in place (no second question). */
 export function askTerminalColorsOnce(): void {
-  if (answered) return;
-  answered = true;
   const colors = settings.useColors();
   settings.useColors = () => colors;
 }
