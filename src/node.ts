@@ -17,7 +17,13 @@ import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
-export const CLIENT_VERSION = `chain-sim/v${VERSION}/${process.platform}-${process.arch}/node${process.versions.node}`;
+/**
+ * web3_clientVersion. Test libraries refuse to run against a node whose version does not start
+ * with the name of a development node they know (Hardhat's network helpers, OpenZeppelin's
+ * upgrades plugins), so it starts with Hardhat's, as a browser's user agent starts with
+ * "Mozilla/5.0"; chain-sim and its version follow.
+ */
+export const CLIENT_VERSION = `HardhatNetwork/chain-sim/v${VERSION}/${process.platform}-${process.arch}/node${process.versions.node}`;
 
 export interface SimNode {
   readonly options: ResolvedOptions;
@@ -81,18 +87,19 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     maxLogs: options.maxLogs,
     wallClock: options.wallClock,
   });
+  const requestLog = { enabled: options.verbose };
   const dispatcher = new Dispatcher(
     buildMethodTable(),
-    { chain, filters, clientVersion: CLIENT_VERSION, pow },
+    { chain, filters, clientVersion: CLIENT_VERSION, pow, requestLog },
     {
       maxBatchSize: options.maxBatchSize,
       onInternalError: (error, method) => {
         // A bug: the stack stays on the server side, the client gets -32603.
         console.error(`chain-sim: internal error in ${method}:`, error);
       },
-      onCall: options.verbose
-        ? (method, ms, error) => options.logger(`${method} ${ms.toFixed(1)}ms${error ? ` error ${error.code}: ${error.message}` : ''}`)
-        : undefined,
+      onCall: (method, ms, error) => {
+        if (requestLog.enabled) options.logger(`${method} ${ms.toFixed(1)}ms${error ? ` error ${error.code}: ${error.message}` : ''}`);
+      },
     },
   );
   return {

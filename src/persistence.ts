@@ -62,7 +62,7 @@ export async function restoreState(chain: Chain, saved: StateFile): Promise<void
   if (saved.blocks) await chain.adoptSavedBlocks(decodeBlocks(saved.blocks, chain.common));
   await chain.loadState(saved.alloc);
   for (const privateKey of saved.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
-  if (saved.clockOffset !== undefined) chain.clock.restore({ offsetSeconds: saved.clockOffset, nextOverride: undefined });
+  if (saved.clockOffset !== undefined) chain.clock.restore({ offsetSeconds: saved.clockOffset, nextOverride: undefined, interval: undefined });
 }
 
 /** The chain's state now, every field read in one task of the chain's queue so they describe the same moment. */

@@ -33,6 +33,8 @@ function addressOf(privateKey: Uint8Array): Address {
 export class AccountRegistry {
   private readonly owned = new Map<string, OwnedAccount>();
   private readonly impersonated = new Set<string>();
+  /** Anvil's auto-impersonation: every address may send without a signature. */
+  impersonateAll = false;
 
   constructor(accounts: readonly OwnedAccount[]) {
     for (const account of accounts) this.owned.set(account.address.toString(), account);
@@ -60,9 +62,10 @@ export class AccountRegistry {
 
   stopAllImpersonation(): void {
     this.impersonated.clear();
+    this.impersonateAll = false;
   }
 
   isImpersonated(address: Address): boolean {
-    return this.impersonated.has(address.toString());
+    return this.impersonateAll || this.impersonated.has(address.toString());
   }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { type Block, createBlock } from '@ethereumjs/block';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -20,7 +21,7 @@ import { type GenesisHeader, createGenesis } from './genesis.js';
 import { PRELOADED_PARAMS, createChainCommon, createScheduledCommon, isPostMerge } from './hardforks.js';
 import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { TrieNodeDB } from './trieDb.js';
-import { type MiningOutcome, mineBlock } from './miner.js';
+import { type MiningOutcome, type NextBlockOverrides, mineBlock } from './miner.js';
 import { SerialQueue } from './serial.js';
 import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
 import { type Alloc, type AccountState, TrackingStateManager } from './stateDump.js';
@@ -120,7 +121,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   coinbase: Address;
   blockGasLimit: bigint;
   automine = true;
-  private nextBaseFeeOverride: bigint | undefined;
+  /** Replaced, never mutated: snapshots hold it as it was. */
+  private nextBlock: NextBlockOverrides = {};
   private readonly snapshots = new SnapshotRegistry();
   /** Where chain_reset returns: the genesis block, or the head of an imported chain. */
   private genesisPoint: ChainSnapshot | undefined;
@@ -134,6 +136,8 @@ export class Chain extends EventEmitter<ChainEvents> {
    * state (emptyRanges.ts); 'vm': every block through the VM (tests compare the two).
    */
   emptyBlocks: 'reserve' | 'vm' = 'reserve';
+  /** Identifies this run of the chain to tools (hardhat_metadata); a reset starts a new one. */
+  instanceId: Uint8Array = randomBytes(32);
   /** The last template emptyRunTemplate built, by the constant fields it has. */
   private lastTemplate: { readonly key: string; readonly block: Block } | undefined;
 
@@ -212,7 +216,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   nextBaseFee(): bigint | undefined {
     const common = this.nextBlockCommon();
     if (!common.isActivatedEIP(1559)) return undefined;
-    if (this.nextBaseFeeOverride !== undefined) return this.nextBaseFeeOverride;
+    if (this.nextBlock.baseFeePerGas !== undefined) return this.nextBlock.baseFeePerGas;
     // The London block itself starts from the initial base fee: its parent has none.
     const head = this.head;
     if (head instanceof RangeBlock) return baseFeeAfterEmpty(common, head.baseFee!);
@@ -236,7 +240,13 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   setNextBaseFee(fee: bigint | undefined): void {
-    this.nextBaseFeeOverride = fee;
+    this.nextBlock = { ...this.nextBlock, baseFeePerGas: fee };
+  }
+
+  /** The next block's PREVRANDAO (its mixHash); only after the merge, where the header carries it. */
+  setNextPrevRandao(prevRandao: Uint8Array): void {
+    if (!isPostMerge(this.nextBlockCommon())) throw rejected('prevRandao can only be set after the merge (hardfork paris or later)');
+    this.nextBlock = { ...this.nextBlock, prevRandao };
   }
 
   /** Resolve a block reference; throws go-ethereum's "header not found" when it names no block. */
@@ -284,7 +294,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         timestamp,
         coinbase: this.coinbase,
         gasLimit: this.blockGasLimit,
-        baseFeePerGas: this.nextBaseFeeOverride,
+        ...this.nextBlock,
       });
       this.pending = { key, vm };
     }
@@ -378,7 +388,7 @@ export class Chain extends EventEmitter<ChainEvents> {
           gasLimit: this.blockGasLimit,
           coinbase: this.coinbase,
           difficulty: postMerge ? 0n : 1n,
-          mixHash: postMerge ? keccak_256(parent.header.mixHash) : undefined,
+          mixHash: postMerge ? (this.nextBlock.prevRandao ?? keccak_256(parent.header.mixHash)) : undefined,
           baseFeePerGas: this.nextBaseFee(),
           excessBlobGas: common.isActivatedEIP(4844) ? parent.header.calcNextExcessBlobGas(common) : undefined,
         },
@@ -411,16 +421,24 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
-  /** Build, sign with an owned key, and submit (eth_sendTransaction). */
+  /** Build, sign with an owned key (or send as an impersonated account), and submit (eth_sendTransaction). */
   sendTransaction(request: CallRequest): Promise<string> {
+    return this.sendFrom(request, false);
+  }
+
+  /** Build and submit without a signature, whoever `from` is (Anvil's eth_sendUnsignedTransaction). */
+  sendUnsignedTransaction(request: CallRequest): Promise<string> {
+    return this.sendFrom(request, true);
+  }
+
+  private sendFrom(request: CallRequest, unsigned: boolean): Promise<string> {
     return this.queue.run(async () => {
       const from = request.from;
       if (!from) throw new EngineError('invalidInput', 'missing "from" for sendTransaction');
-      const key = this.accounts.privateKeyOf(from);
-      const impersonated = this.accounts.isImpersonated(from);
-      if (!key && !impersonated) throw rejected(`unknown account ${from.toString()}`);
-      const unsigned = await this.fillTransaction(request, from);
-      const tx = key ? unsigned.sign(key) : impersonate(unsigned, from);
+      const key = unsigned ? undefined : this.accounts.privateKeyOf(from);
+      if (!key && !unsigned && !this.accounts.isImpersonated(from)) throw rejected(`unknown account ${from.toString()}`);
+      const filled = await this.fillTransaction(request, from);
+      const tx = key ? filled.sign(key) : impersonate(filled, from);
       return this.admit(tx, from);
     });
   }
@@ -442,7 +460,9 @@ export class Chain extends EventEmitter<ChainEvents> {
     let data: TypedTxData;
     if (nextBaseFee !== undefined && request.gasPrice === undefined && request.type !== 0 && request.type !== 1) {
       const tip = request.maxPriorityFeePerGas ?? SUGGESTED_TIP;
-      const cap = request.maxFeePerGas ?? 2n * this.blocks.headBaseFee! + tip;
+      // go-ethereum: twice the head's base fee plus the tip, which covers the next block's;
+      // a base fee set for the next block may be higher than that, so it counts instead.
+      const cap = request.maxFeePerGas ?? 2n * (this.nextBlock.baseFeePerGas ?? this.blocks.headBaseFee!) + tip;
       data = { ...base, type: 2, maxPriorityFeePerGas: tip, maxFeePerGas: cap, accessList: request.accessList as never };
     } else {
       const gasPrice = request.gasPrice ?? (nextBaseFee ?? 0n) + SUGGESTED_TIP;
@@ -517,15 +537,15 @@ export class Chain extends EventEmitter<ChainEvents> {
       timestamp: blockTimestamp,
       coinbase: this.coinbase,
       gasLimit: this.blockGasLimit,
-      baseFeePerGas: this.nextBaseFeeOverride,
+      ...this.nextBlock,
     });
     this.appendMined(outcome);
     return outcome;
   }
 
-  /** A new head: its transactions leave the pool, the next-block base fee override is used up. */
+  /** A new head: its transactions leave the pool, the next-block overrides are used up. */
   private appendMined(outcome: MiningOutcome): void {
-    this.nextBaseFeeOverride = undefined;
+    this.nextBlock = {};
     for (const entry of outcome.included) this.pool.remove(entry.hashHex);
     for (const { entry } of outcome.dropped) this.pool.remove(entry.hashHex);
     this.blocks.append(outcome.mined);
@@ -562,15 +582,16 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** Mine one block with whatever pending transactions fit. */
   mine(count = 1n): Promise<void> {
-    return this.mineMany(count, 1n);
+    return this.mineMany(count);
   }
 
   /**
    * Mine `count` blocks (chain_mine / evm_mine / hardhat_mine): the first takes pending
-   * transactions and `timestamp` if given; later ones are `interval` seconds apart. Once
+   * transactions and `timestamp` if given; later ones are `interval` seconds apart (if none:
+   * the block timestamp interval if one is set, else 1). Once
    * nothing would change state the rest are reserved in O(1) (emptyRanges.ts).
    */
-  mineMany(count: bigint, interval: bigint, timestamp?: bigint): Promise<void> {
+  mineMany(count: bigint, interval?: bigint, timestamp?: bigint): Promise<void> {
     if (count > MAX_BLOCKS_PER_MINE) {
       throw new EngineError('invalidInput', `cannot mine ${count} blocks in one call: at most ${MAX_BLOCKS_PER_MINE}`);
     }
@@ -579,7 +600,8 @@ export class Chain extends EventEmitter<ChainEvents> {
       if (timestamp !== undefined && timestamp <= head) {
         throw new EngineError('invalidInput', `timestamp ${timestamp} is not after the latest block's timestamp ${head}`);
       }
-      const step = interval > 0n ? interval : 1n;
+      // An interval of 0 means none given (viem sends 0x0 when its caller gave none).
+      const step = interval || this.clock.blockInterval || 1n;
       // Refuse a run whose last block would overflow before mining its first (a failed call changes nothing).
       if (count > 0n) assertTimestamp((timestamp ?? this.clock.peekNext(head)) + (count - 1n) * step);
       for (let i = 0n; i < count; i++) {
@@ -603,7 +625,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /**
    * The template of a run of `count` empty blocks after the head, the first at `first`, or
    * undefined when they must go through the VM: something is pending, a block reward
-   * (pre-merge), a base fee override, a system contract that would write state at the start
+   * (pre-merge), a next-block override (base fee, prevRandao), a system contract that would write state at the start
    * of a block, blob gas still to drain, or a fork boundary ahead. The template is the head
    * run's own while nothing that enters a header changed since (state, coinbase, gas limit);
    * otherwise the empty block the VM would build now (emptySuccessor).
@@ -618,7 +640,8 @@ export class Chain extends EventEmitter<ChainEvents> {
       if (forkAt(this.schedule, head.number + count, first + (count - 1n) * step) !== headFork) return undefined;
       this.alignVm(this.vm, head.number, headTime);
     }
-    if (!isPostMerge(this.common) || this.nextBaseFeeOverride !== undefined) return undefined;
+    const { baseFeePerGas, prevRandao } = this.nextBlock;
+    if (!isPostMerge(this.common) || baseFeePerGas !== undefined || prevRandao !== undefined) return undefined;
     if ((await this.executable()).length > 0) return undefined;
     for (const [eip, address] of SYSTEM_CONTRACTS) {
       if (this.common.isActivatedEIP(eip) && (await this.vm.stateManager.getAccount(address))) return undefined;
@@ -687,7 +710,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       stateRoot: await this.vm.stateManager.getStateRoot(),
       pool: this.pool.all(),
       clock: this.clock.save(),
-      nextBaseFeeOverride: this.nextBaseFeeOverride,
+      nextBlock: this.nextBlock,
       blockGasLimit: this.blockGasLimit,
     };
   }
@@ -700,7 +723,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     else await this.vm.stateManager.setStateRoot(snapshot.stateRoot);
     this.pool.replaceAll(snapshot.pool);
     this.clock.restore(snapshot.clock);
-    this.nextBaseFeeOverride = snapshot.nextBaseFeeOverride;
+    this.nextBlock = snapshot.nextBlock;
     this.blockGasLimit = snapshot.blockGasLimit;
   }
 
@@ -846,6 +869,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.setIntervalMining(0);
       this.coinbase = this.options.coinbase;
       this.accounts.stopAllImpersonation();
+      this.instanceId = randomBytes(32);
       if (dropped.length > 0) this.emit('reorg', dropped);
     });
   }
@@ -902,5 +926,17 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Remove a pending transaction; false if it is not in the pool. */
   dropTransaction(hashHex: string): boolean {
     return this.pool.remove(hashHex) !== undefined;
+  }
+
+  /**
+   * The pool as go-ethereum's txpool_* methods split it: `pending` can run now (in block
+   * order), `queued` waits behind a nonce gap.
+   */
+  poolContent(): Promise<{ pending: PooledTransaction[]; queued: PooledTransaction[] }> {
+    return this.queue.run(async () => {
+      const pending = await this.executable();
+      const runnable = new Set(pending);
+      return { pending, queued: this.pool.all().filter((entry) => !runnable.has(entry)) };
+    });
   }
 }

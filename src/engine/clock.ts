@@ -1,12 +1,14 @@
 /**
- * Block timestamps: wall clock plus a settable offset, strictly increasing.
- * The wall clock is injectable so tests control time without sleeping.
+ * Block timestamps: wall clock plus a settable offset, strictly increasing, or a fixed
+ * step after the parent (Anvil's block timestamp interval). The wall clock is injectable
+ * so tests control time without sleeping.
  */
 export type WallClock = () => number; // milliseconds, like Date.now
 
 export class BlockClock {
   private offsetSeconds = 0n;
   private nextOverride: bigint | undefined;
+  private interval: bigint | undefined;
 
   constructor(private readonly wallClock: WallClock = Date.now) {}
 
@@ -16,6 +18,7 @@ export class BlockClock {
 
   /** The timestamp for the next block on top of a parent with `parentTimestamp`. */
   peekNext(parentTimestamp: bigint): bigint {
+    if (this.nextOverride === undefined && this.interval !== undefined) return parentTimestamp + this.interval;
     const candidate = this.nextOverride ?? this.nowSeconds();
     return candidate > parentTimestamp ? candidate : parentTimestamp + 1n;
   }
@@ -36,22 +39,41 @@ export class BlockClock {
     this.nextOverride = timestamp;
   }
 
+  /** Each later block `seconds` after its parent, whatever the wall clock says (a one-shot setNext still wins). */
+  setInterval(seconds: bigint): void {
+    this.interval = seconds;
+  }
+
+  /** The fixed step between blocks, if one is set. */
+  get blockInterval(): bigint | undefined {
+    return this.interval;
+  }
+
+  /** Back to wall-clock timestamps; false if no interval was set. */
+  clearInterval(): boolean {
+    const had = this.interval !== undefined;
+    this.interval = undefined;
+    return had;
+  }
+
   /** Make the wall clock read `timestamp` now (offset adjusted accordingly). */
   setTime(timestamp: bigint): void {
     this.offsetSeconds = timestamp - BigInt(Math.floor(this.wallClock() / 1000));
   }
 
   save(): ClockState {
-    return { offsetSeconds: this.offsetSeconds, nextOverride: this.nextOverride };
+    return { offsetSeconds: this.offsetSeconds, nextOverride: this.nextOverride, interval: this.interval };
   }
 
   restore(state: ClockState): void {
     this.offsetSeconds = state.offsetSeconds;
     this.nextOverride = state.nextOverride;
+    this.interval = state.interval;
   }
 }
 
 export interface ClockState {
   readonly offsetSeconds: bigint;
   readonly nextOverride: bigint | undefined;
+  readonly interval: bigint | undefined;
 }

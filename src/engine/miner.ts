@@ -8,12 +8,18 @@ import { type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from 
 import { PRELOADED_PARAMS, isPostMerge } from './hardforks.js';
 import type { PooledTransaction } from './txpool.js';
 
-export interface BlockTemplate {
+/** Header fields set for the next block only; it uses them up. */
+export interface NextBlockOverrides {
+  /** Overrides the EIP-1559 formula (chain_setNextBlockBaseFeePerGas). */
+  readonly baseFeePerGas?: bigint;
+  /** The post-merge PREVRANDAO, the header's mixHash (chain_setPrevRandao); later blocks hash on from it. */
+  readonly prevRandao?: Uint8Array;
+}
+
+export interface BlockTemplate extends NextBlockOverrides {
   readonly timestamp: bigint;
   readonly coinbase: Address;
   readonly gasLimit: bigint;
-  /** Overrides the EIP-1559 formula for this block (chain_setNextBlockBaseFeePerGas). */
-  readonly baseFeePerGas?: bigint;
   readonly extraData?: Uint8Array;
   /** Pre-merge difficulty; post-merge blocks always have 0. */
   readonly difficulty?: bigint;
@@ -45,7 +51,7 @@ export async function mineBlock(
     extraData: template.extraData,
     difficulty: postMerge ? 0n : (template.difficulty ?? 1n),
     // prevRandao for post-merge blocks: a deterministic chain of hashes, so runs are reproducible.
-    mixHash: postMerge ? keccak_256(parent.block.header.mixHash) : undefined,
+    mixHash: postMerge ? (template.prevRandao ?? keccak_256(parent.block.header.mixHash)) : undefined,
     baseFeePerGas: template.baseFeePerGas,
     parentBeaconBlockRoot: common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
   };

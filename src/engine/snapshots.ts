@@ -1,5 +1,6 @@
 import type { MinedBlock } from './blocks.js';
 import type { ClockState } from './clock.js';
+import type { NextBlockOverrides } from './miner.js';
 import type { PooledTransaction } from './txpool.js';
 import type { CacheJournal } from './warmCaches.js';
 
@@ -14,7 +15,7 @@ export interface ChainSnapshot {
   readonly stateRoot: Uint8Array;
   readonly pool: readonly PooledTransaction[];
   readonly clock: ClockState;
-  readonly nextBaseFeeOverride: bigint | undefined;
+  readonly nextBlock: NextBlockOverrides;
   readonly blockGasLimit: bigint;
   /** The state caches as they were (snapshots in the registry only): a revert puts them back instead of emptying them. */
   readonly caches?: CacheJournal;

@@ -5,6 +5,7 @@ import { Capability } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import type { LogRecord, MinedBlock, ReceiptRecord } from '../engine/blocks.js';
 import { effectiveGasPrice } from '../engine/miner.js';
+import { maxFeePerGas } from '../engine/validation.js';
 import { encodeData, encodeQuantity } from './encode.js';
 import type { Json, JsonObject } from './json.js';
 
@@ -79,7 +80,7 @@ export function formatTransaction(tx: TypedTransaction, from: Address, position:
     from: from.toString(),
     gas: encodeQuantity(tx.gasLimit),
     gasPrice: encodeQuantity(
-      position ? effectiveGasPrice(tx, position.mined.block.header.baseFeePerGas) : feeCap(tx),
+      position ? effectiveGasPrice(tx, position.mined.block.header.baseFeePerGas) : maxFeePerGas(tx),
     ),
     hash: encodeData(tx.hash()),
     input: encodeData(tx.data),
@@ -105,11 +106,6 @@ export function formatTransaction(tx: TypedTransaction, from: Address, position:
   out.s = encodeQuantity(tx.s ?? 0n);
   if (tx.type !== 0) out.yParity = encodeQuantity(tx.v ?? 0n);
   return out;
-}
-
-function feeCap(tx: TypedTransaction): bigint {
-  if (tx.supports(Capability.EIP1559FeeMarket)) return (tx as TypedTransaction & { maxFeePerGas: bigint }).maxFeePerGas;
-  return (tx as TypedTransaction & { gasPrice: bigint }).gasPrice;
 }
 
 function legacyChainId(tx: TypedTransaction): bigint | undefined {

@@ -15,6 +15,8 @@ export interface RpcContext {
   readonly chain: Chain;
   readonly filters: FilterManager;
   readonly clientVersion: string;
+  /** Whether each call is logged (--verbose; chain_setLoggingEnabled switches it). */
+  readonly requestLog: { enabled: boolean };
   /** Present in proof-of-work mode (--mining pow). */
   readonly pow?: PowSealer;
 }

@@ -12,6 +12,7 @@ import { feeMethods } from './methods/fees.js';
 import { filterMethods } from './methods/filters.js';
 import { genesisMethods } from './methods/genesis.js';
 import { nodeMethods } from './methods/node.js';
+import { poolMethods } from './methods/pool.js';
 import { powMethods } from './methods/pow.js';
 import { readMethods } from './methods/reads.js';
 import { transactionMethods } from './methods/transactions.js';
@@ -20,25 +21,37 @@ export type MethodTable = ReadonlyMap<string, RpcMethod>;
 
 /** Extra names for canonical methods, beyond the automatic chain_X → eth_X. */
 export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  evm_snapshot: ['anvil_snapshot'],
+  evm_revert: ['anvil_revert'],
   chain_mine: ['hardhat_mine', 'anvil_mine'],
+  chain_getAutomine: ['hardhat_getAutomine', 'anvil_getAutomine'],
   chain_setAutomine: ['evm_setAutomine', 'anvil_setAutomine'],
   chain_setIntervalMining: ['evm_setIntervalMining', 'anvil_setIntervalMining'],
   chain_increaseTime: ['evm_increaseTime', 'anvil_increaseTime'],
   chain_setNextBlockTimestamp: ['evm_setNextBlockTimestamp', 'anvil_setNextBlockTimestamp'],
   chain_setTime: ['evm_setTime', 'anvil_setTime'],
+  chain_setBlockTimestampInterval: ['anvil_setBlockTimestampInterval'],
+  chain_removeBlockTimestampInterval: ['anvil_removeBlockTimestampInterval'],
   chain_setBalance: ['hardhat_setBalance', 'anvil_setBalance', 'evm_setAccountBalance'],
   chain_setCode: ['hardhat_setCode', 'anvil_setCode', 'evm_setAccountCode'],
   chain_setNonce: ['hardhat_setNonce', 'anvil_setNonce', 'evm_setAccountNonce'],
   chain_setStorageAt: ['hardhat_setStorageAt', 'anvil_setStorageAt', 'evm_setAccountStorageAt'],
   chain_impersonateAccount: ['hardhat_impersonateAccount', 'anvil_impersonateAccount'],
   chain_stopImpersonatingAccount: ['hardhat_stopImpersonatingAccount', 'anvil_stopImpersonatingAccount'],
+  chain_autoImpersonateAccount: ['anvil_autoImpersonateAccount'],
   chain_setCoinbase: ['hardhat_setCoinbase', 'anvil_setCoinbase'],
   chain_setNextBlockBaseFeePerGas: ['hardhat_setNextBlockBaseFeePerGas', 'anvil_setNextBlockBaseFeePerGas'],
+  chain_setPrevRandao: ['hardhat_setPrevRandao'],
   chain_setBlockGasLimit: ['evm_setBlockGasLimit', 'anvil_setBlockGasLimit'],
   chain_dropTransaction: ['hardhat_dropTransaction', 'anvil_dropTransaction'],
   chain_signTypedData_v4: ['eth_signTypedData'],
   chain_loadState: ['anvil_loadState'],
   chain_reset: ['hardhat_reset', 'anvil_reset'],
+  chain_metadata: ['hardhat_metadata', 'anvil_metadata'],
+  chain_setLoggingEnabled: ['hardhat_setLoggingEnabled', 'anvil_setLoggingEnabled'],
+  chain_txpoolStatus: ['txpool_status'],
+  chain_txpoolContent: ['txpool_content'],
+  chain_txpoolInspect: ['txpool_inspect'],
 };
 
 export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = DEFAULT_GROUPS): MethodTable {
@@ -50,14 +63,14 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
   for (const group of groups) {
     for (const method of group) {
       add(method.name, method);
-      // Test controls have no eth_ twin: clients know them as evm_/hardhat_/anvil_.
-      if (method.name.startsWith('chain_') && !TEST_CONTROLS.has(method)) add(`eth_${method.name.slice('chain_'.length)}`, method);
+      // Test controls and the pool have no eth_ twin: clients know them as evm_/hardhat_/anvil_/txpool_.
+      if (method.name.startsWith('chain_') && !WITHOUT_ETH_TWIN.has(method)) add(`eth_${method.name.slice('chain_'.length)}`, method);
       for (const alias of EXTRA_ALIASES[method.name] ?? []) add(alias, method);
     }
   }
   return table;
 }
 
-const TEST_CONTROLS: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods]);
+const WITHOUT_ETH_TWIN: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods, ...poolMethods]);
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods];

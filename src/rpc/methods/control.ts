@@ -1,6 +1,6 @@
 /** Test controls: snapshots, mining, time travel, state setters, impersonation (with Hardhat/Anvil/Ganache names). */
-import { address, boolean, data, hash, index, quantity, storageSlot, uint256, uint64 } from '../codec.js';
-import { encodeQuantity } from '../encode.js';
+import { address, boolean, data, fixedData, hash, index, quantity, storageSlot, uint256, uint64 } from '../codec.js';
+import { encodeData, encodeQuantity } from '../encode.js';
 import { invalidParams } from '../errors.js';
 import { defineMethod, optionalParam, param } from '../method.js';
 
@@ -41,13 +41,14 @@ export const controlMethods = [
   defineMethod('evm_revert', [param('snapshotId', snapshotId)], ({ chain }, id) => chain.revert(id, true)),
 
   defineMethod('chain_mine', [optionalParam('blocks', count), optionalParam('interval', count)], async ({ chain }, blocks, interval) => {
-    await chain.mineMany(blocks ?? 1n, interval ?? 1n);
+    await chain.mineMany(blocks ?? 1n, interval);
     return null;
   }),
   defineMethod('evm_mine', [optionalParam('timestamp', mineOptions)], async ({ chain }, options) => {
-    await chain.mineMany(options?.blocks ?? 1n, 1n, options?.timestamp);
+    await chain.mineMany(options?.blocks ?? 1n, undefined, options?.timestamp);
     return '0x0';
   }),
+  defineMethod('chain_getAutomine', [], ({ chain }) => chain.automine),
   defineMethod('chain_setAutomine', [param('enabled', boolean)], async ({ chain }, enabled) => {
     await chain.setAutomine(enabled);
     return true;
@@ -81,6 +82,14 @@ export const controlMethods = [
     return true;
   }),
 
+  defineMethod('chain_setBlockTimestampInterval', [param('seconds', count)], ({ chain }, seconds) => {
+    // Timestamps must increase from block to block.
+    if (seconds === 0n) throw invalidParams('invalid argument 0 (seconds): must be at least 1');
+    chain.clock.setInterval(seconds);
+    return true;
+  }),
+  defineMethod('chain_removeBlockTimestampInterval', [], ({ chain }) => chain.clock.clearInterval()),
+
   defineMethod('chain_setBalance', [param('address', address), param('balance', uint256)], async ({ chain }, who, balance) => {
     await chain.modifyAccount(who, { balance });
     return true;
@@ -110,6 +119,10 @@ export const controlMethods = [
     chain.accounts.stopImpersonating(who);
     return true;
   }),
+  defineMethod('chain_autoImpersonateAccount', [param('enabled', boolean)], ({ chain }, enabled) => {
+    chain.accounts.impersonateAll = enabled;
+    return true;
+  }),
   defineMethod('chain_setCoinbase', [param('address', address)], ({ chain }, who) => {
     chain.coinbase = who;
     return true;
@@ -118,11 +131,29 @@ export const controlMethods = [
     chain.setNextBaseFee(fee);
     return true;
   }),
+  defineMethod('chain_setPrevRandao', [param('prevRandao', fixedData(32))], ({ chain }, value) => {
+    chain.setNextPrevRandao(value);
+    return true;
+  }),
   defineMethod('chain_setBlockGasLimit', [param('gasLimit', quantity(63))], ({ chain }, limit) => {
     if (limit < 5000n) throw invalidParams('invalid argument 0 (gasLimit): must be at least 5000');
     chain.blockGasLimit = limit;
     return true;
   }),
   defineMethod('chain_dropTransaction', [param('transactionHash', hash)], ({ chain }, h) => chain.dropTransaction(h)),
+
+  defineMethod('chain_setLoggingEnabled', [param('enabled', boolean)], ({ requestLog }, enabled) => {
+    requestLog.enabled = enabled;
+    return true;
+  }),
+
+  // What hardhat_metadata answers: tools look for this method to recognise a development node.
+  defineMethod('chain_metadata', [], ({ chain, clientVersion }) => ({
+    clientVersion,
+    chainId: Number(chain.chainId),
+    instanceId: encodeData(chain.instanceId),
+    latestBlockNumber: Number(chain.head.number),
+    latestBlockHash: chain.head.hashHex,
+  })),
 ];
 

@@ -46,7 +46,11 @@ export const stateMethods = [
   }),
   defineMethod('chain_reset', [optionalParam('options', (value: unknown, path: string) => {
     if (typeof value !== 'object' || Array.isArray(value)) throw invalidParams(`invalid argument ${path}: expected an options object`);
-    if (value !== null && 'forking' in value) throw invalidParams(`invalid argument ${path}: forking is not supported`);
+    // viem sends { forking: { jsonRpcUrl: undefined } } for a plain reset: only a URL asks for a fork.
+    const forking = (value as { forking?: unknown } | null)?.forking;
+    if (typeof forking === 'object' && forking !== null && (forking as { jsonRpcUrl?: unknown }).jsonRpcUrl !== undefined) {
+      throw invalidParams(`invalid argument ${path}: forking is not supported`);
+    }
     return value;
   })], async ({ chain }) => {
     await chain.reset();

@@ -46,6 +46,9 @@ export const transactionMethods = [
   defineMethod('chain_sendTransaction', [param('transaction', callRequest)], async ({ chain }, request) =>
     chain.sendTransaction(request),
   ),
+  defineMethod('chain_sendUnsignedTransaction', [param('transaction', callRequest)], async ({ chain }, request) =>
+    chain.sendUnsignedTransaction(request),
+  ),
   defineMethod('chain_sign', [param('address', address), param('message', data)], ({ chain }, who, message) =>
     encodeData(signDigest(chain.accounts, who, personalMessageDigest(message))),
   ),
