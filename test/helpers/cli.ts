@@ -59,10 +59,10 @@ export function runCli(args: string[]): Promise<{ code: number | null; stdout: s
   return runNode([BIN, ...args]);
 }
 
-/** Run a Node script from the project root to completion. */
-export function runNode(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Run a Node script to completion, from the project root unless `cwd` says otherwise. */
+export function runNode(args: string[], { cwd = ROOT, env }: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd, env: env && { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
