@@ -587,9 +587,9 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /**
    * Mine `count` blocks (chain_mine / evm_mine / hardhat_mine): the first takes pending
-   * transactions and `timestamp` if given; later ones are `interval` seconds apart (if none:
-   * the block timestamp interval if one is set, else 1). Once
-   * nothing would change state the rest are reserved in O(1) (emptyRanges.ts).
+   * transactions and `timestamp` if given; later ones are `interval` seconds apart (if none,
+   * the block timestamp interval if one is set, else 1). Once nothing would change state
+   * the rest are reserved in O(1) (emptyRanges.ts).
    */
   mineMany(count: bigint, interval?: bigint, timestamp?: bigint): Promise<void> {
     if (count > MAX_BLOCKS_PER_MINE) {
@@ -625,10 +625,11 @@ export class Chain extends EventEmitter<ChainEvents> {
   /**
    * The template of a run of `count` empty blocks after the head, the first at `first`, or
    * undefined when they must go through the VM: something is pending, a block reward
-   * (pre-merge), a next-block override (base fee, prevRandao), a system contract that would write state at the start
-   * of a block, blob gas still to drain, or a fork boundary ahead. The template is the head
-   * run's own while nothing that enters a header changed since (state, coinbase, gas limit);
-   * otherwise the empty block the VM would build now (emptySuccessor).
+   * (pre-merge), a next-block override (base fee, prevRandao), a system contract that would
+   * write state at the start of a block, blob gas still to drain, or a fork boundary ahead.
+   * The template is the head run's own while nothing that enters a header changed since
+   * (state, coinbase, gas limit); otherwise the empty block the VM would build now
+   * (emptySuccessor).
    */
   private async emptyRunTemplate(count: bigint, first: bigint, step: bigint): Promise<Block | undefined> {
     if (this.emptyBlocks !== 'reserve') return undefined;

@@ -40,7 +40,7 @@ export class BlockClock {
   }
 
   /** Each later block `seconds` after its parent, whatever the wall clock says (a one-shot setNext still wins). */
-  setInterval(seconds: bigint): void {
+  setBlockInterval(seconds: bigint): void {
     this.interval = seconds;
   }
 
@@ -50,7 +50,7 @@ export class BlockClock {
   }
 
   /** Back to wall-clock timestamps; false if no interval was set. */
-  clearInterval(): boolean {
+  clearBlockInterval(): boolean {
     const had = this.interval !== undefined;
     this.interval = undefined;
     return had;

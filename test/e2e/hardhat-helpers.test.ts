@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
-import { type RunningCli, runNode, startCli } from '../helpers/cli.js';
+import { npxChainSimForSuite, runNode } from '../helpers/cli.js';
 
 const PROJECT = fileURLToPath(new URL('../../../test/e2e/hardhat-project/', import.meta.url));
 
@@ -11,19 +11,12 @@ const PROJECT = fileURLToPath(new URL('../../../test/e2e/hardhat-project/', impo
  */
 describe('Hardhat network helpers against npx chain-sim', function () {
   this.timeout(60_000);
-  let cli: RunningCli;
-
-  before(async () => {
-    cli = await startCli(['chain-sim', '--port', '0'], { command: 'npx', prefix: ['--no-install'] });
-  });
-  after(async () => {
-    await cli.stop();
-  });
+  const running = npxChainSimForSuite();
 
   it('time, mine, snapshots, setters, prevRandao, loadFixture, dropTransaction and reset all work', async () => {
     const run = await runNode(['network-helpers.cjs'], {
       cwd: PROJECT,
-      env: { CHAIN_SIM_URL: cli.url, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
+      env: { CHAIN_SIM_URL: running().url, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
     });
     expect(run.code, run.stderr).to.equal(0);
     const other = '0x00000000000000000000000000000000000000aa';

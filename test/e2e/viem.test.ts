@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createPublicClient, createTestClient, createWalletClient, http, parseEther } from 'viem';
-import { type RunningCli, startCli } from '../helpers/cli.js';
+import { npxChainSimForSuite } from '../helpers/cli.js';
 
 const chain = {
   id: 1337,
@@ -11,19 +11,11 @@ const chain = {
 
 describe('viem test clients against npx chain-sim', function () {
   this.timeout(60_000);
-  let cli: RunningCli;
-
-  before(async () => {
-    // Exactly the README's command, through npx.
-    cli = await startCli(['chain-sim', '--port', '0'], { command: 'npx', prefix: ['--no-install'] });
-  });
-  after(async () => {
-    await cli.stop();
-  });
+  const running = npxChainSimForSuite();
 
   for (const mode of ['hardhat', 'anvil'] as const) {
     it(`drives snapshot, revert, mine, setBalance, impersonateAccount and increaseTime (mode: ${mode})`, async () => {
-      const transport = http(cli.url);
+      const transport = http(running().url);
       const test = createTestClient({ chain, mode, transport });
       const client = createPublicClient({ chain, transport });
       const whale = '0x00000000000000000000000000000000000000bb';
@@ -56,7 +48,7 @@ describe('viem test clients against npx chain-sim', function () {
     });
 
     it(`drives automine, the txpool actions, unsigned sends, logging and reset (mode: ${mode})`, async () => {
-      const transport = http(cli.url);
+      const transport = http(running().url);
       const test = createTestClient({ chain, mode, transport });
       const client = createPublicClient({ chain, transport });
       const sender = '0x00000000000000000000000000000000000000cc';
@@ -86,7 +78,7 @@ describe('viem test clients against npx chain-sim', function () {
   }
 
   it('spaces blocks by a block timestamp interval until it is removed (mode: anvil)', async () => {
-    const transport = http(cli.url);
+    const transport = http(running().url);
     const test = createTestClient({ chain, mode: 'anvil', transport });
     const client = createPublicClient({ chain, transport });
     await test.setBlockTimestampInterval({ interval: 5 });

@@ -54,6 +54,18 @@ export function startCli(args: string[], { command = process.execPath, prefix = 
   });
 }
 
+/** Mocha hooks around the calling suite: exactly the README's `npx chain-sim` (on a free port), running while its tests do. */
+export function npxChainSimForSuite(): () => RunningCli {
+  let cli: RunningCli | undefined;
+  before(async () => {
+    cli = await startCli(['chain-sim', '--port', '0'], { command: 'npx', prefix: ['--no-install'] });
+  });
+  after(async () => {
+    await cli?.stop();
+  });
+  return () => cli!;
+}
+
 /** Run the CLI to completion (for flags that exit). */
 export function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return runNode([BIN, ...args]);

@@ -125,6 +125,7 @@ export class PowSealer {
       chain.nextBaseFee() ?? '',
       clock.offsetSeconds,
       clock.nextOverride ?? '',
+      clock.interval ?? '',
       this.uncles.version,
     ].join('|')
   }

@@ -85,10 +85,10 @@ export const controlMethods = [
   defineMethod('chain_setBlockTimestampInterval', [param('seconds', count)], ({ chain }, seconds) => {
     // Timestamps must increase from block to block.
     if (seconds === 0n) throw invalidParams('invalid argument 0 (seconds): must be at least 1');
-    chain.clock.setInterval(seconds);
+    chain.clock.setBlockInterval(seconds);
     return true;
   }),
-  defineMethod('chain_removeBlockTimestampInterval', [], ({ chain }) => chain.clock.clearInterval()),
+  defineMethod('chain_removeBlockTimestampInterval', [], ({ chain }) => chain.clock.clearBlockInterval()),
 
   defineMethod('chain_setBalance', [param('address', address), param('balance', uint256)], async ({ chain }, who, balance) => {
     await chain.modifyAccount(who, { balance });
