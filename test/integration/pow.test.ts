@@ -103,7 +103,12 @@ describe('proof-of-work mode (chain_getWork / chain_submitWork)', () => {
     expect(withTx[0]).to.not.equal(first[0]);
     expect(await rpc('chain_getWork')).to.deep.equal(withTx);
     await rpc('chain_setCoinbase', [MINER_B]);
-    expect((await rpc<string[]>('chain_getWork'))[0]).to.not.equal(withTx[0]);
+    const withCoinbase = await rpc<string[]>('chain_getWork');
+    expect(withCoinbase[0]).to.not.equal(withTx[0]);
+    // A block timestamp interval moves the pending block's timestamp: new work.
+    await rpc('anvil_setBlockTimestampInterval', [1000]);
+    expect((await rpc<string[]>('chain_getWork'))[0]).to.not.equal(withCoinbase[0]);
+    await rpc('anvil_removeBlockTimestampInterval');
 
     // The older work (empty block, before the transaction) is still accepted.
     expect(await submit(rpc, emptyBlock)).to.equal(true);
