@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import { type Block, createBlock } from '@ethereumjs/block';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Common } from '@ethereumjs/common';
-import { Caches } from '@ethereumjs/statemanager';
+import { Caches, type MerkleStateManager, type Proof, getMerkleStateProof } from '@ethereumjs/statemanager';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
 import { Account, type Address, ValueEncoding, bytesToBigInt, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft } from '@ethereumjs/util';
@@ -13,7 +13,7 @@ import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.
 import { BlockClock, type WallClock } from './clock.js';
 import { EngineError, rejected } from './errors.js';
 import { askTerminalColorsOnce } from './debugColors.js';
-import { type CallOutcome, type CallRequest, estimateGas, runCall, transactionGasCap } from './execution.js';
+import { type AccessListOutcome, type CallOutcome, type CallRequest, createAccessList, estimateGas, runCall, transactionGasCap } from './execution.js';
 import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
@@ -350,10 +350,22 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
+  /** An EIP-1186 proof of an account and some of its storage slots (32 bytes each) at a block. */
+  getProof(address: Address, slots: readonly Uint8Array[], ref: BlockRef): Promise<Proof> {
+    return this.queue.run(async () => {
+      const vm = await this.stateAt(ref);
+      return getMerkleStateProof(vm.stateManager as MerkleStateManager, address, [...slots]);
+    });
+  }
+
   // ---- execution without transactions --------------------------------------------------
 
   call(request: CallRequest, ref: BlockRef): Promise<CallOutcome> {
     return this.queue.run(async () => runCall(await this.executionContext(ref), request, this.gasCap()));
+  }
+
+  createAccessList(request: CallRequest, ref: BlockRef): Promise<AccessListOutcome> {
+    return this.queue.run(async () => createAccessList(await this.executionContext(ref), request, this.gasCap()));
   }
 
   /**

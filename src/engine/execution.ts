@@ -8,6 +8,9 @@ import { PRELOADED_PARAMS } from './hardforks.js';
 import { describeRevert } from './revert.js';
 import { translateTxError } from './validation.js';
 
+/** EIP-2930: addresses and storage keys (0x hex) a transaction declares warm. */
+export type AccessList = ReadonlyArray<{ readonly address: string; readonly storageKeys: readonly string[] }>;
+
 /** A message call as clients describe it (eth_call / eth_estimateGas / eth_sendTransaction). */
 export interface CallRequest {
   readonly from?: Address;
@@ -21,7 +24,7 @@ export interface CallRequest {
   readonly data?: Uint8Array;
   readonly nonce?: bigint;
   readonly type?: number;
-  readonly accessList?: ReadonlyArray<{ readonly address: string; readonly storageKeys: readonly string[] }>;
+  readonly accessList?: AccessList;
   readonly blobVersionedHashes?: readonly string[];
   readonly chainId?: bigint;
 }
@@ -68,8 +71,10 @@ function callTransaction(common: Common, request: CallRequest, gasLimit: bigint,
       type: 2,
       maxFeePerGas: cap,
       maxPriorityFeePerGas: tip > cap ? cap : tip,
-      accessList: request.accessList?.map((item) => ({ address: item.address as `0x${string}`, storageKeys: item.storageKeys as `0x${string}`[] })),
+      accessList: request.accessList && accessListData(request.accessList),
     };
+  } else if (request.accessList) {
+    data = { ...base, type: 1, gasPrice: request.gasPrice ?? 0n, accessList: accessListData(request.accessList) };
   } else {
     data = { ...base, type: 0, gasPrice: request.gasPrice ?? 0n };
   }
@@ -85,6 +90,10 @@ function callTransaction(common: Common, request: CallRequest, gasLimit: bigint,
   Object.defineProperty(tx, 'isSigned', { value: () => true });
   Object.defineProperty(tx, 'hash', { value: () => new Uint8Array(32) });
   return tx;
+}
+
+function accessListData(list: AccessList): Array<{ address: `0x${string}`; storageKeys: `0x${string}`[] }> {
+  return list.map((item) => ({ address: item.address as `0x${string}`, storageKeys: item.storageKeys as `0x${string}`[] }));
 }
 
 /** Fee-less copies of blocks, built once per block: calls at the head reuse them. */
@@ -119,7 +128,7 @@ function prepare(ctx: ExecutionContext, request: CallRequest, gasLimit: bigint):
 }
 
 /** One execution on a checkpoint that is always reverted: nothing it does stays. */
-async function execute(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint): Promise<RunTxResult> {
+async function execute(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint, reportAccessList = false): Promise<RunTxResult> {
   // The unsigned call transaction is not frozen: set the limit instead of rebuilding it per attempt.
   (call.tx as { gasLimit: bigint }).gasLimit = gasLimit;
   const stateManager = ctx.vm.stateManager;
@@ -131,6 +140,7 @@ async function execute(ctx: ExecutionContext, call: PreparedCall, request: CallR
       skipNonce: true,
       skipBlockGasLimitValidation: true,
       skipHardForkValidation: true,
+      reportAccessList,
     });
   } catch (error) {
     throw translateRunError(error, request);
@@ -170,6 +180,45 @@ export async function runCall(ctx: ExecutionContext, request: CallRequest, gasCa
     throw executionFailure(exec.exceptionError.error, exec.returnValue);
   }
   return { returnValue: exec.returnValue, gasUsed: result.totalGasSpent, logs: exec.logs ?? [] };
+}
+
+export interface AccessListOutcome {
+  readonly accessList: AccessList;
+  /** Gas used with the access list in place. */
+  readonly gasUsed: bigint;
+  /** Why the execution failed (it still yields the list), as go-ethereum reports it. */
+  readonly error?: string;
+}
+
+/** Runs that may still find new entries before the list stops changing (each run warms what the last one found). */
+const MAX_ACCESS_LIST_RUNS = 10;
+
+/**
+ * eth_createAccessList, as go-ethereum computes it: run the call with the list found so far
+ * until a run finds no new address or slot (the sender, the recipient and precompiles stay
+ * out unless their storage is touched; ethereumjs also leaves the coinbase out).
+ */
+export async function createAccessList(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<AccessListOutcome> {
+  if (!ctx.vm.common.isActivatedEIP(2930)) throw rejected('access lists are not supported before the berlin hardfork');
+  const gasLimit = request.gas ?? gasCap;
+  let list: AccessList = request.accessList ?? [];
+  for (let run = 1; ; run++) {
+    const withList = { ...request, accessList: list };
+    const result = await execute(ctx, prepare(ctx, withList, gasLimit), withList, gasLimit, true);
+    const found = result.accessList ?? [];
+    if (sameAccessList(found, list) || run === MAX_ACCESS_LIST_RUNS) {
+      const failure = result.execResult.exceptionError;
+      return { accessList: found, gasUsed: result.totalGasSpent, error: failure ? executionFailure(failure.error, result.execResult.returnValue).message : undefined };
+    }
+    list = found;
+  }
+}
+
+function sameAccessList(a: AccessList, b: AccessList): boolean {
+  const entries = (list: AccessList) => new Set(list.flatMap((item) => [item.address.toLowerCase(), ...item.storageKeys.map((key) => `${item.address.toLowerCase()}:${key.toLowerCase()}`)]));
+  const left = entries(a);
+  const right = entries(b);
+  return left.size === right.size && [...left].every((entry) => right.has(entry));
 }
 
 /**

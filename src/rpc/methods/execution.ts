@@ -1,4 +1,4 @@
-/** Message calls that create no transaction: eth_call and eth_estimateGas. */
+/** Message calls that create no transaction: eth_call, eth_estimateGas, eth_createAccessList. */
 import { blockRef, callRequest } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { defineMethod, optionalParam, param } from '../method.js';
@@ -14,4 +14,12 @@ export const executionMethods = [
     [optionalParam('transaction', callRequest), optionalParam('block', blockRef)],
     async ({ chain }, request, ref) => encodeQuantity(await chain.estimateGas(request ?? {}, ref ?? { tag: 'latest' })),
   ),
+  defineMethod('chain_createAccessList', [param('transaction', callRequest), optionalParam('block', blockRef)], async ({ chain }, request, ref) => {
+    const { accessList, gasUsed, error } = await chain.createAccessList(request, ref ?? { tag: 'latest' });
+    return {
+      accessList: accessList.map(({ address, storageKeys }) => ({ address, storageKeys: [...storageKeys] })),
+      gasUsed: encodeQuantity(gasUsed),
+      ...(error === undefined ? {} : { error }),
+    };
+  }),
 ];

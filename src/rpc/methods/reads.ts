@@ -1,7 +1,7 @@
 /** Reading chain data: state at a block, blocks, transactions, receipts, uncles. */
 import type { BlockRef } from '../../engine/chain.js';
 import type { MinedBlock } from '../../engine/blocks.js';
-import { address, blockNumberOrTag, blockRef, boolean, hash, index, storageSlot } from '../codec.js';
+import { address, arrayOf, blockNumberOrTag, blockRef, boolean, hash, index, storageSlot } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { formatBlock, formatReceipt, formatTransaction, formatUncle } from '../format.js';
 import type { Json } from '../json.js';
@@ -19,6 +19,16 @@ function transactionAt(mined: MinedBlock | undefined, i: number): Json {
   const tx = mined?.block.transactions[i];
   return mined && tx ? formatTransaction(tx, mined.senders[i]!, { mined, index: i }) : null;
 }
+
+/**
+ * A storage key of eth_getProof, and how the answer names it: go-ethereum echoes a 32-byte
+ * key as given and writes a shorter one as a QUANTITY.
+ */
+const proofKey = (value: unknown, path: string): { slot: Uint8Array; label: string } => {
+  const slot = storageSlot(value, path);
+  const digits = (value as string).slice(2);
+  return { slot, label: digits.length === 64 ? encodeData(slot) : encodeQuantity(BigInt(`0x${digits || '0'}`)) };
+};
 
 export const readMethods = [
   defineMethod('chain_blockNumber', [], ({ chain }) => encodeQuantity(chain.head.number)),
@@ -38,6 +48,22 @@ export const readMethods = [
     'chain_getStorageAt',
     [param('address', address), param('position', storageSlot), optionalParam('block', blockRef)],
     async ({ chain }, who, slot, ref) => encodeData(await chain.getStorageAt(who, slot, at(ref))),
+  ),
+
+  defineMethod(
+    'chain_getProof',
+    [param('address', address), param('storageKeys', arrayOf(proofKey, 1000)), optionalParam('block', blockRef)],
+    async ({ chain }, who, keys, ref) => {
+      const proof = await chain.getProof(who, keys.map((key) => key.slot), at(ref));
+      // ethereumjs lists no storage for an account that does not exist: go-ethereum gives each key an empty proof.
+      return {
+        ...proof,
+        storageProof: keys.map((key, i) => {
+          const item = proof.storageProof[i];
+          return { key: key.label, value: encodeQuantity(BigInt(item?.value ?? 0)), proof: item?.proof ?? [] };
+        }),
+      };
+    },
   ),
 
   defineMethod('chain_getBlockByHash', [param('blockHash', hash), param('fullTransactions', boolean)], (ctx, h, full) => {
