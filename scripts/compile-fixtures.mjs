@@ -10,6 +10,12 @@ const root = new URL('..', import.meta.url).pathname;
 const contractsDir = join(root, 'fixtures', 'contracts');
 const artifactsDir = join(root, 'fixtures', 'artifacts');
 
+/** Imports of packages (`hardhat/console.sol`) come from node_modules. */
+function findImport(path) {
+  const file = join(root, 'node_modules', path);
+  return existsSync(file) ? { contents: readFileSync(file, 'utf8') } : { error: `not found: ${path}` };
+}
+
 export function compileAll() {
   const sources = {};
   for (const file of readdirSync(contractsDir).filter((f) => f.endsWith('.sol'))) {
@@ -20,11 +26,12 @@ export function compileAll() {
     sources,
     settings: { optimizer: { enabled: true, runs: 200 }, evmVersion: 'cancun', outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
   };
-  const output = JSON.parse(solc.compile(JSON.stringify(input)));
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport }));
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
   const artifacts = {};
   for (const [file, contracts] of Object.entries(output.contracts)) {
+    if (!(file in sources)) continue; // imported from a package
     for (const [name, contract] of Object.entries(contracts)) {
       if (contract.evm.bytecode.object === '') continue;
       artifacts[name] = { contractName: name, sourceName: file, compiler: solc.version(), abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };

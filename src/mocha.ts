@@ -17,7 +17,8 @@ let isolation: string | undefined;
 
 /** The provider of this Mocha process; available from the root `beforeAll` on. */
 export function getProvider(): ChainSimProvider {
-  current ??= createProvider({ quiet: true, ...readOptions() });
+  // Not quiet: contracts' console.log lines print in the test output, as under Hardhat.
+  current ??= createProvider(readOptions());
   return current;
 }
 

@@ -66,7 +66,9 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
   }, options.genesis);
   // Interval mining has no caller to reject: its failure (a bug) is logged, not thrown as an unhandled 'error' event.
-  chain.on('error', (error) => console.error('chain-sim: internal error while mining:', error));
+  chain.on('error', (error) => console.error('chain-sim: internal error in a background task (mining, console.log):', error));
+  // Solidity's console.log, printed as Hardhat, Ganache and Anvil print it.
+  chain.on('consoleLog', (line) => options.logger(line));
   for (const privateKey of fixtures?.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
   if (saved) await restoreState(chain, saved);
   if (options.importFile !== undefined) {

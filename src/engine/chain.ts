@@ -7,11 +7,13 @@ import { Caches, type MerkleStateManager, type Proof, getMerkleStateProof } from
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
 import { Account, type Address, ValueEncoding, bytesToBigInt, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft } from '@ethereumjs/util';
+import type { EVM } from '@ethereumjs/evm';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
 import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
 import { BlockClock, type WallClock } from './clock.js';
 import { EngineError, rejected } from './errors.js';
+import { formatConsoleCall, watchConsoleCalls } from './consoleLog.js';
 import { askTerminalColorsOnce } from './debugColors.js';
 import { type AccessListOutcome, type CallOutcome, type CallRequest, createAccessList, estimateGas, runCall, transactionGasCap } from './execution.js';
 import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
@@ -71,7 +73,9 @@ export interface ChainEvents {
   reorg: [MinedBlock[]];
   /** The state went back to an earlier point (snapshot revert, reset): states built since are gone. */
   rewound: [];
-  /** A background task (interval mining) failed. */
+  /** A contract called Solidity's console.log in a transaction or an eth_call: the line it printed. */
+  consoleLog: [string];
+  /** A background task (interval mining, printing console.log lines) failed. */
   error: [unknown];
 }
 
@@ -114,7 +118,7 @@ export const SUGGESTED_TIP = 1_000_000_000n;
  * through one serial queue; block data structures are updated atomically.
  */
 export class Chain extends EventEmitter<ChainEvents> {
-  readonly queue = new SerialQueue();
+  readonly queue = new SerialQueue(() => this.takeConsolePrinting());
   readonly pool: TxPool;
   readonly clock: BlockClock;
   readonly accounts: AccountRegistry;
@@ -180,6 +184,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       blockchain: store.asEvmBlockchain(),
     });
     const chain = new Chain(common, vm, store, options, schedule, trieNodes);
+    chain.watchConsole(vm);
     const genesis = await createGenesis(vm, {
       accounts: options.genesis ? [] : options.accounts.map((a) => ({ address: a.address, balance: options.balance })),
       gasLimit: options.gasLimit,
@@ -232,6 +237,43 @@ export class Chain extends EventEmitter<ChainEvents> {
   nextBlockCommon(): Common {
     if (this.schedule) alignFork(this.nextCommon, this.schedule, this.head.number + 1n, this.clock.peekNext(this.blocks.headTimestamp));
     return this.nextCommon;
+  }
+
+  // ---- Solidity's console.log ------------------------------------------------------------
+
+  /** Lines printed by contracts in the current queue task, in order; decoding is asynchronous (consoleLog.ts). */
+  private consolePrinting: Promise<void> | undefined;
+  private consoleMuted = false;
+
+  private watchConsole(vm: VM): void {
+    watchConsoleCalls(vm.evm as EVM, (calldata) => {
+      if (this.consoleMuted || this.listenerCount('consoleLog') === 0) return;
+      this.consolePrinting = (this.consolePrinting ?? Promise.resolve())
+        .then(async () => {
+          const line = await formatConsoleCall(calldata);
+          if (line !== undefined) this.emit('consoleLog', line);
+        })
+        .catch((error: unknown) => {
+          this.emit('error', error);
+        });
+    });
+  }
+
+  /** Runs `body` (inside the queue) with console.log lines dropped. */
+  async withConsoleMuted<T>(body: () => Promise<T>): Promise<T> {
+    this.consoleMuted = true;
+    try {
+      return await body();
+    } finally {
+      this.consoleMuted = false;
+    }
+  }
+
+  /** The printing of the current task's lines, which the queue awaits before answering. */
+  private takeConsolePrinting(): Promise<void> | undefined {
+    const printing = this.consolePrinting;
+    this.consolePrinting = undefined;
+    return printing;
   }
 
   /** With a fork schedule: put a VM on the fork of a block (call inside the queue). */
@@ -288,14 +330,18 @@ export class Chain extends EventEmitter<ChainEvents> {
     const key = `${this.head.hashHex}:${fork}:${executable.map((e) => e.hashHex).join(',')}`;
     if (this.pending?.key !== key) {
       const vm = await this.vm.shallowCopy(false);
+      this.watchConsole(vm);
       this.alignVm(vm, this.head.number + 1n, timestamp);
       await vm.stateManager.setStateRoot(await this.vm.stateManager.getStateRoot());
-      await mineBlock(vm, this.head, executable, {
-        timestamp,
-        coinbase: this.coinbase,
-        gasLimit: this.blockGasLimit,
-        ...this.nextBlock,
-      });
+      // The pool's transactions print their console.log lines when they are mined, not here.
+      await this.withConsoleMuted(() =>
+        mineBlock(vm, this.head, executable, {
+          timestamp,
+          coinbase: this.coinbase,
+          gasLimit: this.blockGasLimit,
+          ...this.nextBlock,
+        }),
+      );
       this.pending = { key, vm };
     }
     return this.pending.vm;
@@ -313,6 +359,7 @@ export class Chain extends EventEmitter<ChainEvents> {
         throw rejected(`state of block ${mined.number} is not available (not kept across a restart)`);
       }
       const vm = await this.vm.shallowCopy(false);
+      this.watchConsole(vm);
       await vm.stateManager.setStateRoot(stateRoot);
       this.historical = { root, vm };
     }
@@ -416,7 +463,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   private async estimateUnqueued(request: CallRequest, ref: BlockRef): Promise<bigint> {
     const ctx = await this.executionContext(ref);
     const balance = request.from ? ((await ctx.vm.stateManager.getAccount(request.from))?.balance ?? 0n) : 0n;
-    return estimateGas(ctx, request, this.gasCap(), balance);
+    // An estimate runs the call many times: its console.log lines would print once per run.
+    return this.withConsoleMuted(() => estimateGas(ctx, request, this.gasCap(), balance));
   }
 
   private gasCap(): bigint {

@@ -6,8 +6,25 @@
 export class SerialQueue {
   private tail: Promise<unknown> = Promise.resolve();
 
+  /**
+   * @param settle called after each task; a promise it returns is awaited before the task's
+   * caller sees the result (the console.log lines a transaction printed come before its answer).
+   */
+  constructor(private readonly settle?: () => Promise<void> | undefined) {}
+
   run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task, task);
+    const settle = this.settle;
+    const body = settle
+      ? async () => {
+          try {
+            return await task();
+          } finally {
+            const pending = settle();
+            if (pending) await pending;
+          }
+        }
+      : task;
+    const result = this.tail.then(body, body);
     this.tail = result.catch(() => undefined);
     return result;
   }

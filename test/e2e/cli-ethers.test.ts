@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrowserProvider, Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet, parseEther } from 'ethers';
+import { BrowserProvider, Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet, getAddress, parseEther } from 'ethers';
 import { createProvider } from '../../src/index.js';
 import { ADDRESSES, KEYS, artifact } from '../helpers/chain.js';
 import { type RunningCli, runCli, startCli } from '../helpers/cli.js';
@@ -49,6 +49,16 @@ describe('CLI end to end with ethers v6', function () {
       expect(e.code).to.equal('CALL_EXCEPTION');
       expect(e.reason).to.equal('Token: insufficient balance');
     }
+  });
+
+  it('prints contracts\' console.log lines on its output before answering', async () => {
+    const { abi, bytecode } = artifact('ConsoleLogger');
+    const deployer = new NonceManager(new Wallet(KEYS[2], provider));
+    const logger = (await new ContractFactory(abi, bytecode, deployer).deploy()) as Contract;
+    await logger.waitForDeployment();
+    const who = getAddress(ADDRESSES[0]!);
+    await (await logger.getFunction('logAll')(who)).wait();
+    expect(cli.output()).to.include(`count is 0\nwho: ${who}\ntrue 7 mixed ${who}\n`);
   });
 
   it('sends from unlocked accounts with getSigner()', async () => {

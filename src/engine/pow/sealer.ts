@@ -146,7 +146,8 @@ export class PowSealer {
     // the live state manager also records what the block writes, which chain_dumpState relies on.
     let draft: MiningOutcome
     try {
-      draft = await buildDraft(chain.vm, parent, candidates, template, uncles)
+      // Drafts are rebuilt as the pool changes: their console.log lines would print each time.
+      draft = await chain.withConsoleMuted(() => buildDraft(chain.vm, parent, candidates, template, uncles))
     } finally {
       await chain.vm.stateManager.setStateRoot(baseRoot)
     }

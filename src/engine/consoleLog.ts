@@ -1,0 +1,76 @@
+/**
+ * Solidity's console.log (hardhat/console.sol, forge-std's console): a contract makes a
+ * static call to a fixed address with no code, whose calldata is an ABI call to one of
+ * console.sol's log functions. Hardhat, Ganache and Anvil print those messages; so does
+ * chain-sim. The call itself runs as on any chain (an empty account: same gas), the EVM's
+ * message hook just copies its calldata, and the decoding waits until a message is printed.
+ */
+import type { EVM } from '@ethereumjs/evm';
+import { type Address, createAddressFromString, equalsBytes, toChecksumAddress } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { format } from 'node:util';
+
+/** "console.log" in ASCII, right-aligned in 20 bytes. */
+export const CONSOLE_ADDRESS: Address = createAddressFromString('0x000000000000000000636f6e736f6c652e6c6f67');
+
+/** Calls `onCall` with the calldata of every message to the console address in this EVM. */
+export function watchConsoleCalls(evm: EVM, onCall: (calldata: Uint8Array) => void): void {
+  const target = CONSOLE_ADDRESS.bytes;
+  // A one-argument listener is called synchronously: no promise per message frame.
+  evm.events!.on('beforeMessage', (message) => {
+    if (message.to !== undefined && equalsBytes(message.to.bytes, target)) onCall(message.data.slice());
+  });
+}
+
+type ParamType = 'uint256' | 'int256' | 'string' | 'bool' | 'address' | 'bytes' | `bytes${number}`;
+
+/** console.sol's payloads by selector, built on first use. */
+let signatures: Map<string, readonly ParamType[]> | undefined;
+
+function buildSignatures(): Map<string, readonly ParamType[]> {
+  const table = new Map<string, readonly ParamType[]>();
+  const selector = (types: readonly string[]) => Buffer.from(keccak_256(new TextEncoder().encode(`log(${types.join(',')})`)).subarray(0, 4)).toString('hex');
+  const add = (types: readonly ParamType[]) => {
+    table.set(selector(types), types);
+    // The first console.sol hashed `uint` and `int` where the ABI says uint256 and int256: both selectors are in use.
+    const legacy = types.map((type) => (type === 'uint256' ? 'uint' : type === 'int256' ? 'int' : type));
+    if (legacy.some((type, i) => type !== types[i])) table.set(selector(legacy), types);
+  };
+  // Every console.sol function sends log(...) with its argument types (logInt, logBytes32 and the like too).
+  add([]);
+  for (const type of ['int256', 'bytes', ...Array.from({ length: 32 }, (_, i) => `bytes${i + 1}` as const)] as const) add([type]);
+  add(['string', 'int256']); // forge-std's console
+  const basic: readonly ParamType[] = ['uint256', 'string', 'bool', 'address'];
+  let combinations: ParamType[][] = [[]];
+  for (let arity = 1; arity <= 4; arity++) {
+    combinations = combinations.flatMap((prefix) => basic.map((type) => [...prefix, type]));
+    for (const types of combinations) add(types);
+  }
+  return table;
+}
+
+/**
+ * The line console.log printed, formatted as Hardhat formats it (Node's util.format over the
+ * decoded values, so `%s` and `%d` in a first string argument work); undefined for calldata
+ * that is no console.sol call.
+ */
+export async function formatConsoleCall(calldata: Uint8Array): Promise<string | undefined> {
+  if (calldata.length < 4) return undefined;
+  signatures ??= buildSignatures();
+  const types = signatures.get(Buffer.from(calldata.subarray(0, 4)).toString('hex'));
+  if (!types) return undefined;
+  // viem's ABI decoder, loaded when the first message is printed (start-up does not pay for it).
+  const { decodeAbiParameters } = await import('viem');
+  let values: readonly unknown[];
+  try {
+    values = decodeAbiParameters(types.map((type) => ({ type })), `0x${Buffer.from(calldata.subarray(4)).toString('hex')}`);
+  } catch {
+    return undefined; // a selector match with malformed arguments: not something console.sol sends
+  }
+  return format(...values.map((value, i) => show(types[i]!, value)));
+}
+
+function show(type: ParamType, value: unknown): string {
+  if (type === 'address') return toChecksumAddress(value as string);
+  return String(value); // bigints in decimal, booleans as words, bytes as 0x hex
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { AbiCoder, getBytes, id } from 'ethers';
+import { formatConsoleCall } from '../../src/engine/consoleLog.js';
+
+const CONSOLE_SOL = new URL('../../../node_modules/hardhat/console.sol', import.meta.url);
+
+/** A value of each console.sol type and how it prints. */
+function sample(type: string): [unknown, string] {
+  if (type === 'uint256') return [42n, '42'];
+  if (type === 'int256') return [-42n, '-42'];
+  if (type === 'string') return ['text', 'text'];
+  if (type === 'bool') return [false, 'false'];
+  if (type === 'address') return ['0x5fbdb2315678afecb367f032d93f642f64180aa3', '0x5FbDB2315678afecb367f032d93F642f64180aa3'];
+  if (type === 'bytes') return ['0x0102', '0x0102'];
+  const size = Number(type.slice('bytes'.length));
+  const hex = `0x${'ab'.repeat(size)}`;
+  return [hex, hex];
+}
+
+describe('engine/consoleLog', () => {
+  it('decodes the payload of every function in Hardhat\'s console.sol', async () => {
+    const signatures = [...readFileSync(CONSOLE_SOL, 'utf8').matchAll(/encodeWithSignature\("(log\(([^)]*)\))"/g)];
+    expect(signatures.length).to.be.greaterThan(370);
+    for (const [, signature, list] of signatures) {
+      const types = list ? list!.split(',') : [];
+      const samples = types.map(sample);
+      const calldata = getBytes(id(signature!).slice(0, 10) + AbiCoder.defaultAbiCoder().encode(types, samples.map(([value]) => value)).slice(2));
+      expect(await formatConsoleCall(calldata), signature).to.equal(samples.map(([, shown]) => shown).join(' '));
+    }
+  });
+
+  it('decodes the first console.sol\'s uint and int selectors as uint256 and int256', async () => {
+    const encode = (signature: string, types: string[], values: unknown[]) =>
+      getBytes(id(signature).slice(0, 10) + AbiCoder.defaultAbiCoder().encode(types, values).slice(2));
+    expect(await formatConsoleCall(encode('log(uint)', ['uint256'], [7n]))).to.equal('7');
+    expect(await formatConsoleCall(encode('log(string,uint)', ['string', 'uint256'], ['n =', 7n]))).to.equal('n = 7');
+    expect(await formatConsoleCall(encode('log(int)', ['int256'], [-7n]))).to.equal('-7');
+  });
+
+  it('applies format specifiers in a first string argument, as Hardhat does with util.format', async () => {
+    const calldata = getBytes(id('log(string,string,uint256)').slice(0, 10) + AbiCoder.defaultAbiCoder().encode(['string', 'string', 'uint256'], ['%s has %d', 'x', 5n]).slice(2));
+    expect(await formatConsoleCall(calldata)).to.equal('x has 5');
+  });
+
+  it('ignores calldata that is no console.sol payload', async () => {
+    expect(await formatConsoleCall(new Uint8Array([1, 2]))).to.equal(undefined);
+    expect(await formatConsoleCall(getBytes(id('transfer(address,uint256)').slice(0, 10)))).to.equal(undefined);
+    // A known selector with arguments that do not decode.
+    expect(await formatConsoleCall(getBytes(`${id('log(string)').slice(0, 10)}ff`))).to.equal(undefined);
+  });
+});
