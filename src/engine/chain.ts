@@ -15,7 +15,7 @@ import { BlockClock, type WallClock } from './clock.js';
 import { EngineError, rejected } from './errors.js';
 import { formatConsoleCall, watchConsoleCalls } from './consoleLog.js';
 import { askTerminalColorsOnce } from './debugColors.js';
-import { type AccessListOutcome, type CallOutcome, type CallRequest, createAccessList, estimateGas, runCall, transactionGasCap } from './execution.js';
+import { type AccessListOutcome, type CallOutcome, type CallRequest, createAccessList, estimateGas, executeCall, runCall, transactionGasCap } from './execution.js';
 import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
@@ -23,7 +23,8 @@ import { type GenesisHeader, createGenesis } from './genesis.js';
 import { PRELOADED_PARAMS, createChainCommon, createScheduledCommon, isPostMerge } from './hardforks.js';
 import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { TrieNodeDB } from './trieDb.js';
-import { type MiningOutcome, type NextBlockOverrides, mineBlock } from './miner.js';
+import { type MiningOutcome, type NextBlockOverrides, mineBlock, replayTransaction } from './miner.js';
+import type { ExecutionTracer, TracedRun } from './tracing.js';
 import { SerialQueue } from './serial.js';
 import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
 import { type Alloc, type AccountState, TrackingStateManager } from './stateDump.js';
@@ -97,6 +98,11 @@ const SYSTEM_CONTRACTS: ReadonlyArray<readonly [number, Address]> = [
   [7002, createAddressFromString('0x00000961ef480eb55e80d19ad83579a64c007002')],
   [7251, createAddressFromString('0x0000bbddc7ce488642fb579f8b00f3a590007251')],
 ];
+
+/** The state root after `mined`: a reserved empty block has its reservation's, without computing the block. */
+function stateRootOf(mined: MinedBlock): Uint8Array {
+  return mined instanceof RangeBlock ? mined.run.spec.template.header.stateRoot : mined.block.header.stateRoot;
+}
 
 /** Block headers store the timestamp as a uint64. */
 const MAX_TIMESTAMP = 2n ** 64n - 1n;
@@ -350,20 +356,25 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** The VM whose state is the state as of `mined` (the live VM for the head). */
   private async vmAt(mined: MinedBlock): Promise<VM> {
     if (mined === this.head) return this.vm;
-    // A reserved empty block has its reservation's state: no need to compute the block.
-    const stateRoot = mined instanceof RangeBlock ? mined.run.spec.template.header.stateRoot : mined.block.header.stateRoot;
+    const stateRoot = stateRootOf(mined);
     const root = bytesToHex(stateRoot);
     if (this.historical?.root !== root) {
-      // Blocks restored from a --state file keep no state of their own: only the head's is loaded.
-      if (!(await this.state.hasStateRoot(stateRoot))) {
-        throw rejected(`state of block ${mined.number} is not available (not kept across a restart)`);
-      }
-      const vm = await this.vm.shallowCopy(false);
+      const vm = await this.copyAt(mined, stateRoot);
       this.watchConsole(vm);
-      await vm.stateManager.setStateRoot(stateRoot);
       this.historical = { root, vm };
     }
     return this.historical.vm;
+  }
+
+  /** A new VM on the state as of `mined`, sharing the trie database. */
+  private async copyAt(mined: MinedBlock, stateRoot = stateRootOf(mined)): Promise<VM> {
+    // Blocks restored from a --state file keep no state of their own: only the head's is loaded.
+    if (!(await this.state.hasStateRoot(stateRoot))) {
+      throw rejected(`state of block ${mined.number} is not available (not kept across a restart)`);
+    }
+    const vm = await this.vm.shallowCopy(false);
+    await vm.stateManager.setStateRoot(stateRoot);
+    return vm;
   }
 
   getBalance(address: Address, ref: BlockRef): Promise<bigint> {
@@ -409,6 +420,37 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   call(request: CallRequest, ref: BlockRef): Promise<CallOutcome> {
     return this.queue.run(async () => runCall(await this.executionContext(ref), request, this.gasCap()));
+  }
+
+  /** A call run with `tracer` attached (debug_traceCall); its console.log lines are not printed. */
+  traceCall(request: CallRequest, ref: BlockRef, tracer: ExecutionTracer): Promise<TracedRun> {
+    return this.queue.run(async () => {
+      const ctx = await this.executionContext(ref);
+      const detach = tracer.attach(ctx.vm.evm as EVM);
+      try {
+        return { result: await this.withConsoleMuted(() => executeCall(ctx, request, this.gasCap())), logsBefore: 0 };
+      } finally {
+        detach();
+      }
+    });
+  }
+
+  /**
+   * A mined transaction run again with `tracer` attached (debug_traceTransaction), on a copy
+   * of its parent's state after the transactions before it in its block; undefined for an
+   * unknown hash. The copy prints no console.log lines (they were printed when it was mined).
+   */
+  traceTransaction(hashHex: string, tracer: ExecutionTracer): Promise<TracedRun | undefined> {
+    return this.queue.run(async () => {
+      const location = this.blocks.transaction(hashHex);
+      if (!location) return undefined;
+      const { mined, index } = location;
+      const parent = this.blocks.byNumber(mined.number - 1n)!;
+      const vm = await this.copyAt(parent);
+      this.alignVm(vm, mined.number, mined.block.header.timestamp);
+      const result = await replayTransaction(vm, parent, mined.block, index, tracer);
+      return { result, logsBefore: mined.receipts.slice(0, index).reduce((sum, receipt) => sum + receipt.logs.length, 0) };
+    });
   }
 
   createAccessList(request: CallRequest, ref: BlockRef): Promise<AccessListOutcome> {

@@ -171,10 +171,15 @@ function executionFailure(error: string, returnValue: Uint8Array): Error {
   return rejected(error === 'revert' ? 'execution reverted' : error);
 }
 
+/** One run of the call, whatever its outcome (a tracer looks at failed runs too). */
+export function executeCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<RunTxResult> {
+  const gasLimit = request.gas ?? gasCap;
+  return execute(ctx, prepare(ctx, request, gasLimit), request, gasLimit);
+}
+
 /** The outcome of a successful call; reverts throw RevertError, other failures EngineError. */
 export async function runCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<CallOutcome> {
-  const gasLimit = request.gas ?? gasCap;
-  const result = await execute(ctx, prepare(ctx, request, gasLimit), request, gasLimit);
+  const result = await executeCall(ctx, request, gasCap);
   const exec = result.execResult;
   if (exec.exceptionError) {
     throw executionFailure(exec.exceptionError.error, exec.returnValue);

@@ -2,10 +2,12 @@ import { type Block, type HeaderData } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
+import type { EVM } from '@ethereumjs/evm';
 import { buildBlock, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from './blocks.js';
 import { PRELOADED_PARAMS, isPostMerge } from './hardforks.js';
+import type { ExecutionTracer } from './tracing.js';
 import type { PooledTransaction } from './txpool.js';
 
 /** Header fields set for the next block only; it uses them up. */
@@ -78,6 +80,37 @@ export async function mineBlock(
   const receipts = buildReceipts(block, senders, results, common);
   const mined = minedBlock(block, senders, receipts, parent.totalDifficulty + block.header.difficulty);
   return { mined, included, dropped };
+}
+
+/**
+ * Runs a mined block's transactions on `vm` (at its parent's state) in a block built like it
+ * (same header fields, so the same system calls and environment) up to the one at `index`,
+ * which runs with `tracer` attached. The block is never sealed.
+ */
+export async function replayTransaction(vm: VM, parent: MinedBlock, block: Block, index: number, tracer: ExecutionTracer): Promise<RunTxResult> {
+  const { header } = block;
+  const builder = await buildBlock(vm, {
+    parentBlock: parent.block,
+    headerData: {
+      coinbase: header.coinbase,
+      timestamp: header.timestamp,
+      gasLimit: header.gasLimit,
+      extraData: header.extraData,
+      difficulty: header.difficulty,
+      mixHash: header.mixHash,
+      baseFeePerGas: header.baseFeePerGas,
+      parentBeaconBlockRoot: header.parentBeaconBlockRoot,
+    },
+    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
+  });
+  const options = { skipHardForkValidation: true, allowNoBlobs: true };
+  for (let i = 0; i < index; i++) await builder.addTransaction(block.transactions[i]!, options);
+  const detach = tracer.attach(vm.evm as EVM);
+  try {
+    return await builder.addTransaction(block.transactions[index]!, options);
+  } finally {
+    detach();
+  }
 }
 
 /** Receipts of a block's transactions from their execution results (also used for imported blocks). */

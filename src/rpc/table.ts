@@ -5,6 +5,7 @@
 import type { RpcMethod } from './method.js';
 import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
+import { debugMethods } from './methods/debug.js';
 import { controlMethods } from './methods/control.js';
 import { stateMethods } from './methods/state.js';
 import { executionMethods } from './methods/execution.js';
@@ -52,6 +53,8 @@ export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {
   chain_txpoolStatus: ['txpool_status'],
   chain_txpoolContent: ['txpool_content'],
   chain_txpoolInspect: ['txpool_inspect'],
+  chain_traceTransaction: ['debug_traceTransaction'],
+  chain_traceCall: ['debug_traceCall'],
 };
 
 export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = DEFAULT_GROUPS): MethodTable {
@@ -63,7 +66,7 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
   for (const group of groups) {
     for (const method of group) {
       add(method.name, method);
-      // Test controls and the pool have no eth_ twin: clients know them as evm_/hardhat_/anvil_/txpool_.
+      // Test controls, the pool and tracing have no eth_ twin: clients know them as evm_/hardhat_/anvil_/txpool_/debug_.
       if (method.name.startsWith('chain_') && !WITHOUT_ETH_TWIN.has(method)) add(`eth_${method.name.slice('chain_'.length)}`, method);
       for (const alias of EXTRA_ALIASES[method.name] ?? []) add(alias, method);
     }
@@ -71,6 +74,6 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
   return table;
 }
 
-const WITHOUT_ETH_TWIN: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods, ...poolMethods]);
+const WITHOUT_ETH_TWIN: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods, ...poolMethods, ...debugMethods]);
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods];

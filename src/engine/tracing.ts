@@ -1,0 +1,280 @@
+/**
+ * Execution tracers for debug_traceTransaction / debug_traceCall, on the EVM's step and
+ * message events: go-ethereum's struct logger (one record per opcode) and its callTracer
+ * (the tree of calls). They collect engine values; the RPC layer writes them as
+ * go-ethereum's JSON.
+ */
+import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
+import type { RunTxResult } from '@ethereumjs/vm';
+import { type Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
+import { revertReason } from './revert.js';
+
+export interface ExecutionTracer {
+  /** Subscribes to the EVM's events; returns the unsubscribe function. */
+  attach(evm: EVM): () => void;
+}
+
+/** A traced run: its result, and how many logs earlier transactions of its block emitted. */
+export interface TracedRun {
+  readonly result: RunTxResult;
+  readonly logsBefore: number;
+}
+
+/** go-ethereum's words for the EVM's failures (ethereumjs says 'revert' where go-ethereum says 'execution reverted'). */
+export function executionErrorText(error: string): string {
+  return error === 'revert' ? 'execution reverted' : error;
+}
+
+// ---- struct logs ------------------------------------------------------------------------
+
+export interface StructLogOptions {
+  readonly disableStack: boolean;
+  readonly disableStorage: boolean;
+  readonly enableMemory: boolean;
+}
+
+export interface StructLog {
+  readonly pc: number;
+  readonly op: string;
+  /** Gas left before the opcode. */
+  readonly gas: bigint;
+  /** What the opcode costs, gas passed to a callee included (as go-ethereum counts it). */
+  gasCost: bigint;
+  /** 1 for the transaction's own frame, as go-ethereum counts. */
+  readonly depth: number;
+  readonly refund: bigint;
+  readonly stack?: readonly bigint[];
+  /** The memory before the opcode (enableMemory). */
+  readonly memory?: Uint8Array;
+  /** After SLOAD and SSTORE: every slot of this contract read or written so far (32-byte hex keys and values). */
+  readonly storage?: ReadonlyMap<string, string>;
+  /** Why the frame halted at this opcode, when it failed other than by REVERT. */
+  error?: string;
+}
+
+export class StructLogTracer implements ExecutionTracer {
+  readonly logs: StructLog[] = [];
+  private readonly storage = new Map<string, Map<string, string>>();
+  /** The latest record of each open call depth, to mark the one where a frame failed. */
+  private readonly lastAtDepth: StructLog[] = [];
+
+  constructor(private readonly options: StructLogOptions) {}
+
+  attach(evm: EVM): () => void {
+    // Two arguments: the EVM waits for `done`, so SLOAD's value can be read from state first.
+    const onStep = (step: InterpreterStep, done?: (result?: unknown) => void): void => {
+      this.record(step).then(() => done?.(), () => done?.());
+    };
+    const onExit = (result: EVMResult): void => {
+      const failure = result.execResult.exceptionError;
+      const last = this.lastAtDepth.pop();
+      if (failure && failure.error !== 'revert' && last) last.error = executionErrorText(failure.error);
+    };
+    const onEnter = (message: Message): void => {
+      // ethereumjs charges a callee's gas apart from the CALL or CREATE that passes it;
+      // go-ethereum counts it in the opcode's cost (without the stipend a value transfer adds).
+      const caller = this.lastAtDepth[this.lastAtDepth.length - 1];
+      if (caller) caller.gasCost += message.gasLimit - (caller.op !== 'CREATE' && caller.op !== 'CREATE2' && message.value > 0n ? CALL_STIPEND : 0n);
+      this.lastAtDepth.push(undefined as unknown as StructLog);
+    };
+    evm.events!.on('step', onStep);
+    evm.events!.on('beforeMessage', onEnter);
+    evm.events!.on('afterMessage', onExit);
+    return () => {
+      evm.events!.off('step', onStep);
+      evm.events!.off('beforeMessage', onEnter);
+      evm.events!.off('afterMessage', onExit);
+    };
+  }
+
+  private async record(step: InterpreterStep): Promise<void> {
+    const op = step.opcode.name;
+    let storage: ReadonlyMap<string, string> | undefined;
+    if (!this.options.disableStorage && (op === 'SLOAD' || op === 'SSTORE') && step.stack.length >= (op === 'SLOAD' ? 1 : 2)) {
+      const key = word(step.stack[step.stack.length - 1]!);
+      const contract = step.address.toString();
+      let slots = this.storage.get(contract);
+      if (!slots) this.storage.set(contract, (slots = new Map()));
+      if (op === 'SLOAD') {
+        const value = await step.stateManager.getStorage(step.address, hexToWordBytes(key));
+        slots.set(key, bytesToWord(value));
+      } else {
+        slots.set(key, word(step.stack[step.stack.length - 2]!));
+      }
+      storage = new Map(slots);
+    }
+    const log: StructLog = {
+      pc: step.pc,
+      op,
+      gas: step.gasLeft,
+      gasCost: BigInt(step.opcode.dynamicFee ?? step.opcode.fee),
+      depth: step.depth + 1,
+      refund: step.gasRefund,
+      stack: this.options.disableStack ? undefined : [...step.stack],
+      memory: this.options.enableMemory ? step.memory.slice() : undefined,
+      storage,
+    };
+    this.logs.push(log);
+    this.lastAtDepth[this.lastAtDepth.length - 1] = log;
+  }
+}
+
+/** Gas a value-moving call adds for its callee, beyond what the caller passes. */
+const CALL_STIPEND = 2300n;
+
+/** A storage word as go-ethereum keys it: 64 hex digits, no prefix. */
+function word(value: bigint): string {
+  return value.toString(16).padStart(64, '0');
+}
+
+function bytesToWord(value: Uint8Array): string {
+  return Buffer.from(setLengthLeft(value, 32)).toString('hex');
+}
+
+function hexToWordBytes(hex: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(hex, 'hex'));
+}
+
+// ---- call tree -----------------------------------------------------------------------------
+
+export type CallType = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2';
+
+export interface CallLog {
+  readonly address: Address;
+  readonly topics: readonly Uint8Array[];
+  readonly data: Uint8Array;
+  /** How many calls of the frame came before it. */
+  readonly position: number;
+  /** Its index among the logs the transaction kept (set when the run ends). */
+  index: number;
+  /** Emission order within the run. */
+  readonly sequence: number;
+}
+
+export interface CallFrame {
+  readonly type: CallType;
+  readonly from: Address;
+  to: Address | undefined;
+  /** Absent for DELEGATECALL and STATICCALL, which move no value. */
+  readonly value: bigint | undefined;
+  readonly gas: bigint;
+  gasUsed: bigint;
+  readonly input: Uint8Array;
+  output: Uint8Array;
+  error?: string;
+  revertReason?: string;
+  readonly calls: CallFrame[];
+  /** withLog: the frame's logs (none once it failed: reverted logs did not happen). */
+  logs: CallLog[];
+}
+
+/** Memory a LOG could reach within a block's gas (about 6 MiB at 30M gas), with room to spare. */
+const MAX_LOG_BYTES = 64 * 1024 * 1024;
+
+const CALL_OPCODES: ReadonlySet<string> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
+
+/** go-ethereum's callTracer: one frame per message, typed by the opcode that made it. */
+export class CallTracer implements ExecutionTracer {
+  /** The transaction's own frame, once it has run. */
+  root: CallFrame | undefined;
+  private readonly open: CallFrame[] = [];
+  private lastOpcode = '';
+  private logsEmitted = 0;
+
+  /** The whole tree is kept even for onlyTopCall: log indexes count the callees' logs too. */
+  constructor(private readonly withLog: boolean) {}
+
+  attach(evm: EVM): () => void {
+    const onStep = (step: InterpreterStep): void => {
+      const op = step.opcode.name;
+      if (CALL_OPCODES.has(op)) this.lastOpcode = op;
+      else if (this.withLog && op.startsWith('LOG')) this.log(step);
+    };
+    const onEnter = (message: Message): void => this.enter(message);
+    const onExit = (result: EVMResult): void => this.exit(result);
+    evm.events!.on('step', onStep);
+    evm.events!.on('beforeMessage', onEnter);
+    evm.events!.on('afterMessage', onExit);
+    return () => {
+      evm.events!.off('step', onStep);
+      evm.events!.off('beforeMessage', onEnter);
+      evm.events!.off('afterMessage', onExit);
+    };
+  }
+
+  private enter(message: Message): void {
+    const top = this.open.length === 0;
+    const type: CallType = top ? (message.to ? 'CALL' : 'CREATE') : (this.lastOpcode as CallType);
+    // go-ethereum's view: a DELEGATECALL is made by the delegating contract to the code it
+    // borrows (and carries its value); a CALLCODE goes to the code it borrows.
+    const borrowsCode = type === 'DELEGATECALL' || type === 'CALLCODE';
+    const frame: CallFrame = {
+      type,
+      from: type === 'DELEGATECALL' ? message.to! : message.caller,
+      to: borrowsCode ? message.codeAddress : message.to,
+      value: type === 'STATICCALL' ? undefined : message.value,
+      gas: message.gasLimit,
+      gasUsed: 0n,
+      input: message.data.slice(), // a copy: the EVM reuses the buffer (a creation's init code too)
+      output: new Uint8Array(),
+      calls: [],
+      logs: [],
+    };
+    if (top) this.root = frame;
+    else this.open[this.open.length - 1]!.calls.push(frame);
+    this.open.push(frame);
+  }
+
+  private exit(result: EVMResult): void {
+    const frame = this.open.pop();
+    if (!frame) return;
+    const { execResult } = result;
+    frame.gasUsed = execResult.executionGasUsed;
+    frame.output = execResult.returnValue.slice();
+    if (frame.type === 'CREATE' || frame.type === 'CREATE2') frame.to = result.createdAddress;
+    const failure = execResult.exceptionError;
+    if (failure) {
+      frame.error = executionErrorText(failure.error);
+      clearLogs(frame);
+      if (failure.error === 'revert') frame.revertReason = revertReason(execResult.returnValue);
+      // A failed creation deploys nothing; go-ethereum reports no output then, unless it reverted.
+      else frame.output = new Uint8Array();
+    }
+  }
+
+  /** LOGn before it runs: its data is in memory (zeros past its end, which the opcode would allocate). */
+  private log(step: InterpreterStep): void {
+    const frame = this.open[this.open.length - 1];
+    if (!frame) return;
+    const stack = step.stack;
+    const count = Number(step.opcode.name.slice('LOG'.length));
+    if (stack.length < 2 + count) return; // the opcode fails on its own
+    const offset = Number(stack[stack.length - 1]!);
+    const size = Number(stack[stack.length - 2]!);
+    if (offset + size > MAX_LOG_BYTES) return; // far more memory than any gas limit pays for: the opcode fails
+    const data = new Uint8Array(size);
+    data.set(step.memory.subarray(offset, offset + size));
+    const topics = Array.from({ length: count }, (_, i) => setLengthLeft(bigIntToBytes(stack[stack.length - 3 - i]!), 32));
+    frame.logs.push({ address: step.address, topics, data, position: frame.calls.length, index: 0, sequence: this.logsEmitted++ });
+  }
+
+  /**
+   * Numbers the logs the transaction kept, in the order they were emitted, after `before`
+   * logs of earlier transactions in the block (go-ethereum's log index).
+   */
+  numberLogs(before: number): void {
+    const kept: CallLog[] = [];
+    const collect = (frame: CallFrame): void => {
+      kept.push(...frame.logs);
+      frame.calls.forEach(collect);
+    };
+    if (this.root) collect(this.root);
+    kept.sort((a, b) => a.sequence - b.sequence).forEach((log, i) => (log.index = before + i));
+  }
+}
+
+/** A failed frame's logs, and those of its calls, were rolled back. */
+function clearLogs(frame: CallFrame): void {
+  frame.logs = [];
+  for (const call of frame.calls) clearLogs(call);
+}
