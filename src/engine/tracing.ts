@@ -20,6 +20,25 @@ export interface TracedRun {
   readonly logsBefore: number;
 }
 
+type EvmListeners = {
+  readonly step: (step: InterpreterStep, done?: (result?: unknown) => void) => void;
+  readonly beforeMessage: (message: Message) => void;
+  readonly afterMessage: (result: EVMResult) => void;
+};
+
+/** Subscribes to the EVM's step and message events; returns the unsubscribe function. */
+function listen(evm: EVM, listeners: EvmListeners): () => void {
+  const events = evm.events!;
+  events.on('step', listeners.step);
+  events.on('beforeMessage', listeners.beforeMessage);
+  events.on('afterMessage', listeners.afterMessage);
+  return () => {
+    events.off('step', listeners.step);
+    events.off('beforeMessage', listeners.beforeMessage);
+    events.off('afterMessage', listeners.afterMessage);
+  };
+}
+
 /** go-ethereum's words for the EVM's failures (ethereumjs says 'revert' where go-ethereum says 'execution reverted'). */
 export function executionErrorText(error: string): string {
   return error === 'revert' ? 'execution reverted' : error;
@@ -55,36 +74,30 @@ export interface StructLog {
 export class StructLogTracer implements ExecutionTracer {
   readonly logs: StructLog[] = [];
   private readonly storage = new Map<string, Map<string, string>>();
-  /** The latest record of each open call depth, to mark the one where a frame failed. */
-  private readonly lastAtDepth: StructLog[] = [];
+  /** The latest record of each open call depth (none yet: undefined), to mark the one where a frame failed. */
+  private readonly lastAtDepth: Array<StructLog | undefined> = [];
 
   constructor(private readonly options: StructLogOptions) {}
 
   attach(evm: EVM): () => void {
-    // Two arguments: the EVM waits for `done`, so SLOAD's value can be read from state first.
-    const onStep = (step: InterpreterStep, done?: (result?: unknown) => void): void => {
-      this.record(step).then(() => done?.(), () => done?.());
-    };
-    const onExit = (result: EVMResult): void => {
-      const failure = result.execResult.exceptionError;
-      const last = this.lastAtDepth.pop();
-      if (failure && failure.error !== 'revert' && last) last.error = executionErrorText(failure.error);
-    };
-    const onEnter = (message: Message): void => {
-      // ethereumjs charges a callee's gas apart from the CALL or CREATE that passes it;
-      // go-ethereum counts it in the opcode's cost (without the stipend a value transfer adds).
-      const caller = this.lastAtDepth[this.lastAtDepth.length - 1];
-      if (caller) caller.gasCost += message.gasLimit - (caller.op !== 'CREATE' && caller.op !== 'CREATE2' && message.value > 0n ? CALL_STIPEND : 0n);
-      this.lastAtDepth.push(undefined as unknown as StructLog);
-    };
-    evm.events!.on('step', onStep);
-    evm.events!.on('beforeMessage', onEnter);
-    evm.events!.on('afterMessage', onExit);
-    return () => {
-      evm.events!.off('step', onStep);
-      evm.events!.off('beforeMessage', onEnter);
-      evm.events!.off('afterMessage', onExit);
-    };
+    return listen(evm, {
+      // Two arguments: the EVM waits for `done`, so SLOAD's value can be read from state first.
+      step: (step, done) => {
+        this.record(step).then(() => done?.(), () => done?.());
+      },
+      beforeMessage: (message) => {
+        // ethereumjs charges a callee's gas apart from the CALL or CREATE that passes it;
+        // go-ethereum counts it in the opcode's cost (without the stipend a value transfer adds).
+        const caller = this.lastAtDepth[this.lastAtDepth.length - 1];
+        if (caller) caller.gasCost += message.gasLimit - (caller.op !== 'CREATE' && caller.op !== 'CREATE2' && message.value > 0n ? CALL_STIPEND : 0n);
+        this.lastAtDepth.push(undefined);
+      },
+      afterMessage: (result) => {
+        const failure = result.execResult.exceptionError;
+        const last = this.lastAtDepth.pop();
+        if (failure && failure.error !== 'revert' && last) last.error = executionErrorText(failure.error);
+      },
+    });
   }
 
   private async record(step: InterpreterStep): Promise<void> {
@@ -185,21 +198,15 @@ export class CallTracer implements ExecutionTracer {
   constructor(private readonly withLog: boolean) {}
 
   attach(evm: EVM): () => void {
-    const onStep = (step: InterpreterStep): void => {
-      const op = step.opcode.name;
-      if (CALL_OPCODES.has(op)) this.lastOpcode = op;
-      else if (this.withLog && op.startsWith('LOG')) this.log(step);
-    };
-    const onEnter = (message: Message): void => this.enter(message);
-    const onExit = (result: EVMResult): void => this.exit(result);
-    evm.events!.on('step', onStep);
-    evm.events!.on('beforeMessage', onEnter);
-    evm.events!.on('afterMessage', onExit);
-    return () => {
-      evm.events!.off('step', onStep);
-      evm.events!.off('beforeMessage', onEnter);
-      evm.events!.off('afterMessage', onExit);
-    };
+    return listen(evm, {
+      step: (step) => {
+        const op = step.opcode.name;
+        if (CALL_OPCODES.has(op)) this.lastOpcode = op;
+        else if (this.withLog && op.startsWith('LOG')) this.log(step);
+      },
+      beforeMessage: (message) => this.enter(message),
+      afterMessage: (result) => this.exit(result),
+    });
   }
 
   private enter(message: Message): void {
