@@ -422,13 +422,19 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.queue.run(async () => runCall(await this.executionContext(ref), request, this.gasCap()));
   }
 
-  /** A call run with `tracer` attached (debug_traceCall); its console.log lines are not printed. */
+  /**
+   * A call run with `tracer` attached (debug_traceCall), on a copy of the state it would run
+   * on: a tracer that stops a run (too large) leaves its VM mid-transaction. The copy prints
+   * no console.log lines.
+   */
   traceCall(request: CallRequest, ref: BlockRef, tracer: ExecutionTracer): Promise<TracedRun> {
     return this.queue.run(async () => {
       const ctx = await this.executionContext(ref);
-      const detach = tracer.attach(ctx.vm.evm as EVM);
+      const vm = await ctx.vm.shallowCopy(false);
+      await vm.stateManager.setStateRoot(await ctx.vm.stateManager.getStateRoot());
+      const detach = tracer.attach(vm.evm as EVM);
       try {
-        return { result: await this.withConsoleMuted(() => executeCall(ctx, request, this.gasCap())), logsBefore: 0 };
+        return { result: await executeCall({ vm, block: ctx.block }, request, this.gasCap()), logsBefore: 0 };
       } finally {
         detach();
       }

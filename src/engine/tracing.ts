@@ -7,6 +7,7 @@
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import type { RunTxResult } from '@ethereumjs/vm';
 import { type Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
+import { type EngineError, rejected } from './errors.js';
 import { revertReason } from './revert.js';
 
 export interface ExecutionTracer {
@@ -50,6 +51,21 @@ export interface StructLogOptions {
   readonly disableStack: boolean;
   readonly disableStorage: boolean;
   readonly enableMemory: boolean;
+  /** go-ethereum's `limit`: keep at most this many records (0: no limit); the rest are left out. */
+  readonly limit: number;
+}
+
+/**
+ * What a struct log may hold in memory, roughly counted. A 30M-gas loop runs millions of
+ * opcodes, each record with its stack (and memory): without a bound, tracing it would take
+ * the node's whole heap. Past it the trace is refused, not cut short.
+ */
+const MAX_STRUCT_LOG_BYTES = 128 * 1024 * 1024;
+
+export function traceTooLarge(): EngineError {
+  return rejected(
+    `trace too large: struct logs over ${MAX_STRUCT_LOG_BYTES / 2 ** 20} MiB; ask for less (limit, disableStack, disableStorage, no enableMemory) or use callTracer`,
+  );
 }
 
 export interface StructLog {
@@ -73,6 +89,9 @@ export interface StructLog {
 
 export class StructLogTracer implements ExecutionTracer {
   readonly logs: StructLog[] = [];
+  /** Set when the records passed MAX_STRUCT_LOG_BYTES: the trace is too large to answer. */
+  tooLarge = false;
+  private retainedBytes = 0;
   private readonly storage = new Map<string, Map<string, string>>();
   /** The latest record of each open call depth (none yet: undefined), to mark the one where a frame failed. */
   private readonly lastAtDepth: Array<StructLog | undefined> = [];
@@ -83,6 +102,8 @@ export class StructLogTracer implements ExecutionTracer {
     return listen(evm, {
       // Two arguments: the EVM waits for `done`, so SLOAD's value can be read from state first.
       step: (step, done) => {
+        // Not an EVM error: the EVM stops the whole run instead of failing one frame.
+        if (this.tooLarge) throw traceTooLarge();
         this.record(step).then(() => done?.(), () => done?.());
       },
       beforeMessage: (message) => {
@@ -127,7 +148,9 @@ export class StructLogTracer implements ExecutionTracer {
       memory: this.options.enableMemory ? step.memory.slice() : undefined,
       storage,
     };
-    this.logs.push(log);
+    this.retainedBytes += 100 + 40 * (log.stack?.length ?? 0) + (log.memory?.length ?? 0) + 140 * (storage?.size ?? 0);
+    if (this.retainedBytes > MAX_STRUCT_LOG_BYTES) this.tooLarge = true;
+    else if (this.options.limit === 0 || this.logs.length < this.options.limit) this.logs.push(log);
     this.lastAtDepth[this.lastAtDepth.length - 1] = log;
   }
 }

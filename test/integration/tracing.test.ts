@@ -159,6 +159,25 @@ describe('debug_traceTransaction and debug_traceCall', () => {
     expect(failing[0]).to.equal(trace.structLogs.at(-1));
   });
 
+  it('keeps at most `limit` records, and refuses a trace too large to hold instead of exhausting memory', async () => {
+    const { rpc, provider } = newNode();
+    const address = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n]);
+    const balanceOf = { to: address, data: token.encodeFunctionData('balanceOf', [ADDRESSES[0]]) };
+    const limited = await rpc<StructResult>('debug_traceCall', [balanceOf, 'latest', { limit: 5 }]);
+    expect(limited.structLogs.map((log) => log.pc)).to.deep.equal([0, 2, 4, 5, 6]);
+    expect(limited.failed).to.equal(false);
+
+    // MLOAD at 1 MiB, then an endless loop: with memory, every record holds a megabyte.
+    const loop = '0x000000000000000000000000000000000000100f';
+    await rpc('hardhat_setCode', [loop, '0x620fffe051505b600656']);
+    await expectRpcError(rpc('debug_traceCall', [{ to: loop }, 'latest', { enableMemory: true }]), -32000, /^trace too large: struct logs over 128 MiB/);
+    // The stopped run was on a copy: the live state has no checkpoint left open, and answers as before.
+    const live = (await provider.ready()).chain.vm.stateManager as unknown as { _checkpointCount: number };
+    expect(live._checkpointCount).to.equal(0);
+    expect(await rpc('eth_call', [balanceOf])).to.equal(`0x${(1000).toString(16).padStart(64, '0')}`);
+    await expectRpcError(rpc('debug_traceCall', [balanceOf, 'latest', { limit: -1 }]), -32602, /limit: expected a non-negative integer/);
+  });
+
   it('answers unknown transactions and unsupported options with clear errors', async () => {
     const { rpc } = newNode();
     const unknown = `0x${'ab'.repeat(32)}`;

@@ -3,7 +3,7 @@
  * test tools ask for: the struct logger (the default) and callTracer. Output is
  * go-ethereum's JSON, field for field.
  */
-import { CallTracer, type CallFrame, type StructLog, StructLogTracer, type TracedRun } from '../../engine/tracing.js';
+import { CallTracer, type CallFrame, type StructLog, StructLogTracer, type TracedRun, traceTooLarge } from '../../engine/tracing.js';
 import { blockRef, callRequest, hash } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { invalidParams, serverError } from '../errors.js';
@@ -11,12 +11,12 @@ import type { Json, JsonObject } from '../json.js';
 import { defineMethod, optionalParam, param } from '../method.js';
 
 type TraceConfig =
-  | { readonly tracer: 'structLogs'; readonly disableStack: boolean; readonly disableStorage: boolean; readonly enableMemory: boolean }
+  | { readonly tracer: 'structLogs'; readonly disableStack: boolean; readonly disableStorage: boolean; readonly enableMemory: boolean; readonly limit: number }
   | { readonly tracer: 'callTracer'; readonly onlyTopCall: boolean; readonly withLog: boolean };
 
 const CONFIG_KEYS = new Set(['tracer', 'tracerConfig', 'disableStack', 'disableStorage', 'enableMemory', 'enableReturnData', 'timeout', 'reexec', 'debug', 'limit']);
 
-/** go-ethereum's TraceConfig; `timeout`, `reexec`, `debug` and `limit` are accepted and have nothing to bound here. */
+/** go-ethereum's TraceConfig; `timeout`, `reexec` and `debug` are accepted and have nothing to do here. */
 const traceConfig = (value: unknown, path: string): TraceConfig => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidParams(`invalid argument ${path}: expected a trace config object`);
   const fields = value as Record<string, unknown>;
@@ -32,7 +32,9 @@ const traceConfig = (value: unknown, path: string): TraceConfig => {
   if (flag('enableReturnData')) throw invalidParams(`invalid argument ${path}.enableReturnData: return data in struct logs is not supported`);
   const tracer = fields.tracer ?? '';
   if (tracer === '') {
-    return { tracer: 'structLogs', disableStack: flag('disableStack'), disableStorage: flag('disableStorage'), enableMemory: flag('enableMemory') };
+    const limit = fields.limit ?? 0;
+    if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0) throw invalidParams(`invalid argument ${path}.limit: expected a non-negative integer`);
+    return { tracer: 'structLogs', disableStack: flag('disableStack'), disableStorage: flag('disableStorage'), enableMemory: flag('enableMemory'), limit };
   }
   if (tracer !== 'callTracer') {
     throw invalidParams(`invalid argument ${path}.tracer: ${JSON.stringify(tracer).slice(0, 40)} is not supported (the default struct logger and "callTracer" are)`);
@@ -58,6 +60,7 @@ function traceResult(tracer: StructLogTracer | CallTracer, config: TraceConfig, 
     // onlyTopCall: go-ethereum records no callee, so each log comes after none of them.
     return formatFrame(config.tracer === 'callTracer' && config.onlyTopCall ? { ...root, calls: [], logs: root.logs.map((log) => ({ ...log, position: 0 })) } : root);
   }
+  if (tracer.tooLarge) throw traceTooLarge(); // crossed on the last opcode
   const failure = result.execResult.exceptionError;
   const keepOutput = !failure || failure.error === 'revert';
   return {
@@ -105,7 +108,7 @@ function formatFrame(frame: CallFrame): JsonObject {
   return out;
 }
 
-const DEFAULT_CONFIG: TraceConfig = { tracer: 'structLogs', disableStack: false, disableStorage: false, enableMemory: false };
+const DEFAULT_CONFIG: TraceConfig = { tracer: 'structLogs', disableStack: false, disableStorage: false, enableMemory: false, limit: 0 };
 
 export const debugMethods = [
   defineMethod('chain_traceTransaction', [param('transactionHash', hash), optionalParam('config', traceConfig)], async ({ chain }, txHash, config = DEFAULT_CONFIG) => {
