@@ -5,7 +5,7 @@ import { Address, createZeroAddress } from '@ethereumjs/util';
 import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
 import { EngineError, RevertError, rejected } from './errors.js';
 import { PRELOADED_PARAMS } from './hardforks.js';
-import { describeRevert } from './revert.js';
+import { describeRevert, executionErrorText } from './revert.js';
 import { translateTxError } from './validation.js';
 
 /** EIP-2930: addresses and storage keys (0x hex) a transaction declares warm. */
@@ -168,7 +168,7 @@ function translateRunError(error: unknown, request: CallRequest): EngineError {
  */
 function executionFailure(error: string, returnValue: Uint8Array): Error {
   if (error === 'revert' && returnValue.length > 0) return new RevertError(describeRevert(returnValue), returnValue);
-  return rejected(error === 'revert' ? 'execution reverted' : error);
+  return rejected(executionErrorText(error));
 }
 
 /** One run of the call, whatever its outcome (a tracer looks at failed runs too). */

@@ -17,6 +17,11 @@ const PANIC_REASONS: Readonly<Record<number, string>> = {
   0x51: 'uninitialized function',
 };
 
+/** go-ethereum's words for the EVM's failures (ethereumjs says 'revert' where go-ethereum says 'execution reverted'). */
+export function executionErrorText(error: string): string {
+  return error === 'revert' ? 'execution reverted' : error;
+}
+
 /** `execution reverted`, with the decoded reason when the payload is Error(string) or Panic(uint256). */
 export function describeRevert(data: Uint8Array): string {
   const reason = revertReason(data);

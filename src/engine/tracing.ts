@@ -8,7 +8,7 @@ import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import type { RunTxResult } from '@ethereumjs/vm';
 import { type Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
 import { type EngineError, rejected } from './errors.js';
-import { revertReason } from './revert.js';
+import { executionErrorText, revertReason } from './revert.js';
 
 export interface ExecutionTracer {
   /** Subscribes to the EVM's events; returns the unsubscribe function. */
@@ -38,11 +38,6 @@ function listen(evm: EVM, listeners: EvmListeners): () => void {
     events.off('beforeMessage', listeners.beforeMessage);
     events.off('afterMessage', listeners.afterMessage);
   };
-}
-
-/** go-ethereum's words for the EVM's failures (ethereumjs says 'revert' where go-ethereum says 'execution reverted'). */
-export function executionErrorText(error: string): string {
-  return error === 'revert' ? 'execution reverted' : error;
 }
 
 // ---- struct logs ------------------------------------------------------------------------
