@@ -39,12 +39,24 @@ export interface MinedBlock {
   readonly senders: readonly Address[];
   readonly receipts: readonly ReceiptRecord[];
   readonly totalDifficulty: bigint;
+  /**
+   * The state its transactions ran on, for blocks mined here: state setters between blocks
+   * (chain_setBalance and the like) change it without a block, so it may differ from the
+   * parent's state root. Tracing replays the block from it.
+   */
+  readonly preStateRoot?: Uint8Array;
 }
 
 /** A block with what the store keeps beside it (its hash is computed here, once). */
-export function minedBlock(block: Block, senders: readonly Address[], receipts: readonly ReceiptRecord[], totalDifficulty: bigint): MinedBlock {
+export function minedBlock(
+  block: Block,
+  senders: readonly Address[],
+  receipts: readonly ReceiptRecord[],
+  totalDifficulty: bigint,
+  preStateRoot?: Uint8Array,
+): MinedBlock {
   const hash = block.hash();
-  return { block, hash, hashHex: toHex(hash), number: block.header.number, senders, receipts, totalDifficulty };
+  return { block, hash, hashHex: toHex(hash), number: block.header.number, senders, receipts, totalDifficulty, preStateRoot };
 }
 
 export interface TransactionLocation {

@@ -6,7 +6,7 @@ import type { Common } from '@ethereumjs/common';
 import { Caches, type MerkleStateManager, type Proof, getMerkleStateProof } from '@ethereumjs/statemanager';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
-import { Account, type Address, ValueEncoding, bytesToBigInt, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft } from '@ethereumjs/util';
+import { Account, type Address, ValueEncoding, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft } from '@ethereumjs/util';
 import type { EVM } from '@ethereumjs/evm';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
@@ -14,6 +14,7 @@ import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.
 import { BlockClock, type WallClock } from './clock.js';
 import { EngineError, rejected } from './errors.js';
 import { formatConsoleCall, watchConsoleCalls } from './consoleLog.js';
+import { impersonate } from './impersonation.js';
 import { askTerminalColorsOnce } from './debugColors.js';
 import { type AccessListOutcome, type CallOutcome, type CallRequest, createAccessList, estimateGas, executeCall, runCall, transactionGasCap } from './execution.js';
 import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
@@ -78,17 +79,6 @@ export interface ChainEvents {
   consoleLog: [string];
   /** A background task (interval mining, printing console.log lines) failed. */
   error: [unknown];
-}
-
-/**
- * A transaction "sent" by an impersonated account: a placeholder signature (so it has a
- * hash and serialises into blocks) and the impersonated sender in place of recovery.
- */
-function impersonate(unsigned: TypedTransaction, from: Address): TypedTransaction {
-  const data = { ...unsigned.toJSON(), type: unsigned.type, v: unsigned.type === 0 ? 27n : 0n, r: bytesToBigInt(from.bytes), s: 1n };
-  const tx = createTx(data as TypedTxData, { common: unsigned.common, freeze: false, params: PRELOADED_PARAMS });
-  Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
-  return tx;
 }
 
 /** System contracts called at the start or end of every block once their EIP is active. */
@@ -443,7 +433,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /**
    * A mined transaction run again with `tracer` attached (debug_traceTransaction), on a copy
-   * of its parent's state after the transactions before it in its block; undefined for an
+   * of the state its block started from, after the transactions before it; undefined for an
    * unknown hash. The copy prints no console.log lines (they were printed when it was mined).
    */
   traceTransaction(hashHex: string, tracer: ExecutionTracer): Promise<TracedRun | undefined> {
@@ -452,9 +442,9 @@ export class Chain extends EventEmitter<ChainEvents> {
       if (!location) return undefined;
       const { mined, index } = location;
       const parent = this.blocks.byNumber(mined.number - 1n)!;
-      const vm = await this.copyAt(parent);
+      const vm = await this.copyAt(parent, mined.preStateRoot ?? stateRootOf(parent));
       this.alignVm(vm, mined.number, mined.block.header.timestamp);
-      const result = await replayTransaction(vm, parent, mined.block, index, tracer);
+      const result = await replayTransaction(vm, parent, mined, index, tracer);
       return { result, logsBefore: mined.receipts.slice(0, index).reduce((sum, receipt) => sum + receipt.logs.length, 0) };
     });
   }

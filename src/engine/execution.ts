@@ -3,6 +3,7 @@ import type { Common } from '@ethereumjs/common';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
 import { Address, createZeroAddress } from '@ethereumjs/util';
 import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
+import { letContractSend } from './contractSenders.js';
 import { EngineError, RevertError, rejected } from './errors.js';
 import { PRELOADED_PARAMS } from './hardforks.js';
 import { describeRevert, executionErrorText } from './revert.js';
@@ -133,6 +134,8 @@ async function execute(ctx: ExecutionContext, call: PreparedCall, request: CallR
   (call.tx as { gasLimit: bigint }).gasLimit = gasLimit;
   const stateManager = ctx.vm.stateManager;
   await stateManager.checkpoint();
+  // go-ethereum calls from any address, contracts included (contractSenders.ts).
+  const senderDone = request.from ? await letContractSend(stateManager, request.from) : undefined;
   try {
     return await runTx(ctx.vm, {
       tx: call.tx,
@@ -145,6 +148,7 @@ async function execute(ctx: ExecutionContext, call: PreparedCall, request: CallR
   } catch (error) {
     throw translateRunError(error, request);
   } finally {
+    senderDone?.();
     await stateManager.revert();
   }
 }
@@ -158,7 +162,6 @@ function translateRunError(error: unknown, request: CallRequest): EngineError {
   }
   if (/INTRINSIC_GAS_TOO_LOW/.test(message)) return rejected('intrinsic gas too low');
   if (/baseFeePerGas/.test(message)) return rejected('max fee per gas less than block base fee');
-  if (/EIP-3607/.test(message)) return rejected(`sender not an eoa: address ${request.from?.toString() ?? ''}`);
   return rejected(message.replace(/\s*\(.*$/s, ''));
 }
 

@@ -7,6 +7,8 @@ import { buildBlock, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from './blocks.js';
 import { PRELOADED_PARAMS, isPostMerge } from './hardforks.js';
+import { letContractSend } from './contractSenders.js';
+import { asSentBy } from './impersonation.js';
 import type { ExecutionTracer } from './tracing.js';
 import type { PooledTransaction } from './txpool.js';
 
@@ -57,6 +59,7 @@ export async function mineBlock(
     baseFeePerGas: template.baseFeePerGas,
     parentBeaconBlockRoot: common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
   };
+  const preStateRoot = await vm.stateManager.getStateRoot();
   const builder = await buildBlock(vm, {
     parentBlock: parent.block,
     headerData,
@@ -68,17 +71,20 @@ export async function mineBlock(
   const dropped: Array<{ entry: PooledTransaction; reason: string }> = [];
   for (const entry of candidates) {
     if (entry.tx.gasLimit > template.gasLimit - builder.gasUsed) continue; // waits for the next block
+    const senderDone = await letContractSend(vm.stateManager, entry.sender);
     try {
       results.push(await builder.addTransaction(entry.tx, { skipHardForkValidation: true, allowNoBlobs: true }));
       included.push(entry);
     } catch (error) {
       dropped.push({ entry, reason: error instanceof Error ? error.message : String(error) });
+    } finally {
+      senderDone();
     }
   }
   const { block } = await builder.build();
   const senders = included.map((entry) => entry.sender);
   const receipts = buildReceipts(block, senders, results, common);
-  const mined = minedBlock(block, senders, receipts, parent.totalDifficulty + block.header.difficulty);
+  const mined = minedBlock(block, senders, receipts, parent.totalDifficulty + block.header.difficulty, preStateRoot);
   return { mined, included, dropped };
 }
 
@@ -87,7 +93,8 @@ export async function mineBlock(
  * (same header fields, so the same system calls and environment) up to the one at `index`,
  * which runs with `tracer` attached. The block is never sealed.
  */
-export async function replayTransaction(vm: VM, parent: MinedBlock, block: Block, index: number, tracer: ExecutionTracer): Promise<RunTxResult> {
+export async function replayTransaction(vm: VM, parent: MinedBlock, mined: MinedBlock, index: number, tracer: ExecutionTracer): Promise<RunTxResult> {
+  const { block, senders } = mined;
   const { header } = block;
   const builder = await buildBlock(vm, {
     parentBlock: parent.block,
@@ -103,11 +110,18 @@ export async function replayTransaction(vm: VM, parent: MinedBlock, block: Block
     },
     blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
   });
-  const options = { skipHardForkValidation: true, allowNoBlobs: true };
-  for (let i = 0; i < index; i++) await builder.addTransaction(block.transactions[i]!, options);
+  const run = async (i: number) => {
+    const senderDone = await letContractSend(vm.stateManager, senders[i]!);
+    try {
+      return await builder.addTransaction(asSentBy(block.transactions[i]!, senders[i]!), { skipHardForkValidation: true, allowNoBlobs: true });
+    } finally {
+      senderDone();
+    }
+  };
+  for (let i = 0; i < index; i++) await run(i);
   const detach = tracer.attach(vm.evm as EVM);
   try {
-    return await builder.addTransaction(block.transactions[index]!, options);
+    return await run(index);
   } finally {
     detach();
   }

@@ -131,6 +131,16 @@ describe('debug_traceTransaction and debug_traceCall', () => {
     expect((await rpc<{ stateRoot: string }>('eth_getBlockByNumber', ['latest', false])).stateRoot).to.equal(head.stateRoot);
   });
 
+  it('replays a block from the state it ran on: setters since the parent block, impersonated senders', async () => {
+    const { rpc } = newNode();
+    const whale = '0x00000000000000000000000000000000000000aa';
+    await rpc('hardhat_setBalance', [whale, '0xde0b6b3a7640000']); // no block: the parent's state root has no such balance
+    await rpc('hardhat_impersonateAccount', [whale]);
+    const hash = await rpc<string>('eth_sendTransaction', [{ from: whale, to: TO, value: '0x1' }]);
+    const frame = await rpc<CallFrameJson>('debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
+    expect(frame).to.include({ from: whale, to: TO, value: '0x1', gasUsed: '0x5208', type: 'CALL' });
+  });
+
   it('debug_traceCall traces a call at a block, reverts included, without changing state', async () => {
     const { rpc } = newNode();
     const address = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n]);

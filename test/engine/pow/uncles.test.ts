@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { type BlockHeader, createBlockHeader } from '@ethereumjs/block'
-import { bytesToHex, createAddressFromString } from '@ethereumjs/util'
+import { bytesToHex } from '@ethereumjs/util'
 import { createChainCommon } from '../../../src/engine/hardforks.js'
 import { type CanonicalView, UncleCandidates, uncleRewards } from '../../../src/engine/pow/uncles.js'
 
