@@ -3,7 +3,7 @@ import type { Common } from '@ethereumjs/common';
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import type { EVM } from '@ethereumjs/evm';
-import { buildBlock, type RunTxResult, type VM } from '@ethereumjs/vm';
+import { type BlockBuilder, buildBlock, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from './blocks.js';
 import { PRELOADED_PARAMS, isPostMerge } from './hardforks.js';
@@ -71,14 +71,11 @@ export async function mineBlock(
   const dropped: Array<{ entry: PooledTransaction; reason: string }> = [];
   for (const entry of candidates) {
     if (entry.tx.gasLimit > template.gasLimit - builder.gasUsed) continue; // waits for the next block
-    const senderDone = await letContractSend(vm.stateManager, entry.sender);
     try {
-      results.push(await builder.addTransaction(entry.tx, { skipHardForkValidation: true, allowNoBlobs: true }));
+      results.push(await addTransaction(vm, builder, entry.tx, entry.sender));
       included.push(entry);
     } catch (error) {
       dropped.push({ entry, reason: error instanceof Error ? error.message : String(error) });
-    } finally {
-      senderDone();
     }
   }
   const { block } = await builder.build();
@@ -88,8 +85,18 @@ export async function mineBlock(
   return { mined, included, dropped };
 }
 
+/** Runs a transaction in the block being built; a sender with code may send too (contractSenders.ts). */
+async function addTransaction(vm: VM, builder: BlockBuilder, tx: TypedTransaction, sender: Address): Promise<RunTxResult> {
+  const senderDone = await letContractSend(vm.stateManager, sender);
+  try {
+    return await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });
+  } finally {
+    senderDone();
+  }
+}
+
 /**
- * Runs a mined block's transactions on `vm` (at its parent's state) in a block built like it
+ * Runs a mined block's transactions on `vm` (at the state the block started from) in a block built like it
  * (same header fields, so the same system calls and environment) up to the one at `index`,
  * which runs with `tracer` attached. The block is never sealed.
  */
@@ -110,14 +117,7 @@ export async function replayTransaction(vm: VM, parent: MinedBlock, mined: Mined
     },
     blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
   });
-  const run = async (i: number) => {
-    const senderDone = await letContractSend(vm.stateManager, senders[i]!);
-    try {
-      return await builder.addTransaction(asSentBy(block.transactions[i]!, senders[i]!), { skipHardForkValidation: true, allowNoBlobs: true });
-    } finally {
-      senderDone();
-    }
-  };
+  const run = (i: number) => addTransaction(vm, builder, asSentBy(block.transactions[i]!, senders[i]!), senders[i]!);
   for (let i = 0; i < index; i++) await run(i);
   const detach = tracer.attach(vm.evm as EVM);
   try {
