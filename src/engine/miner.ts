@@ -96,9 +96,9 @@ async function addTransaction(vm: VM, builder: BlockBuilder, tx: TypedTransactio
 }
 
 /**
- * Runs a mined block's transactions on `vm` (at the state the block started from) in a block built like it
- * (same header fields, so the same system calls and environment) up to the one at `index`,
- * which runs with `tracer` attached. The block is never sealed.
+ * Runs a mined block's transactions on `vm` (at the state the block started from) in a block
+ * built like it (same header fields, so the same system calls and environment) up to the one
+ * at `index`, which runs with `tracer` attached. The block is never sealed.
  */
 export async function replayTransaction(vm: VM, parent: MinedBlock, mined: MinedBlock, index: number, tracer: ExecutionTracer): Promise<RunTxResult> {
   const { block, senders } = mined;
