@@ -6,7 +6,9 @@ import { EventEmitter } from 'node:events';
 import type { ChainSimOptions } from './options.js';
 import { type SimNode, startNode } from './node.js';
 import { encodeQuantity } from './rpc/encode.js';
+import type { Dispatcher } from './rpc/dispatch.js';
 import { RpcError } from './rpc/errors.js';
+import { Subscriptions } from './rpc/subscriptions.js';
 import type { Json } from './rpc/json.js';
 
 export interface RequestArguments {
@@ -30,10 +32,19 @@ type LegacyCallback = (error: Error | null, response?: { jsonrpc: '2.0'; id: unk
 
 export class ChainSimProvider extends EventEmitter {
   private readonly node: Promise<SimNode>;
+  /** This provider's view of the node: its own eth_subscribe state, notified as EIP-1193 'message' events. */
+  private readonly connection: Promise<{ dispatcher: Dispatcher; subscriptions: Subscriptions }>;
 
   constructor(options: ChainSimOptions = {}) {
     super();
     this.node = startNode(options);
+    this.connection = this.node.then((node) => {
+      const subscriptions = new Subscriptions(node.chain, node.filters, (subscription, result) =>
+        this.emit('message', { type: 'eth_subscription', data: { subscription, result } }),
+      );
+      return { dispatcher: node.dispatcher.withContext({ subscriptions }), subscriptions };
+    });
+    this.connection.catch(() => {}); // surfaced by request()
     this.node.then(
       (node) => this.emit('connect', { chainId: encodeQuantity(node.chain.chainId) }),
       () => {}, // surfaced by ready() and request()
@@ -49,9 +60,9 @@ export class ChainSimProvider extends EventEmitter {
     if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
       throw new ProviderRpcError(-32600, 'invalid request: expected { method: string, params?: array }');
     }
-    const node = await this.node;
+    const { dispatcher } = await this.connection;
     try {
-      return await node.dispatcher.call(args.method, args.params);
+      return await dispatcher.call(args.method, args.params);
     } catch (error) {
       if (error instanceof RpcError) throw new ProviderRpcError(error.code, error.message, error.data);
       throw error;
@@ -61,6 +72,7 @@ export class ChainSimProvider extends EventEmitter {
   /** Stop background work (interval mining, filter sweeps) and save the state file, if any; the provider answers no further requests. */
   async disconnect(): Promise<void> {
     const node = await this.node;
+    (await this.connection).subscriptions.close();
     node.close();
     await node.stateSaver?.save();
     this.emit('disconnect', new ProviderRpcError(4900, 'disconnected'));

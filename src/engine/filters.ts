@@ -30,8 +30,14 @@ export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
 /** What a poll returns: logs for a log filter, block or transaction hashes (lower-case hex) otherwise. */
 export type FilterChanges = { readonly kind: 'logs'; readonly logs: FoundLog[] } | { readonly kind: 'hashes'; readonly hashes: string[] };
 
+/** A subscription's filter does not expire: it is drained on every event and ends with its connection. */
+export interface FilterOptions {
+  readonly expires?: boolean;
+}
+
 interface LogFilter {
   readonly kind: 'logs';
+  readonly expires: boolean;
   readonly query: LogQuery;
   readonly matcher: LogMatcher;
   readonly changes: BoundedQueue<FoundLog>;
@@ -40,6 +46,7 @@ interface LogFilter {
 
 interface HashFilter {
   readonly kind: 'blocks' | 'pendingTransactions';
+  readonly expires: boolean;
   readonly changes: BoundedQueue<string>;
   /** Block filters: reservations of empty blocks seen since the last poll, whose hashes are computed when polled. */
   reserved?: ReservedBlocks[];
@@ -127,13 +134,14 @@ export class FilterManager {
   }
 
   /** A log filter: reports matching logs of blocks mined from now on (within its numeric bounds, if any). */
-  newLogFilter(query: LogQuery): bigint {
+  newLogFilter(query: LogQuery, { expires = true }: FilterOptions = {}): bigint {
     const { scope } = query;
     if ('from' in scope && 'number' in scope.from && 'number' in scope.to && scope.from.number > scope.to.number) {
       throw new EngineError('invalidInput', 'invalid block range params');
     }
     return this.install({
       kind: 'logs',
+      expires,
       query,
       matcher: new LogMatcher(query.criteria),
       changes: new BoundedQueue<FoundLog>(this.maxBuffered),
@@ -141,12 +149,12 @@ export class FilterManager {
     });
   }
 
-  newBlockFilter(): bigint {
-    return this.install({ kind: 'blocks', changes: new BoundedQueue<string>(this.maxBuffered), lastPoll: this.wallClock() });
+  newBlockFilter({ expires = true }: FilterOptions = {}): bigint {
+    return this.install({ kind: 'blocks', expires, changes: new BoundedQueue<string>(this.maxBuffered), lastPoll: this.wallClock() });
   }
 
-  newPendingTransactionFilter(): bigint {
-    return this.install({ kind: 'pendingTransactions', changes: new BoundedQueue<string>(this.maxBuffered), lastPoll: this.wallClock() });
+  newPendingTransactionFilter({ expires = true }: FilterOptions = {}): bigint {
+    return this.install({ kind: 'pendingTransactions', expires, changes: new BoundedQueue<string>(this.maxBuffered), lastPoll: this.wallClock() });
   }
 
   kindOf(id: bigint): FilterKind | undefined {
@@ -190,7 +198,7 @@ export class FilterManager {
   sweep(): void {
     const now = this.wallClock();
     for (const [id, filter] of this.filters) {
-      if (now - filter.lastPoll >= this.options.timeoutMs) this.filters.delete(id);
+      if (filter.expires && now - filter.lastPoll >= this.options.timeoutMs) this.filters.delete(id);
     }
     this.stopSweeperIfIdle();
   }

@@ -37,6 +37,11 @@ export class Dispatcher {
     private readonly options: DispatchOptions,
   ) {}
 
+  /** The same methods for one connection with state of its own (its subscriptions). */
+  withContext(extra: Partial<RpcContext>): Dispatcher {
+    return new Dispatcher(this.table, { ...this.ctx, ...extra }, this.options);
+  }
+
   has(method: string): boolean {
     return this.table.has(method);
   }

@@ -7,6 +7,7 @@ import type { Chain } from '../engine/chain.js';
 import type { FilterManager } from '../engine/filters.js';
 import type { PowSealer } from '../engine/pow/sealer.js';
 import type { Decoder } from './codec.js';
+import type { Subscriptions } from './subscriptions.js';
 import { invalidParams } from './errors.js';
 import type { Json } from './json.js';
 
@@ -19,6 +20,8 @@ export interface RpcContext {
   readonly requestLog: { enabled: boolean };
   /** Present in proof-of-work mode (--mining pow). */
   readonly pow?: PowSealer;
+  /** The connection's eth_subscribe state; absent over plain HTTP, which cannot push. */
+  readonly subscriptions?: Subscriptions;
 }
 
 export interface Param<T> {

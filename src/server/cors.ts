@@ -15,9 +15,9 @@ const MAX_AGE_SECONDS = '600';
 
 export type CorsPolicy = (headers: IncomingHttpHeaders, preflight: boolean) => OutgoingHttpHeaders;
 
-/** `origins`: exact origins, `scheme://host:*` for any port of a host, or `*` for every origin. */
-export function createCorsPolicy(origins: readonly string[]): CorsPolicy {
-  const any = origins.includes('*');
+/** Whether a browser origin is one of `origins`: exact origins, `scheme://host:*` for any port of a host, or `*` for every origin. */
+export function createOriginCheck(origins: readonly string[]): (origin: string) => boolean {
+  if (origins.includes('*')) return () => true;
   const exact = new Set<string>();
   const anyPort: string[] = [];
   for (const origin of origins) {
@@ -25,11 +25,17 @@ export function createCorsPolicy(origins: readonly string[]): CorsPolicy {
     if (lower.endsWith(':*')) anyPort.push(lower.slice(0, -2));
     else exact.add(lower);
   }
-  const allows = (origin: string): boolean => {
+  return (origin) => {
     const lower = origin.toLowerCase();
     if (exact.has(lower)) return true;
     return anyPort.some((base) => lower === base || (lower.startsWith(`${base}:`) && /^\d+$/.test(lower.slice(base.length + 1))));
   };
+}
+
+/** `origins` as createOriginCheck reads them. */
+export function createCorsPolicy(origins: readonly string[]): CorsPolicy {
+  const any = origins.includes('*');
+  const allows = createOriginCheck(origins);
   return (headers, preflight) => {
     const origin = headers.origin;
     let allowOrigin: string | undefined;

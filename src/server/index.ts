@@ -1,10 +1,12 @@
 import type { Server } from 'node:http';
 import type { ChainSimOptions } from '../options.js';
 import { type SimNode, startNode } from '../node.js';
-import { createCorsPolicy } from './cors.js';
+import { createCorsPolicy, createOriginCheck } from './cors.js';
 import { createHostCheck } from './hostCheck.js';
 import { createBusyPoll } from './busyPoll.js';
 import { type HttpTimeouts, createRpcHttpServer, listen } from './http.js';
+import { serveWebSocket } from './websocket.js';
+import type { WebSocketServer } from 'ws';
 
 export interface ListeningInfo {
   readonly host: string;
@@ -15,6 +17,7 @@ export interface ListeningInfo {
 /** A simulator behind an HTTP JSON-RPC endpoint. */
 export class ChainSimServer {
   private http: Server | undefined;
+  private webSocket: WebSocketServer | undefined;
   private readonly sockets = new Set<import('node:net').Socket>();
 
   /** @param timeouts internal: tests shorten the slow-client timeouts. */
@@ -26,13 +29,15 @@ export class ChainSimServer {
   async listen(port = this.node.options.port, host = this.node.options.host): Promise<ListeningInfo> {
     if (this.http) throw new Error('server is already listening');
     const { maxBodyBytes, allowedHosts, cors, busyPoll } = this.node.options;
+    const hostCheck = createHostCheck(allowedHosts, host);
     const http = createRpcHttpServer(this.node.dispatcher, {
       maxBodyBytes,
       afterAnswer: createBusyPoll(busyPoll),
-      hostCheck: createHostCheck(allowedHosts, host),
+      hostCheck,
       cors: createCorsPolicy(cors),
       timeouts: this.timeouts,
     });
+    this.webSocket = serveWebSocket(http, this.node, { maxMessageBytes: maxBodyBytes, hostCheck, originAllowed: createOriginCheck(cors) });
     http.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
@@ -45,6 +50,8 @@ export class ChainSimServer {
 
   /** Stop accepting connections, close idle keep-alive sockets, then save the state file (if any). */
   async close(): Promise<void> {
+    for (const client of this.webSocket?.clients ?? []) client.terminate();
+    this.webSocket?.close();
     this.node.close();
     const http = this.http;
     this.http = undefined;

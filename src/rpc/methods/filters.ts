@@ -3,11 +3,12 @@ import type { FilterChanges } from '../../engine/filters.js';
 import { type FoundLog, TooManyLogsError } from '../../engine/logQuery.js';
 import { quantity } from '../codec.js';
 import { encodeQuantity } from '../encode.js';
-import { RpcError } from '../errors.js';
+import { ErrorCode, RpcError, invalidParams } from '../errors.js';
 import { formatLog } from '../format.js';
 import type { Json } from '../json.js';
 import { logFilter } from '../logFilter.js';
-import { defineMethod, param } from '../method.js';
+import { defineMethod, optionalParam, param } from '../method.js';
+import type { SubscriptionKind } from '../subscriptions.js';
 
 /** The code Infura, Alchemy and others answer an oversized log query with; clients know to split the range. */
 export const LIMIT_EXCEEDED = -32005;
@@ -31,6 +32,18 @@ function limited(run: () => readonly FoundLog[]): Json[] {
   }
 }
 
+const SUBSCRIPTION_KINDS: readonly SubscriptionKind[] = ['newHeads', 'logs', 'newPendingTransactions'];
+
+const subscriptionKind = (value: unknown, path: string): SubscriptionKind => {
+  if (!SUBSCRIPTION_KINDS.includes(value as SubscriptionKind)) {
+    throw invalidParams(`invalid argument ${path}: expected one of ${SUBSCRIPTION_KINDS.join(', ')}`);
+  }
+  return value as SubscriptionKind;
+};
+
+/** Decoded by the handler: only a logs subscription takes an argument, its filter. */
+const subscriptionOptions = (value: unknown): unknown => value;
+
 export const filterMethods = [
   defineMethod('chain_newFilter', [param('filter', logFilter)], ({ filters }, query) => encodeQuantity(filters.newLogFilter(query))),
   defineMethod('chain_newBlockFilter', [], ({ filters }) => encodeQuantity(filters.newBlockFilter())),
@@ -39,4 +52,16 @@ export const filterMethods = [
   defineMethod('chain_getFilterLogs', [param('filterId', filterId)], ({ filters }, id) => limited(() => filters.logs(id))),
   defineMethod('chain_uninstallFilter', [param('filterId', filterId)], ({ filters }, id) => filters.uninstall(id)),
   defineMethod('chain_getLogs', [param('filter', logFilter)], ({ filters }, query) => limited(() => filters.query(query))),
+
+  // Push notifications: over WebSocket and through the in-process provider's 'message' events.
+  defineMethod('chain_subscribe', [param('subscription', subscriptionKind), optionalParam('options', subscriptionOptions)], ({ subscriptions }, kind, options) => {
+    if (!subscriptions) throw new RpcError(ErrorCode.methodNotFound, 'notifications not supported: subscribe over WebSocket (ws://, same port)');
+    if (kind === 'logs') return subscriptions.subscribe(kind, logFilter(options ?? {}, '1 (options)'));
+    if (options !== undefined) throw invalidParams(`invalid argument 1 (options): ${kind} takes no options`);
+    return subscriptions.subscribe(kind);
+  }),
+  defineMethod('chain_unsubscribe', [param('subscriptionId', quantity(256))], ({ subscriptions }, id) => {
+    if (!subscriptions) throw new RpcError(ErrorCode.methodNotFound, 'notifications not supported: subscribe over WebSocket (ws://, same port)');
+    return subscriptions.unsubscribe(encodeQuantity(id));
+  }),
 ];
