@@ -13,7 +13,7 @@ import { AccountRegistry, type OwnedAccount } from './accounts.js';
 import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
 import { BlockClock, type WallClock } from './clock.js';
 import { EngineError, rejected } from './errors.js';
-import { formatConsoleCall, watchConsoleCalls } from './consoleLog.js';
+import { ConsolePrinter } from './consoleLog.js';
 import { impersonate } from './impersonation.js';
 import { askTerminalColorsOnce } from './debugColors.js';
 import { type AccessListOutcome, type CallOutcome, type CallRequest, createAccessList, estimateGas, executeCall, runCall, transactionGasCap } from './execution.js';
@@ -114,7 +114,14 @@ export const SUGGESTED_TIP = 1_000_000_000n;
  * through one serial queue; block data structures are updated atomically.
  */
 export class Chain extends EventEmitter<ChainEvents> {
-  readonly queue = new SerialQueue(() => this.takeConsolePrinting());
+  /** Solidity's console.log lines, emitted as 'consoleLog'. */
+  readonly consoleLines = new ConsolePrinter(
+    () => this.listenerCount('consoleLog') > 0,
+    (line) => this.emit('consoleLog', line),
+    (error) => this.emit('error', error),
+  );
+  /** Every operation on the state, one at a time; an answer waits for the console.log lines printed before it. */
+  readonly queue = new SerialQueue(() => this.consoleLines.take());
   readonly pool: TxPool;
   readonly clock: BlockClock;
   readonly accounts: AccountRegistry;
@@ -180,7 +187,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       blockchain: store.asEvmBlockchain(),
     });
     const chain = new Chain(common, vm, store, options, schedule, trieNodes);
-    chain.watchConsole(vm);
+    chain.consoleLines.watch(vm.evm as EVM);
     const genesis = await createGenesis(vm, {
       accounts: options.genesis ? [] : options.accounts.map((a) => ({ address: a.address, balance: options.balance })),
       gasLimit: options.gasLimit,
@@ -233,43 +240,6 @@ export class Chain extends EventEmitter<ChainEvents> {
   nextBlockCommon(): Common {
     if (this.schedule) alignFork(this.nextCommon, this.schedule, this.head.number + 1n, this.clock.peekNext(this.blocks.headTimestamp));
     return this.nextCommon;
-  }
-
-  // ---- Solidity's console.log ------------------------------------------------------------
-
-  /** Lines printed by contracts in the current queue task, in order; decoding is asynchronous (consoleLog.ts). */
-  private consolePrinting: Promise<void> | undefined;
-  private consoleMuted = false;
-
-  private watchConsole(vm: VM): void {
-    watchConsoleCalls(vm.evm as EVM, (calldata) => {
-      if (this.consoleMuted || this.listenerCount('consoleLog') === 0) return;
-      this.consolePrinting = (this.consolePrinting ?? Promise.resolve())
-        .then(async () => {
-          const line = await formatConsoleCall(calldata);
-          if (line !== undefined) this.emit('consoleLog', line);
-        })
-        .catch((error: unknown) => {
-          this.emit('error', error);
-        });
-    });
-  }
-
-  /** Runs `body` (inside the queue) with console.log lines dropped. */
-  async withConsoleMuted<T>(body: () => Promise<T>): Promise<T> {
-    this.consoleMuted = true;
-    try {
-      return await body();
-    } finally {
-      this.consoleMuted = false;
-    }
-  }
-
-  /** The printing of the current task's lines, which the queue awaits before answering. */
-  private takeConsolePrinting(): Promise<void> | undefined {
-    const printing = this.consolePrinting;
-    this.consolePrinting = undefined;
-    return printing;
   }
 
   /** With a fork schedule: put a VM on the fork of a block (call inside the queue). */
@@ -326,11 +296,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     const key = `${this.head.hashHex}:${fork}:${executable.map((e) => e.hashHex).join(',')}`;
     if (this.pending?.key !== key) {
       const vm = await this.vm.shallowCopy(false);
-      this.watchConsole(vm);
+      this.consoleLines.watch(vm.evm as EVM);
       this.alignVm(vm, this.head.number + 1n, timestamp);
       await vm.stateManager.setStateRoot(await this.vm.stateManager.getStateRoot());
       // The pool's transactions print their console.log lines when they are mined, not here.
-      await this.withConsoleMuted(() =>
+      await this.consoleLines.mutedDuring(() =>
         mineBlock(vm, this.head, executable, {
           timestamp,
           coinbase: this.coinbase,
@@ -350,7 +320,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const root = bytesToHex(stateRoot);
     if (this.historical?.root !== root) {
       const vm = await this.copyAt(mined, stateRoot);
-      this.watchConsole(vm);
+      this.consoleLines.watch(vm.evm as EVM);
       this.historical = { root, vm };
     }
     return this.historical.vm;
@@ -502,7 +472,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const ctx = await this.executionContext(ref);
     const balance = request.from ? ((await ctx.vm.stateManager.getAccount(request.from))?.balance ?? 0n) : 0n;
     // An estimate runs the call many times: its console.log lines would print once per run.
-    return this.withConsoleMuted(() => estimateGas(ctx, request, this.gasCap(), balance));
+    return this.consoleLines.mutedDuring(() => estimateGas(ctx, request, this.gasCap(), balance));
   }
 
   private gasCap(): bigint {

@@ -14,7 +14,7 @@ import { format } from 'node:util';
 export const CONSOLE_ADDRESS: Address = createAddressFromString('0x000000000000000000636f6e736f6c652e6c6f67');
 
 /** Calls `onCall` with the calldata of every message to the console address in this EVM. */
-export function watchConsoleCalls(evm: EVM, onCall: (calldata: Uint8Array) => void): void {
+function watchConsoleCalls(evm: EVM, onCall: (calldata: Uint8Array) => void): void {
   const target = CONSOLE_ADDRESS.bytes;
   // A one-argument listener is called synchronously: no promise per message frame.
   evm.events!.on('beforeMessage', (message) => {
@@ -73,4 +73,50 @@ export async function formatConsoleCall(calldata: Uint8Array): Promise<string | 
 function show(type: ParamType, value: unknown): string {
   if (type === 'address') return toChecksumAddress(value as string);
   return String(value); // bigints in decimal, booleans as words, bytes as 0x hex
+}
+
+/**
+ * The lines the chain's VMs print, in order. Decoding is asynchronous (viem loads on the first
+ * line), so the chain's queue takes the printing still under way after each task and waits
+ * for it before answering: a transaction's lines come before its answer.
+ */
+export class ConsolePrinter {
+  private printing: Promise<void> | undefined;
+  private muted = false;
+
+  constructor(
+    /** Whether anyone listens (nothing is decoded otherwise). */
+    private readonly wanted: () => boolean,
+    private readonly print: (line: string) => void,
+    private readonly fail: (error: unknown) => void,
+  ) {}
+
+  watch(evm: EVM): void {
+    watchConsoleCalls(evm, (calldata) => {
+      if (this.muted || !this.wanted()) return;
+      this.printing = (this.printing ?? Promise.resolve())
+        .then(async () => {
+          const line = await formatConsoleCall(calldata);
+          if (line !== undefined) this.print(line);
+        })
+        .catch(this.fail);
+    });
+  }
+
+  /** Runs `body` (inside the chain's queue) with its lines dropped. */
+  async mutedDuring<T>(body: () => Promise<T>): Promise<T> {
+    this.muted = true;
+    try {
+      return await body();
+    } finally {
+      this.muted = false;
+    }
+  }
+
+  /** The printing under way since the last call, if any. */
+  take(): Promise<void> | undefined {
+    const printing = this.printing;
+    this.printing = undefined;
+    return printing;
+  }
 }

@@ -147,7 +147,7 @@ export class PowSealer {
     let draft: MiningOutcome
     try {
       // Drafts are rebuilt as the pool changes: their console.log lines would print each time.
-      draft = await chain.withConsoleMuted(() => buildDraft(chain.vm, parent, candidates, template, uncles))
+      draft = await chain.consoleLines.mutedDuring(() => buildDraft(chain.vm, parent, candidates, template, uncles))
     } finally {
       await chain.vm.stateManager.setStateRoot(baseRoot)
     }
