@@ -158,6 +158,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     private readonly trieNodes: TrieNodeDB,
   ) {
     super();
+    // Each WebSocket connection with subscriptions listens to the chain's events: no fixed bound.
+    this.setMaxListeners(0);
     this.nextCommon = schedule ? common.copy() : common;
     this.pool = new TxPool(options.order ?? 'fees');
     this.clock = new BlockClock(options.wallClock);

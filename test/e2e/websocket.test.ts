@@ -147,6 +147,16 @@ describe('WebSocket JSON-RPC and eth_subscribe', function () {
     local.ws.close();
   });
 
+  it('serves many subscribed connections at once, and each gets every head', async () => {
+    const clients = await Promise.all(Array.from({ length: 20 }, () => rawClient(wsUrl)));
+    const ids = await Promise.all(clients.map((client) => client.rpc<string>('eth_subscribe', ['newHeads'])));
+    await clients[0]!.rpc('evm_mine');
+    await until(() => clients.every((client) => client.notifications.length === 1), 'a head on every connection');
+    clients.forEach((client, i) => expect(client.notifications[0]!.subscription).to.equal(ids[i]));
+    for (const client of clients) client.ws.close();
+    expect(cli.output()).to.not.include('MaxListenersExceededWarning');
+  });
+
   it('over plain HTTP, eth_subscribe says notifications need a WebSocket', async () => {
     const response = await fetch(cli.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }) });
     expect(((await response.json()) as { error: unknown }).error).to.deep.equal({ code: -32601, message: 'notifications not supported: subscribe over WebSocket (ws://, same port)' });
