@@ -11,7 +11,7 @@ import { startNode, VERSION } from './node.js';
 function buildParser(argv: string[]) {
   let parser = yargs(argv)
     .scriptName('chain-sim')
-    .usage('$0 [options]\n\nStart an in-memory Ethereum simulator with a JSON-RPC endpoint over HTTP.\n\nOther commands:\n  chain-sim compile-serpent FILE   print Serpent creation code and ABI signatures\n  chain-sim export FILE            write a running node\'s chain as RLP blocks (see chain-sim export --help)')
+    .usage('$0 [options]\n\nStart an in-memory Ethereum simulator with a JSON-RPC endpoint over HTTP and WebSocket (same port).\n\nOther commands:\n  chain-sim compile-serpent FILE   print Serpent creation code and ABI signatures\n  chain-sim export FILE            write a running node\'s chain as RLP blocks (see chain-sim export --help)')
     .version(VERSION)
     .help('help')
     .strict()
