@@ -19,8 +19,8 @@ export type SubscriptionKind = 'newHeads' | 'logs' | 'newPendingTransactions';
 const CHAIN_EVENTS = ['block', 'reserved', 'reorg', 'pendingTransaction'] as const;
 
 export class Subscriptions {
-  /** Subscription id (the filter's id as QUANTITY) → filter id. */
-  private readonly active = new Map<string, bigint>();
+  /** Subscription id (the filter's id as QUANTITY) → its filter and what it sends. */
+  private readonly active = new Map<string, { readonly filterId: bigint; readonly kind: SubscriptionKind }>();
   private draining = false;
   private readonly drainSoon = (): void => {
     if (this.draining) return;
@@ -49,15 +49,15 @@ export class Subscriptions {
           : this.filters.newPendingTransactionFilter(lasting);
     if (this.active.size === 0) for (const event of CHAIN_EVENTS) this.chain.on(event, this.drainSoon);
     const id = encodeQuantity(filterId);
-    this.active.set(id, filterId);
+    this.active.set(id, { filterId, kind });
     return id;
   }
 
   unsubscribe(id: string): boolean {
-    const filterId = this.active.get(id);
-    if (filterId === undefined) return false;
+    const subscription = this.active.get(id);
+    if (!subscription) return false;
     this.active.delete(id);
-    this.filters.uninstall(filterId);
+    this.filters.uninstall(subscription.filterId);
     if (this.active.size === 0) for (const event of CHAIN_EVENTS) this.chain.off(event, this.drainSoon);
     return true;
   }
@@ -68,7 +68,7 @@ export class Subscriptions {
   }
 
   private drain(): void {
-    for (const [id, filterId] of this.active) {
+    for (const [id, { filterId, kind }] of this.active) {
       let changes;
       try {
         changes = this.filters.changes(filterId);
@@ -77,7 +77,7 @@ export class Subscriptions {
       }
       if (changes.kind === 'logs') {
         for (const found of changes.logs) this.notify(id, formatLog(found.log, found.mined, found.txIndex, found.removed));
-      } else if (this.filters.kindOf(filterId) === 'blocks') {
+      } else if (kind === 'newHeads') {
         for (const hash of changes.hashes) {
           const mined = this.chain.find({ hash });
           if (mined) this.notify(id, formatHeader(mined.block.header, mined.hashHex));
