@@ -120,13 +120,14 @@ export class StructLogTracer implements ExecutionTracer {
     const op = step.opcode.name;
     let storage: ReadonlyMap<string, string> | undefined;
     if (!this.options.disableStorage && (op === 'SLOAD' || op === 'SSTORE') && step.stack.length >= (op === 'SLOAD' ? 1 : 2)) {
-      const key = word(step.stack[step.stack.length - 1]!);
+      const slot = step.stack[step.stack.length - 1]!;
+      const key = word(slot);
       const contract = step.address.toString();
       let slots = this.storage.get(contract);
       if (!slots) this.storage.set(contract, (slots = new Map()));
       if (op === 'SLOAD') {
-        const value = await step.stateManager.getStorage(step.address, hexToWordBytes(key));
-        slots.set(key, bytesToWord(value));
+        const value = await step.stateManager.getStorage(step.address, setLengthLeft(bigIntToBytes(slot), 32));
+        slots.set(key, Buffer.from(setLengthLeft(value, 32)).toString('hex'));
       } else {
         slots.set(key, word(step.stack[step.stack.length - 2]!));
       }
@@ -156,14 +157,6 @@ const CALL_STIPEND = 2300n;
 /** A storage word as go-ethereum keys it: 64 hex digits, no prefix. */
 function word(value: bigint): string {
   return value.toString(16).padStart(64, '0');
-}
-
-function bytesToWord(value: Uint8Array): string {
-  return Buffer.from(setLengthLeft(value, 32)).toString('hex');
-}
-
-function hexToWordBytes(hex: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(hex, 'hex'));
 }
 
 // ---- call tree -----------------------------------------------------------------------------
