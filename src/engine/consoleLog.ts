@@ -13,15 +13,6 @@ import { format } from 'node:util';
 /** "console.log" in ASCII, right-aligned in 20 bytes. */
 export const CONSOLE_ADDRESS: Address = createAddressFromString('0x000000000000000000636f6e736f6c652e6c6f67');
 
-/** Calls `onCall` with the calldata of every message to the console address in this EVM. */
-function watchConsoleCalls(evm: EVM, onCall: (calldata: Uint8Array) => void): void {
-  const target = CONSOLE_ADDRESS.bytes;
-  // A one-argument listener is called synchronously: no promise per message frame.
-  evm.events!.on('beforeMessage', (message) => {
-    if (message.to !== undefined && equalsBytes(message.to.bytes, target)) onCall(message.data.slice());
-  });
-}
-
 type ParamType = 'uint256' | 'int256' | 'string' | 'bool' | 'address' | 'bytes' | `bytes${number}`;
 
 /** console.sol's payloads by selector, built on first use. */
@@ -91,9 +82,13 @@ export class ConsolePrinter {
     private readonly fail: (error: unknown) => void,
   ) {}
 
+  /** Prints what this EVM's messages to the console address say. */
   watch(evm: EVM): void {
-    watchConsoleCalls(evm, (calldata) => {
-      if (this.muted || !this.wanted()) return;
+    const target = CONSOLE_ADDRESS.bytes;
+    // A one-argument listener is called synchronously: no promise per message frame.
+    evm.events!.on('beforeMessage', (message) => {
+      if (message.to === undefined || !equalsBytes(message.to.bytes, target) || this.muted || !this.wanted()) return;
+      const calldata = message.data.slice(); // the EVM reuses the buffer
       this.printing = (this.printing ?? Promise.resolve())
         .then(async () => {
           const line = await formatConsoleCall(calldata);

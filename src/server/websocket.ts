@@ -7,12 +7,13 @@
  */
 import type { Server } from 'node:http';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { Chain } from '../engine/chain.js';
-import type { FilterManager } from '../engine/filters.js';
-import type { Dispatcher } from '../rpc/dispatch.js';
+import type { SimNode } from '../node.js';
 import { ErrorCode } from '../rpc/errors.js';
 import { Subscriptions } from '../rpc/subscriptions.js';
 import type { HostCheck } from './hostCheck.js';
+
+/** What a connection needs of the node. */
+type NodeParts = Pick<SimNode, 'chain' | 'filters' | 'dispatcher'>;
 
 export interface WebSocketOptions {
   /** The largest message a client may send (--max-body-bytes); a larger one closes the connection (1009). */
@@ -22,7 +23,7 @@ export interface WebSocketOptions {
   readonly originAllowed: (origin: string) => boolean;
 }
 
-export function serveWebSocket(http: Server, node: { chain: Chain; filters: FilterManager; dispatcher: Dispatcher }, options: WebSocketOptions): WebSocketServer {
+export function serveWebSocket(http: Server, node: NodeParts, options: WebSocketOptions): WebSocketServer {
   const server = new WebSocketServer({ noServer: true, maxPayload: options.maxMessageBytes });
   http.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -36,7 +37,7 @@ export function serveWebSocket(http: Server, node: { chain: Chain; filters: Filt
   return server;
 }
 
-function connect(ws: WebSocket, node: { chain: Chain; filters: FilterManager; dispatcher: Dispatcher }): void {
+function connect(ws: WebSocket, node: NodeParts): void {
   const send = (message: unknown): void => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };

@@ -7,8 +7,8 @@ import { ErrorCode, RpcError, invalidParams } from '../errors.js';
 import { formatLog } from '../format.js';
 import type { Json } from '../json.js';
 import { logFilter } from '../logFilter.js';
-import { defineMethod, optionalParam, param } from '../method.js';
-import type { SubscriptionKind } from '../subscriptions.js';
+import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
+import type { SubscriptionKind, Subscriptions } from '../subscriptions.js';
 
 /** The code Infura, Alchemy and others answer an oversized log query with; clients know to split the range. */
 export const LIMIT_EXCEEDED = -32005;
@@ -41,6 +41,12 @@ const subscriptionKind = (value: unknown, path: string): SubscriptionKind => {
   return value as SubscriptionKind;
 };
 
+/** Plain HTTP cannot push: the connection has no subscriptions then. */
+function subscriptionsOf(ctx: RpcContext): Subscriptions {
+  if (!ctx.subscriptions) throw new RpcError(ErrorCode.methodNotFound, 'notifications not supported: subscribe over WebSocket (ws://, same port)');
+  return ctx.subscriptions;
+}
+
 /** Decoded by the handler: only a logs subscription takes an argument, its filter. */
 const subscriptionOptions = (value: unknown): unknown => value;
 
@@ -54,14 +60,11 @@ export const filterMethods = [
   defineMethod('chain_getLogs', [param('filter', logFilter)], ({ filters }, query) => limited(() => filters.query(query))),
 
   // Push notifications: over WebSocket and through the in-process provider's 'message' events.
-  defineMethod('chain_subscribe', [param('subscription', subscriptionKind), optionalParam('options', subscriptionOptions)], ({ subscriptions }, kind, options) => {
-    if (!subscriptions) throw new RpcError(ErrorCode.methodNotFound, 'notifications not supported: subscribe over WebSocket (ws://, same port)');
+  defineMethod('chain_subscribe', [param('subscription', subscriptionKind), optionalParam('options', subscriptionOptions)], (ctx, kind, options) => {
+    const subscriptions = subscriptionsOf(ctx);
     if (kind === 'logs') return subscriptions.subscribe(kind, logFilter(options ?? {}, '1 (options)'));
     if (options !== undefined) throw invalidParams(`invalid argument 1 (options): ${kind} takes no options`);
     return subscriptions.subscribe(kind);
   }),
-  defineMethod('chain_unsubscribe', [param('subscriptionId', quantity(256))], ({ subscriptions }, id) => {
-    if (!subscriptions) throw new RpcError(ErrorCode.methodNotFound, 'notifications not supported: subscribe over WebSocket (ws://, same port)');
-    return subscriptions.unsubscribe(encodeQuantity(id));
-  }),
+  defineMethod('chain_unsubscribe', [param('subscriptionId', quantity(256))], (ctx, id) => subscriptionsOf(ctx).unsubscribe(encodeQuantity(id))),
 ];
