@@ -175,9 +175,9 @@ function executionFailure(error: string, returnValue: Uint8Array): Error {
 }
 
 /** One run of the call, whatever its outcome (a tracer looks at failed runs too). */
-export function executeCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<RunTxResult> {
+export function executeCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint, reportAccessList = false): Promise<RunTxResult> {
   const gasLimit = request.gas ?? gasCap;
-  return execute(ctx, prepare(ctx, request, gasLimit), request, gasLimit);
+  return execute(ctx, prepare(ctx, request, gasLimit), request, gasLimit, reportAccessList);
 }
 
 /** The outcome of a successful call; reverts throw RevertError, other failures EngineError. */
@@ -208,11 +208,9 @@ const MAX_ACCESS_LIST_RUNS = 10;
  */
 export async function createAccessList(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<AccessListOutcome> {
   if (!ctx.vm.common.isActivatedEIP(2930)) throw rejected('access lists are not supported before the berlin hardfork');
-  const gasLimit = request.gas ?? gasCap;
   let list: AccessList = request.accessList ?? [];
   for (let run = 1; ; run++) {
-    const withList = { ...request, accessList: list };
-    const result = await execute(ctx, prepare(ctx, withList, gasLimit), withList, gasLimit, true);
+    const result = await executeCall(ctx, { ...request, accessList: list }, gasCap, true);
     const found = result.accessList ?? [];
     if (sameAccessList(found, list) || run === MAX_ACCESS_LIST_RUNS) {
       const failure = result.execResult.exceptionError;

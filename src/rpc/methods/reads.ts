@@ -1,4 +1,5 @@
 /** Reading chain data: state at a block, blocks, transactions, receipts, uncles. */
+import { bytesToBigInt } from '@ethereumjs/util';
 import type { BlockRef } from '../../engine/chain.js';
 import type { MinedBlock } from '../../engine/blocks.js';
 import { address, arrayOf, blockNumberOrTag, blockRef, boolean, hash, index, storageSlot } from '../codec.js';
@@ -27,7 +28,7 @@ function transactionAt(mined: MinedBlock | undefined, i: number): Json {
 const proofKey = (value: unknown, path: string): { slot: Uint8Array; label: string } => {
   const slot = storageSlot(value, path);
   const digits = (value as string).slice(2);
-  return { slot, label: digits.length === 64 ? encodeData(slot) : encodeQuantity(BigInt(`0x${digits || '0'}`)) };
+  return { slot, label: digits.length === 64 ? encodeData(slot) : encodeQuantity(bytesToBigInt(slot)) };
 };
 
 export const readMethods = [
