@@ -311,6 +311,16 @@ async function setBalance(session: Session, address: string, wei: bigint): Promi
   }
 }
 
+/** evm_setAutomine, or Ganache's miner_stop / miner_start. */
+async function setAutomine(session: Session, on: boolean): Promise<void> {
+  try {
+    await session.client.request('evm_setAutomine', [on]);
+  } catch (error) {
+    if (!(error instanceof RpcError)) throw error;
+    await session.client.request(on ? 'miner_start' : 'miner_stop');
+  }
+}
+
 /** Opt-in rows from the control and filter issues; each is one measurement of a fixed size. */
 export const EXTRA_WORKLOADS: readonly Workload[] = [
   {
@@ -323,6 +333,31 @@ export const EXTRA_WORKLOADS: readonly Workload[] = [
       const raws = await session.presign(session.accounts[0]!, 10 * n, { to: RECIPIENT, gasLimit: TRANSFER_GAS, value: 1n });
       await sendAll(session, raws.slice(0, 9 * n));
       return timed(n, () => sendAll(session, raws.slice(9 * n)));
+    },
+  },
+  {
+    // Automine off, 1,000 transfers pooled, then one evm_mine: interval mining's and batch tests' pattern.
+    name: 'block1000',
+    label: () => 'mine one block of 1,000 pooled ETH transfers (automine off, then evm_mine)',
+    unit: 'ms/query',
+    optIn: true,
+    async run(session) {
+      const count = 1000;
+      const raws = await session.presign(session.accounts[0]!, count, { to: RECIPIENT, gasLimit: TRANSFER_GAS, value: 1n });
+      await setAutomine(session, false);
+      try {
+        for (const raw of raws) await session.client.request('eth_sendRawTransaction', [raw]);
+        const measurement = await timed(1, async () => {
+          await session.client.request('evm_mine');
+        });
+        const mined = (await blockByNumber(session, 'latest')).transactions;
+        if (!Array.isArray(mined) || mined.length !== count) {
+          throw new RpcError('eth_getBlockByNumber', undefined, `the block holds ${Array.isArray(mined) ? mined.length : '?'} of ${count} transactions`);
+        }
+        return measurement;
+      } finally {
+        await setAutomine(session, true);
+      }
     },
   },
   {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { Interface } from 'ethers';
-import { ADDRESSES, type Rpc, artifact, newNode, send } from '../helpers/chain.js';
+import { ADDRESSES, CHAIN_ID, type Rpc, WALLETS, artifact, deploy, newNode, send, signed } from '../helpers/chain.js';
 import { type Block, type BuiltChain, SAME_GENESIS, TO, answers, buildChain, exportToFile, hexNumber, importedNode, tempDir } from './chain.js';
 
 /** State reads at every block: balances, nonces, code, storage, a call and an estimate. */
@@ -56,6 +56,34 @@ describe('RLP chain export and --import', function () {
     expect(receipt.blockNumber).to.equal(hexNumber(built.head + 1));
     const next = await target.rpc<Block & { parentHash: string }>('eth_getBlockByNumber', ['latest', false]);
     expect(next.parentHash).to.equal(head.hash);
+  });
+
+  it('a block of 300 transactions (logs, reverts, several senders and types) has the roots an importer recomputes', async () => {
+    // The block builder's roots and its set-aside transaction list (miner.ts) against
+    // @ethereumjs/block's transaction trie and runBlock's receipts and state roots.
+    const source = newNode(SAME_GENESIS);
+    const token = await deploy(source.rpc, 'Token', ['Token', 'TKN', 1000n], 0);
+    const erc20 = new Interface(artifact('Token').abi);
+    await source.rpc('chain_setAutomine', [false]);
+    const raws: string[] = [];
+    for (let nonce = 1; nonce <= 200; nonce++) {
+      // Every third a token transfer (a log), every seventh one more than the balance (reverts).
+      const data = nonce % 3 === 0 ? erc20.encodeFunctionData('transfer', [ADDRESSES[1], nonce % 7 === 0 ? 10n ** 6n : 1n]) : '0x';
+      raws.push(await signed(0, { nonce, to: nonce % 3 === 0 ? token : TO, value: nonce % 3 === 0 ? 0n : BigInt(nonce), data }));
+    }
+    for (let nonce = 0; nonce < 100; nonce++) {
+      raws.push(await WALLETS[1]!.signTransaction({ type: 0, chainId: CHAIN_ID, nonce, to: TO, value: 1n, gasLimit: 21000, gasPrice: 10n ** 11n }));
+    }
+    for (const raw of raws) await source.rpc('eth_sendRawTransaction', [raw]);
+    await source.rpc('chain_mine');
+    const block = await source.rpc<Block & { transactions: string[] }>('eth_getBlockByNumber', ['latest', false]);
+    expect(block.transactions).to.have.length(300);
+    const statuses = new Set<string>();
+    for (const hash of block.transactions) statuses.add((await source.rpc<{ status: string }>('eth_getTransactionReceipt', [hash])).status);
+    expect([...statuses].sort()).to.deep.equal(['0x0', '0x1']);
+
+    const target = importedNode(await exportToFile(source.rpc, tempDir()));
+    expect(await target.rpc('eth_getBlockByNumber', ['latest', false])).to.deep.equal(block);
   });
 
   it('skips blocks the chain already has, e.g. the genesis block of a full export; a different genesis is named', async () => {
