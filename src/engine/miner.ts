@@ -65,7 +65,6 @@ export async function mineBlock(
     parentBlock: parent.block,
     headerData,
     withdrawals: common.isActivatedEIP(4895) ? [] : undefined,
-    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
   });
   const included: PooledTransaction[] = [];
   const results: RunTxResult[] = [];
@@ -139,9 +138,15 @@ class LeanBlockBuilder extends BlockBuilder {
   }
 }
 
-/** What @ethereumjs/vm's buildBlock does, with the builder above. */
-async function startBlock(vm: VM, opts: BuildBlockOpts): Promise<BlockBuilder> {
-  const builder = new LeanBlockBuilder(vm, opts);
+/**
+ * What @ethereumjs/vm's buildBlock does, with the builder above, for a block kept out of the
+ * VM's blockchain (the chain stores its blocks itself) and built from fields set here.
+ */
+async function startBlock(vm: VM, opts: Omit<BuildBlockOpts, 'blockOpts'>): Promise<BlockBuilder> {
+  const builder = new LeanBlockBuilder(vm, {
+    ...opts,
+    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
+  });
   await builder.initState();
   return builder;
 }
@@ -176,7 +181,6 @@ export async function replayTransaction(vm: VM, parent: MinedBlock, mined: Mined
       baseFeePerGas: header.baseFeePerGas,
       parentBeaconBlockRoot: header.parentBeaconBlockRoot,
     },
-    blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
   });
   const run = (i: number) => addTransaction(vm, builder, asSentBy(block.transactions[i]!, senders[i]!), senders[i]!);
   for (let i = 0; i < index; i++) await run(i);
