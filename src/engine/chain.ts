@@ -94,6 +94,13 @@ function stateRootOf(mined: MinedBlock): Uint8Array {
   return mined instanceof RangeBlock ? mined.run.spec.template.header.stateRoot : mined.block.header.stateRoot;
 }
 
+/** A new VM sharing `source`'s trie database, on `stateRoot` (by default the state `source` is at). */
+async function copyOf(source: VM, stateRoot?: Uint8Array): Promise<VM> {
+  const vm = await source.shallowCopy(false);
+  await vm.stateManager.setStateRoot(stateRoot ?? (await source.stateManager.getStateRoot()));
+  return vm;
+}
+
 /** Block headers store the timestamp as a uint64. */
 const MAX_TIMESTAMP = 2n ** 64n - 1n;
 
@@ -297,10 +304,9 @@ export class Chain extends EventEmitter<ChainEvents> {
     const fork = this.schedule ? forkAt(this.schedule, this.head.number + 1n, timestamp) : '';
     const key = `${this.head.hashHex}:${fork}:${executable.map((e) => e.hashHex).join(',')}`;
     if (this.pending?.key !== key) {
-      const vm = await this.vm.shallowCopy(false);
+      const vm = await copyOf(this.vm);
       this.consoleLines.watch(vm.evm as EVM);
       this.alignVm(vm, this.head.number + 1n, timestamp);
-      await vm.stateManager.setStateRoot(await this.vm.stateManager.getStateRoot());
       // The pool's transactions print their console.log lines when they are mined, not here.
       await this.consoleLines.mutedDuring(() =>
         mineBlock(vm, this.head, executable, {
@@ -334,9 +340,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     if (!(await this.state.hasStateRoot(stateRoot))) {
       throw rejected(`state of block ${mined.number} is not available (not kept across a restart)`);
     }
-    const vm = await this.vm.shallowCopy(false);
-    await vm.stateManager.setStateRoot(stateRoot);
-    return vm;
+    return copyOf(this.vm, stateRoot);
   }
 
   getBalance(address: Address, ref: BlockRef): Promise<bigint> {
@@ -392,8 +396,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   traceCall(request: CallRequest, ref: BlockRef, tracer: ExecutionTracer): Promise<TracedRun> {
     return this.queue.run(async () => {
       const ctx = await this.executionContext(ref);
-      const vm = await ctx.vm.shallowCopy(false);
-      await vm.stateManager.setStateRoot(await ctx.vm.stateManager.getStateRoot());
+      const vm = await copyOf(ctx.vm);
       const detach = tracer.attach(vm.evm as EVM);
       try {
         return { result: await executeCall({ vm, block: ctx.block }, request, this.gasCap()), logsBefore: 0 };
