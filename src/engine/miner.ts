@@ -61,11 +61,9 @@ export async function mineBlock(
     parentBeaconBlockRoot: common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
   };
   const preStateRoot = await vm.stateManager.getStateRoot();
-  const builder = await startBlock(vm, {
-    parentBlock: parent.block,
-    headerData,
-    withdrawals: common.isActivatedEIP(4895) ? [] : undefined,
-  });
+  // No withdrawals list, not an empty one: the block and its header default to an empty list and
+  // the empty trie's root, which the library would otherwise compute by building a trie (0.05 ms).
+  const builder = await startBlock(vm, { parentBlock: parent.block, headerData });
   const included: PooledTransaction[] = [];
   const results: RunTxResult[] = [];
   const dropped: Array<{ entry: PooledTransaction; reason: string }> = [];

@@ -23,13 +23,14 @@
  * has written since. Any other move of the state root (an import, a fixture replay) makes
  * the open journals unusable, and reverting to them empties the caches as before.
  */
-import { type AccountCache, type Caches, type CodeCache, MerkleStateManager } from '@ethereumjs/statemanager';
+import type { AccountCache, Caches, CodeCache } from '@ethereumjs/statemanager';
 import { type Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes } from '@ethereumjs/util';
+import { BatchFlushStateManager } from './batchFlush.js';
 
 /** Chain snapshots whose caches are kept (nested snapshots in test suites are a few deep). */
 const MAX_OPEN_JOURNALS = 16;
 
-export class WarmCacheStateManager extends MerkleStateManager {
+export class WarmCacheStateManager extends BatchFlushStateManager {
   private journals: CacheJournal[] = [];
   private nextJournal = 0;
 
