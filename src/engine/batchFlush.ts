@@ -2,12 +2,12 @@
  * Writes the state manager's changed accounts and storage slots to their tries in one
  * batch per trie (trieUpdate.ts) instead of one library put per key: sealing a block
  * hashes each node on the changed paths once. What is written, and where, is what
- * @ethereumjs/statemanager's own flush writes; blocks that store new code (rare, and the
- * code database is the library's business) take the library's flush unchanged.
+ * @ethereumjs/statemanager's own flush writes (test/engine/batchFlush.test.ts compares the
+ * state roots).
  */
 import { RLP } from '@ethereumjs/rlp';
-import { MerkleStateManager } from '@ethereumjs/statemanager';
-import { createAddressFromString } from '@ethereumjs/util';
+import { CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
+import { concatBytes, createAddressFromString } from '@ethereumjs/util';
 import { keccak256 } from './keccak256.js';
 import { nibblesOf } from './trieRoot.js';
 import { type TrieChange, updateTrie } from './trieUpdate.js';
@@ -15,9 +15,14 @@ import { type TrieChange, updateTrie } from './trieUpdate.js';
 export class BatchFlushStateManager extends MerkleStateManager {
   override async flush(): Promise<void> {
     const caches = this._caches;
-    const code = caches?.code;
-    const codeChanged = code !== undefined && code._diffCache[code._checkpoints]!.size > 0;
-    if (!caches?.account || !caches.storage || codeChanged || this._prefixStorageTrieKeys) return super.flush();
+    if (!caches?.account || !caches.storage || this._prefixStorageTrieKeys) return super.flush();
+
+    // New code goes to the code database (putCode has set its hash in the account; a deleted account's code needs nothing).
+    for (const [, { code }] of caches.code?.flush() ?? []) {
+      if (code === undefined) continue;
+      const codeHash = keccak256(code);
+      await this._getCodeDB().put(this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, codeHash) : codeHash, code);
+    }
 
     // Storage first: each changed trie's new root goes into its account, which is flushed next.
     const slotsByAccount = new Map<string, TrieChange[]>();
@@ -33,7 +38,7 @@ export class BatchFlushStateManager extends MerkleStateManager {
       const account = await this.getAccount(address);
       if (account === undefined) continue; // as the library: storage of an account deleted since
       const trie = this._getStorageTrie(address, account);
-      trie.root(await updateTrie(trie.database(), trie.root(), changes));
+      trie.root(await updateTrie(trie.database(), account.storageRoot, changes));
       account.storageRoot = trie.root();
       await this.putAccount(address, account);
     }
