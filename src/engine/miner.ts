@@ -4,7 +4,7 @@ import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import type { EVM } from '@ethereumjs/evm';
 import { BlockBuilder, type BuildBlockOpts, type RunTxResult, type VM, encodeReceipt } from '@ethereumjs/vm';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './keccak256.js';
 import { type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from './blocks.js';
 import { PRELOADED_PARAMS, isPostMerge } from './hardforks.js';
 import { letContractSend } from './contractSenders.js';
@@ -56,7 +56,7 @@ export async function mineBlock(
     extraData: template.extraData,
     difficulty: postMerge ? 0n : (template.difficulty ?? 1n),
     // prevRandao for post-merge blocks: a deterministic chain of hashes, so runs are reproducible.
-    mixHash: postMerge ? (template.prevRandao ?? keccak_256(parent.block.header.mixHash)) : undefined,
+    mixHash: postMerge ? (template.prevRandao ?? keccak256(parent.block.header.mixHash)) : undefined,
     baseFeePerGas: template.baseFeePerGas,
     parentBeaconBlockRoot: common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
   };
