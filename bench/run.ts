@@ -1,6 +1,6 @@
-// Orchestration: start each target in turn (never two at once, so they do not
-// compete for the CPU), run the selected workloads against it, stop it, and
-// print one markdown table. Progress goes to stderr, the table to stdout.
+// Orchestration: start every target (one at a time, for the start-up samples), run
+// each selected workload on every target in turn, round after round (see benchAll),
+// stop them, and print one markdown table. Progress goes to stderr, the table to stdout.
 //
 //   node dist/bench/run.js [--only chain-sim,anvil] [--workloads transfers,erc20]
 //                          [--n 2000] [--repeat 3] [--json FILE]
@@ -126,48 +126,93 @@ interface TargetResult {
   rssMb?: number;
 }
 
-async function benchTarget(target: Target, options: Options, makeSession: (running: Running) => Session): Promise<TargetResult> {
+/** A target being measured: its results so far, and the instance the workloads run on. */
+interface Contender {
+  readonly result: TargetResult;
+  running?: Running;
+  session?: Session;
+}
+
+/**
+ * Start-up samples (every start is one; the last instance stays up), then the warm-up and the
+ * token deployment, so the instance is ready for the workloads.
+ */
+async function startTarget(target: Target, options: Options, makeSession: (running: Running) => Session): Promise<Contender> {
   const name = target.name;
-  const result: TargetResult = { target: name, startupMs: [], workloads: {} };
-  let running: Running | undefined;
+  const contender: Contender = { result: { target: name, startupMs: [], workloads: {} } };
+  const { result } = contender;
   try {
-    // Every start is a start-up sample; the last instance stays up for the workloads.
     for (let i = 0; i < options.startupRuns; i++) {
-      await running?.stop();
-      running = undefined;
-      running = await target.start();
-      result.startupMs.push(running.startupMs);
+      await contender.running?.stop();
+      contender.running = undefined;
+      contender.running = await target.start();
+      result.startupMs.push(contender.running.startupMs);
     }
     log(`${name}: start-up ${result.startupMs.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-    const session = makeSession(running!);
+    const session = makeSession(contender.running!);
     await session.checkFunded();
     await warmUp(session, options.warmup);
     // Deployed before any snapshot, so the per-run rollback keeps it.
     if (options.workloads.some((w) => w.usesToken)) await session.token();
-    for (const workload of options.workloads) {
-      const entry: { samples: Measurement[]; error?: string } = { samples: [] };
-      result.workloads[workload.name] = entry;
-      try {
-        for (let r = 0; r < options.repeat; r++) {
-          const m = await session.isolated(() => workload.run(session, options.n));
-          entry.samples.push(m);
-          log(`${name}: ${workload.name} #${r + 1}: ${figure(workload.unit, m).toFixed(1)} ${workload.unit} (${m.ops} in ${(m.ms / 1000).toFixed(2)} s)`);
-        }
-      } catch (error) {
-        entry.error = message(error);
-        log(`${name}: ${workload.name} FAILED: ${entry.error}`);
-      }
-    }
-    result.sends = { ...session.stats };
-    result.rssMb = running!.rssMb();
+    contender.session = session;
   } catch (error) {
     if (error instanceof TargetUnavailable) result.skipped = error.message;
     else result.error = message(error);
     log(`${name}: ${result.skipped !== undefined ? 'skipped' : 'FAILED'}: ${message(error)}`);
-  } finally {
-    await running?.stop();
+    await stopTarget(contender);
   }
-  return result;
+  return contender;
+}
+
+/** One sample of a workload; after a failure the workload is not run again on that target. */
+async function sampleWorkload(contender: Contender, workload: Workload, options: Options): Promise<void> {
+  const { result, session } = contender;
+  if (session === undefined) return;
+  const entry = (result.workloads[workload.name] ??= { samples: [] });
+  if (entry.error !== undefined) return;
+  try {
+    const m = await session.isolated(() => workload.run(session, options.n));
+    entry.samples.push(m);
+    log(`${result.target}: ${workload.name} #${entry.samples.length}: ${figure(workload.unit, m).toFixed(1)} ${workload.unit} (${m.ops} in ${(m.ms / 1000).toFixed(2)} s)`);
+  } catch (error) {
+    entry.error = message(error);
+    log(`${result.target}: ${workload.name} FAILED: ${entry.error}`);
+  }
+}
+
+/** Send statistics and resident memory after the workloads, then stop. */
+async function finishTarget(contender: Contender): Promise<void> {
+  if (contender.session !== undefined) {
+    contender.result.sends = { ...contender.session.stats };
+    contender.result.rssMb = contender.running?.rssMb();
+  }
+  await stopTarget(contender);
+}
+
+async function stopTarget(contender: Contender): Promise<void> {
+  await contender.running?.stop();
+  contender.running = undefined;
+}
+
+/**
+ * Every target stays up while the workloads run, and each sample of each workload is taken on
+ * every target in turn (the first target rotating from round to round): the machine's speed
+ * drifts by 10-30% within a run, which measuring one target after another charged to the later
+ * ones. Idle, none of the servers uses measurable CPU (under 10 ms over 10 s).
+ */
+async function benchAll(targets: readonly Target[], options: Options, makeSession: (running: Running) => Session): Promise<TargetResult[]> {
+  const contenders: Contender[] = [];
+  try {
+    for (const target of targets) contenders.push(await startTarget(target, options, makeSession));
+    for (let round = 0; round < options.repeat; round++) {
+      for (const workload of options.workloads) {
+        for (let i = 0; i < contenders.length; i++) await sampleWorkload(contenders[(round + i) % contenders.length]!, workload, options);
+      }
+    }
+  } finally {
+    for (const contender of contenders) await finishTarget(contender);
+  }
+  return contenders.map((contender) => contender.result);
 }
 
 function buildRows(results: readonly TargetResult[], options: Options): Row[] {
@@ -251,10 +296,11 @@ async function main(): Promise<number> {
   let artifact: TokenArtifact | undefined;
   const tokenArtifact = (): TokenArtifact => (artifact ??= loadTokenArtifact());
 
-  const results: TargetResult[] = [];
-  for (const name of options.targets) {
-    results.push(await benchTarget(targets[name], options, (running) => new Session(running.client, accounts, signer, tokenArtifact)));
-  }
+  const results = await benchAll(
+    options.targets.map((name) => targets[name]),
+    options,
+    (running) => new Session(running.client, accounts, signer, tokenArtifact),
+  );
 
   const seconds = (performance.now() - begun) / 1000;
   const cpus = os.cpus();
