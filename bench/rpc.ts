@@ -59,7 +59,7 @@ export function httpClient(url: string, options: HttpClientOptions = {}): RpcCli
   return {
     request(method, params = []) {
       const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
-      return new Promise((resolve, reject) => {
+      const send = (retried: boolean): Promise<unknown> => new Promise((resolve, reject) => {
         const req = http.request(
           url,
           {
@@ -83,9 +83,16 @@ export function httpClient(url: string, options: HttpClientOptions = {}): RpcCli
           },
         );
         req.on('timeout', () => req.destroy(new RpcError(method, undefined, `no answer within ${timeoutMs} ms`)));
-        req.on('error', reject);
+        req.on('error', (error: NodeJS.ErrnoException) => {
+          // A kept-alive connection the server closed while idle (Ganache does, between the
+          // interleaved samples) fails at its next use before the request reached the server:
+          // Node's documented case for sending it again on a new connection.
+          if (req.reusedSocket && !retried && error.code === 'ECONNRESET') resolve(send(true));
+          else reject(error);
+        });
         req.end(body);
       });
+      return send(false);
     },
     close() {
       agent.destroy();
