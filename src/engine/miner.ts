@@ -62,7 +62,7 @@ export async function mineBlock(
   };
   const preStateRoot = await vm.stateManager.getStateRoot();
   // No withdrawals list, not an empty one: the block and its header default to an empty list and
-  // the empty trie's root, which the library would otherwise compute by building a trie (0.05 ms).
+  // the empty trie's root, which the library would otherwise compute by building a trie.
   const builder = await startBlock(vm, { parentBlock: parent.block, headerData });
   const included: PooledTransaction[] = [];
   const results: RunTxResult[] = [];
