@@ -2,18 +2,7 @@ import { expect } from 'chai';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { BatchFlushStateManager } from '../../src/engine/batchFlush.js';
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function randomSource(seed: number): (below: number) => number {
-  let state = seed >>> 0;
-  return (below) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) % below;
-  };
-}
+import { randomSource } from '../helpers/random.js';
 
 const addressOf = (i: number): Address => new Address(setLengthLeft(Uint8Array.of(i + 1), 20));
 

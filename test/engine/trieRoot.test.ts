@@ -3,18 +3,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
 import { nibblesOf, orderedTrieRoot, trieRoot } from '../../src/engine/trieRoot.js';
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function randomSource(seed: number): (below: number) => number {
-  let state = seed >>> 0;
-  return (below) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) % below);
-  };
-}
+import { randomSource } from '../helpers/random.js';
 
 function randomBytes(random: (below: number) => number, length: number): Uint8Array {
   return Uint8Array.from({ length }, () => random(256));

@@ -3,18 +3,7 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { bytesToHex } from '@ethereumjs/util';
 import { nibblesOf } from '../../src/engine/trieRoot.js';
 import { type TrieChange, updateTrie } from '../../src/engine/trieUpdate.js';
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function randomSource(seed: number): (below: number) => number {
-  let state = seed >>> 0;
-  return (below) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) % below;
-  };
-}
+import { randomSource } from '../helpers/random.js';
 
 type Random = (below: number) => number;
 
