@@ -17,6 +17,7 @@ import { type Input, RLP } from '@ethereumjs/rlp';
 import { equalsBytes } from '@ethereumjs/util';
 import { keccak256 } from './keccak256.js';
 import {
+  type BranchNode,
   EMPTY_BYTES,
   EMPTY_TRIE_ROOT,
   type NodeWrites,
@@ -85,7 +86,7 @@ async function update(
       const children = new Array<TrieChild | undefined>(16).fill(undefined);
       const rest = path.subarray(shared + 1);
       children[path[shared]!] = rest.length > 0 ? { kind: 'extension', path: rest, child: node.child } : node.child;
-      const branch: TrieNode = { kind: 'branch', children, value: EMPTY_BYTES };
+      const branch: BranchNode = { kind: 'branch', children, value: EMPTY_BYTES };
       return withPrefix(path.subarray(0, shared), await updateBranch(store, branch, changes, from, to, depth + shared));
     }
     case 'branch':
@@ -95,7 +96,7 @@ async function update(
 
 async function updateBranch(
   store: TrieNodeStore,
-  branch: TrieNode & { kind: 'branch' },
+  branch: BranchNode,
   changes: readonly TrieChange[],
   from: number,
   to: number,
