@@ -6,9 +6,8 @@ import { EventEmitter } from 'node:events';
 import type { ChainSimOptions } from './options.js';
 import { type SimNode, startNode } from './node.js';
 import { encodeQuantity } from './rpc/encode.js';
-import type { Dispatcher } from './rpc/dispatch.js';
 import { RpcError } from './rpc/errors.js';
-import { Subscriptions } from './rpc/subscriptions.js';
+import { type Connection, openConnection } from './rpc/subscriptions.js';
 import type { Json } from './rpc/json.js';
 
 export interface RequestArguments {
@@ -33,17 +32,14 @@ type LegacyCallback = (error: Error | null, response?: { jsonrpc: '2.0'; id: unk
 export class ChainSimProvider extends EventEmitter {
   private readonly node: Promise<SimNode>;
   /** This provider's view of the node: its own eth_subscribe state, notified as EIP-1193 'message' events. */
-  private readonly connection: Promise<{ dispatcher: Dispatcher; subscriptions: Subscriptions }>;
+  private readonly connection: Promise<Connection>;
 
   constructor(options: ChainSimOptions = {}) {
     super();
     this.node = startNode(options);
-    this.connection = this.node.then((node) => {
-      const subscriptions = new Subscriptions(node.chain, node.filters, (subscription, result) =>
-        this.emit('message', { type: 'eth_subscription', data: { subscription, result } }),
-      );
-      return { dispatcher: node.dispatcher.withContext({ subscriptions }), subscriptions };
-    });
+    this.connection = this.node.then((node) =>
+      openConnection(node, (subscription, result) => this.emit('message', { type: 'eth_subscription', data: { subscription, result } })),
+    );
     this.connection.catch(() => {}); // surfaced by request()
     this.node.then(
       (node) => this.emit('connect', { chainId: encodeQuantity(node.chain.chainId) }),

@@ -7,6 +7,7 @@
 import type { FilterManager } from '../engine/filters.js';
 import type { Chain } from '../engine/chain.js';
 import type { LogQuery } from '../engine/logQuery.js';
+import type { Dispatcher } from './dispatch.js';
 import { encodeQuantity } from './encode.js';
 import { formatHeader, formatLog } from './format.js';
 import type { Json } from './json.js';
@@ -87,4 +88,16 @@ export class Subscriptions {
       }
     }
   }
+}
+
+/** One client connection: the node's methods with eth_subscribe state of its own, and that state (closed with the connection). */
+export interface Connection {
+  readonly dispatcher: Dispatcher;
+  readonly subscriptions: Subscriptions;
+}
+
+/** Opens a connection whose notifications go to `notify` (a WebSocket, or an in-process provider's events). */
+export function openConnection(node: { readonly chain: Chain; readonly filters: FilterManager; readonly dispatcher: Dispatcher }, notify: NotificationSink): Connection {
+  const subscriptions = new Subscriptions(node.chain, node.filters, notify);
+  return { dispatcher: node.dispatcher.withContext({ subscriptions }), subscriptions };
 }

@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SimNode } from '../node.js';
 import { ErrorCode } from '../rpc/errors.js';
-import { Subscriptions } from '../rpc/subscriptions.js';
+import { openConnection } from '../rpc/subscriptions.js';
 import type { HostCheck } from './hostCheck.js';
 
 /** What a connection needs of the node. */
@@ -41,10 +41,9 @@ function connect(ws: WebSocket, node: NodeParts): void {
   const send = (message: unknown): void => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
-  const subscriptions = new Subscriptions(node.chain, node.filters, (subscription, result) =>
+  const { dispatcher, subscriptions } = openConnection(node, (subscription, result) =>
     send({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }),
   );
-  const dispatcher = node.dispatcher.withContext({ subscriptions });
   ws.on('message', (data) => {
     let body: unknown;
     try {
