@@ -1,7 +1,7 @@
 import { Common, type ChainConfig, type HardforksDict, Hardfork, Mainnet, createCustomCommon } from '@ethereumjs/common';
 import { paramsBlock } from '@ethereumjs/block';
 import { paramsTx } from '@ethereumjs/tx';
-import { secp256k1Ecrecover } from './ecrecover.js';
+import { secp256k1Ecrecover, secp256k1Ecsign } from './secp256k1.js';
 import { type ForkSchedule, forkAt } from './forkSchedule.js';
 import { keccak256 } from './keccak256.js';
 import { sidecarlessKzg } from './kzg.js';
@@ -39,7 +39,7 @@ export function createChainCommon(chainId: bigint, hardfork: string): Common {
   })));
 }
 
-const CUSTOM_CRYPTO = { kzg: sidecarlessKzg, ecrecover: secp256k1Ecrecover, keccak256 };
+const CUSTOM_CRYPTO = { kzg: sidecarlessKzg, ecrecover: secp256k1Ecrecover, ecsign: secp256k1Ecsign, keccak256 };
 /** EIP-4844: gas per blob; blob schedules count blobs. */
 const GAS_PER_BLOB = 131072;
 

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { type Recover, recoverNative, recoverWasm } from '../../src/engine/ecrecover.js';
+import { type Recover, type Sign, recoverNative, recoverWasm, secp256k1Ecsign, signNative, signWasm } from '../../src/engine/secp256k1.js';
 
 const hex = (bytes: Uint8Array | null): string | null => (bytes === null ? null : Buffer.from(bytes).toString('hex'));
 const N = secp256k1.Point.CURVE().n;
 const be32 = (n: bigint): Uint8Array => Uint8Array.from(Buffer.from(n.toString(16).padStart(64, '0'), 'hex'));
 
-describe('secp256k1 public-key recovery (native addon and WebAssembly)', () => {
+describe('secp256k1 signing and public-key recovery (native addon and WebAssembly)', () => {
   it('loads the native addon where the secp256k1 package ships a binary (here: Linux x64)', function () {
     if (process.platform !== 'linux' || process.arch !== 'x64') this.skip();
     expect(recoverNative()).to.be.a('function');
@@ -45,5 +45,28 @@ describe('secp256k1 public-key recovery (native addon and WebAssembly)', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  const signers: [string, Sign | undefined][] = [['native', signNative()], ['wasm', signWasm]];
+  for (const [name, sign] of signers) {
+    it(`${name}: signs exactly as noble does without extra entropy (RFC 6979, low s, same recovery id)`, function () {
+      if (!sign) this.skip();
+      fc.assert(
+        fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), (key, msgHash) => {
+          fc.pre(secp256k1.utils.isValidSecretKey(key));
+          expect(hex(sign!(msgHash, key))).to.equal(hex(secp256k1.sign(msgHash, key, { prehash: false, format: 'recovered' })));
+        }),
+        { numRuns: 200 },
+      );
+    });
+  }
+
+  it('customCrypto.ecsign leaves requests with extra entropy to noble (randomised: two signatures differ)', () => {
+    const key = secp256k1.utils.randomSecretKey();
+    const msgHash = new Uint8Array(32).fill(7);
+    const sign = () => hex(secp256k1Ecsign(msgHash, key, { prehash: false, format: 'recovered', extraEntropy: true }));
+    expect(sign()).to.not.equal(sign());
+    const verified = secp256k1.verify(secp256k1Ecsign(msgHash, key, { prehash: false }), msgHash, secp256k1.getPublicKey(key), { prehash: false });
+    expect(verified).to.equal(true);
   });
 });
