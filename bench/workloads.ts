@@ -231,6 +231,22 @@ export const WORKLOADS: readonly Workload[] = [
     },
   },
   {
+    // What ethers and viem ask before every contract transaction that names no gas limit.
+    name: 'estimate',
+    label: () => 'eth_estimateGas of an ERC-20 transfer, sequential',
+    unit: 'calls/s',
+    usesToken: true,
+    async run(session, n) {
+      const request = { from: session.accounts[0]!.address, to: await session.token(), data: encodeTransfer(RECIPIENT, 1n) };
+      return timed(n, async () => {
+        for (let i = 0; i < n; i++) {
+          const gas = asQuantity('eth_estimateGas', await session.client.request('eth_estimateGas', [request]));
+          if (gas <= 21_000n || gas > TOKEN_TRANSFER_GAS) throw new RpcError('eth_estimateGas', undefined, `estimated ${gas} gas for a token transfer`);
+        }
+      });
+    },
+  },
+  {
     name: 'snapshot',
     label: (n) => `snapshot → transfer → receipt → revert, ${snapshotCycles(n)} cycles`,
     unit: 'cycles/s',

@@ -23,6 +23,7 @@ import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.
 import { type GenesisHeader, createGenesis } from './genesis.js';
 import { PRELOADED_PARAMS, createChainCommon, createScheduledCommon, isPostMerge } from './hardforks.js';
 import { installJumpAnalysisCache } from './jumpAnalysis.js';
+import { installStepLoop } from './stepLoop.js';
 import { TrieNodeDB } from './trieDb.js';
 import { type MiningOutcome, type NextBlockOverrides, mineBlock, replayTransaction } from './miner.js';
 import type { ExecutionTracer, TracedRun } from './tracing.js';
@@ -182,6 +183,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       ? createScheduledCommon(options.chainId, schedule, options.genesis!.header.timestamp)
       : createChainCommon(options.chainId, options.hardfork);
     await installJumpAnalysisCache();
+    await installStepLoop();
     askTerminalColorsOnce();
     const store = new BlockStore();
     const trieNodes = new TrieNodeDB();

@@ -3,6 +3,7 @@ import { Common, Hardfork } from '@ethereumjs/common';
 import { createProvider } from '../../src/index.js';
 import { createChainCommon } from '../../src/engine/hardforks.js';
 import { jumpAnalysisCacheHits } from '../../src/engine/jumpAnalysis.js';
+import { stepLoopRuns } from '../../src/engine/stepLoop.js';
 
 describe('engine shortcuts into ethereumjs internals', () => {
   it('answers isActivatedEIP exactly as Common does, for every fork and after a fork change', () => {
@@ -19,7 +20,7 @@ describe('engine shortcuts into ethereumjs internals', () => {
     }
   });
 
-  it('reuses the jump analysis of code it has run before, with the same results', async () => {
+  it('reuses the jump analysis of code it has run before, and runs it in its own step loop, with the same results', async () => {
     const provider = createProvider({ quiet: true });
     try {
       const [from] = (await provider.request({ method: 'eth_accounts' })) as string[];
@@ -31,10 +32,11 @@ describe('engine shortcuts into ethereumjs internals', () => {
       const call = { method: 'eth_call', params: [{ to: receipt.contractAddress }, 'latest'] };
       const expected = `0x${'2a'.padStart(64, '0')}`;
       expect(await provider.request(call)).to.equal(expected);
-      const before = jumpAnalysisCacheHits();
+      const [hitsBefore, runsBefore] = [jumpAnalysisCacheHits(), stepLoopRuns()];
       expect(await provider.request(call)).to.equal(expected);
       expect(await provider.request(call)).to.equal(expected);
-      expect(jumpAnalysisCacheHits() - before).to.be.at.least(2);
+      expect(jumpAnalysisCacheHits() - hitsBefore).to.be.at.least(2);
+      expect(stepLoopRuns() - runsBefore).to.be.at.least(2);
     } finally {
       await provider.disconnect();
     }

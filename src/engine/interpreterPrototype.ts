@@ -1,0 +1,91 @@
+/**
+ * @ethereumjs/evm does not export its Interpreter class; two engine shortcuts change its
+ * prototype (jumpAnalysis.ts, stepLoop.ts). This is the part of it they rely on; the
+ * version is pinned in package.json, and test/engine/evmShortcuts.test.ts fails if either
+ * shortcut stops being used.
+ */
+import { createEVM } from '@ethereumjs/evm';
+
+export interface JumpAnalysis {
+  readonly jumps: Uint8Array;
+  readonly pushes: Record<number, bigint>;
+  readonly opcodesCached: OpcodeEntry[];
+}
+
+export interface OpcodeInfo {
+  readonly code: number;
+  readonly feeBigInt: bigint;
+  readonly dynamicGas: boolean;
+  readonly isAsync: boolean;
+  readonly isInvalid: boolean;
+}
+
+/** One row of the EVM's opcode table. */
+export interface OpcodeEntry {
+  readonly opcodeInfo: OpcodeInfo;
+  readonly opHandler: (runState: RunState, common: unknown) => unknown;
+}
+
+export interface RunState {
+  programCounter: number;
+  opCode: number;
+  code: Uint8Array;
+  validJumps: Uint8Array;
+  cachedPushes: Record<number, bigint>;
+  shouldDoJumpAnalysis: boolean;
+  readonly interpreter: object;
+}
+
+export interface RunResult {
+  readonly runState: RunState;
+  readonly exceptionError?: unknown;
+}
+
+export interface Interpreter {
+  readonly _evm: {
+    readonly _opcodeMap: object;
+    readonly DEBUG: boolean;
+    readonly events: { listenerCount(event: string): number };
+  };
+  readonly _runState: RunState;
+  readonly common: { isActivatedEIP(eip: number): boolean };
+  readonly profilerOpts?: { readonly enabled?: boolean };
+  run(code: Uint8Array, opts?: { pc?: number }): Promise<RunResult>;
+  runStep(entry?: OpcodeEntry): Promise<void>;
+  lookupOpInfo(opCode: number): OpcodeEntry;
+  useGas(amount: bigint, context?: OpcodeInfo): void;
+  _getValidJumpDestinations(code: Uint8Array): JumpAnalysis;
+}
+
+/** The prototype's methods, called with an interpreter as `this`. */
+export interface InterpreterPrototype {
+  run(this: Interpreter, code: Uint8Array, opts?: { pc?: number }): Promise<RunResult>;
+  _getValidJumpDestinations(this: Interpreter, code: Uint8Array): JumpAnalysis;
+}
+
+let found: Promise<InterpreterPrototype> | undefined;
+
+/**
+ * Every opcode handler receives the run state, which holds the interpreter: a scratch
+ * EVM runs a lone STOP whose handler is wrapped to look at it (once per process; the
+ * scratch EVM has its own opcode table and state, nothing else is touched).
+ */
+export function interpreterPrototype(): Promise<InterpreterPrototype> {
+  found ??= (async () => {
+    const evm = await createEVM();
+    const table = (evm as unknown as { _opcodeMap: OpcodeEntry[] })._opcodeMap;
+    const stop = table[0x00]!;
+    let prototype: InterpreterPrototype | undefined;
+    table[0x00] = {
+      ...stop,
+      opHandler(runState, common) {
+        prototype = Object.getPrototypeOf(runState.interpreter) as InterpreterPrototype;
+        return stop.opHandler(runState, common);
+      },
+    };
+    await evm.runCode({ code: new Uint8Array([0x00]), gasLimit: 100_000n });
+    if (!prototype) throw new Error('@ethereumjs/evm changed: no interpreter seen in an opcode handler');
+    return prototype;
+  })();
+  return found;
+}
