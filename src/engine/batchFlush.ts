@@ -8,12 +8,21 @@
 import { RLP } from '@ethereumjs/rlp';
 import type { CheckpointDB } from '@ethereumjs/mpt';
 import { CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
-import { KeyEncoding, ValueEncoding, bytesToUnprefixedHex, concatBytes, createAddressFromString } from '@ethereumjs/util';
+import { type Address, KeyEncoding, ValueEncoding, bytesToUnprefixedHex, concatBytes, createAddressFromString, unpadBytes } from '@ethereumjs/util';
 import { keccak256 } from './keccak256.js';
 import { nibblesOf } from './trieRoot.js';
 import { type TrieChange, type TrieNodeStore, updateTrie } from './trieUpdate.js';
 
 export class BatchFlushStateManager extends MerkleStateManager {
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
+    const cache = this._caches?.storage;
+    if (!cache || this._prefixStorageTrieKeys) return super.putStorage(address, key, value);
+    if (key.length !== 32) throw new Error('Storage key must be 32 bytes long');
+    if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes');
+    if (!(await this.getAccount(address))) throw new Error('putStorage() called on non-existing account');
+    cache.put(address, key, RLP.encode(unpadBytes(value)));
+  }
+
   override async flush(): Promise<void> {
     const caches = this._caches;
     if (!caches?.account || !caches.storage || this._prefixStorageTrieKeys) return super.flush();

@@ -189,6 +189,14 @@ export class CacheJournal {
     if (code) recordEntries(code._diffCache, this.code);
     if (!storage) return;
     const journals = storage._diffCache;
+    if (account) {
+      // The flush also puts the new storage roots of accounts whose slots changed (batchFlush.ts).
+      for (const address of journals[journals.length - 1]!.keys()) {
+        if (this.accounts.has(address)) continue;
+        const journaled = account._diffCache.find((journal) => journal.has(address));
+        this.accounts.set(address, journaled ? journaled.get(address) : get<AccountEntry>(account, address));
+      }
+    }
     for (const [address, slots] of journals[journals.length - 1]!) {
       let recorded = this.storage.get(address);
       if (!recorded) this.storage.set(address, (recorded = new Map()));
