@@ -16,7 +16,7 @@ import { EngineError, rejected } from './errors.js';
 import { ConsolePrinter } from './consoleLog.js';
 import { impersonate } from './impersonation.js';
 import { askTerminalColorsOnce } from './debugColors.js';
-import { type AccessListOutcome, type CallOutcome, type CallRequest, createAccessList, estimateGas, executeCall, runCall, transactionGasCap } from './execution.js';
+import { type AccessListOutcome, type CallRequest, createAccessList, estimateGas, executeCall, runCall, transactionGasCap } from './execution.js';
 import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
@@ -386,7 +386,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   // ---- execution without transactions --------------------------------------------------
 
-  call(request: CallRequest, ref: BlockRef): Promise<CallOutcome> {
+  call(request: CallRequest, ref: BlockRef): Promise<Uint8Array> {
     return this.queue.run(async () => runCall(await this.executionContext(ref), request, this.gasCap()));
   }
 

@@ -2,8 +2,10 @@ import { type Block, createBlock } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
 import { Address, createZeroAddress } from '@ethereumjs/util';
+import type { ExecResult } from '@ethereumjs/evm';
 import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
 import { letContractSend } from './contractSenders.js';
+import { callDirectly, callsDirectly } from './directCall.js';
 import { EngineError, RevertError, rejected } from './errors.js';
 import { PRELOADED_PARAMS } from './hardforks.js';
 import { describeRevert, executionErrorText } from './revert.js';
@@ -28,12 +30,6 @@ export interface CallRequest {
   readonly accessList?: AccessList;
   readonly blobVersionedHashes?: readonly string[];
   readonly chainId?: bigint;
-}
-
-export interface CallOutcome {
-  readonly returnValue: Uint8Array;
-  readonly gasUsed: bigint;
-  readonly logs: readonly [Uint8Array, Uint8Array[], Uint8Array][];
 }
 
 /** The gas a single transaction may use: the block limit, and the EIP-7825 cap once Osaka is active. */
@@ -180,14 +176,28 @@ export function executeCall(ctx: ExecutionContext, request: CallRequest, gasCap:
   return execute(ctx, prepare(ctx, request, gasLimit), request, gasLimit, reportAccessList);
 }
 
-/** The outcome of a successful call; reverts throw RevertError, other failures EngineError. */
-export async function runCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<CallOutcome> {
-  const result = await executeCall(ctx, request, gasCap);
-  const exec = result.execResult;
+/** What a successful call returns; reverts throw RevertError, other failures EngineError. */
+export async function runCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<Uint8Array> {
+  const exec = (await executeCallDirectly(ctx, request, gasCap)) ?? (await executeCall(ctx, request, gasCap)).execResult;
   if (exec.exceptionError) {
     throw executionFailure(exec.exceptionError.error, exec.returnValue);
   }
-  return { returnValue: exec.returnValue, gasUsed: result.totalGasSpent, logs: exec.logs ?? [] };
+  return exec.returnValue;
+}
+
+/** One run of the call without runTx (directCall.ts); undefined when it has to go through runTx. */
+export async function executeCallDirectly(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<ExecResult | undefined> {
+  if (!callsDirectly(ctx.vm.common, request)) return undefined;
+  const { block, tx } = prepare(ctx, request, request.gas ?? gasCap);
+  const stateManager = ctx.vm.stateManager;
+  await stateManager.checkpoint();
+  try {
+    return await callDirectly(ctx.vm, block, tx, request.from ?? createZeroAddress());
+  } catch (error) {
+    throw translateRunError(error, request);
+  } finally {
+    await stateManager.revert();
+  }
 }
 
 export interface AccessListOutcome {

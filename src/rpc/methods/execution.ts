@@ -5,8 +5,7 @@ import { defineMethod, optionalParam, param } from '../method.js';
 
 export const executionMethods = [
   defineMethod('chain_call', [param('transaction', callRequest), optionalParam('block', blockRef)], async ({ chain }, request, ref) => {
-    const outcome = await chain.call(request, ref ?? { tag: 'latest' });
-    return encodeData(outcome.returnValue);
+    return encodeData(await chain.call(request, ref ?? { tag: 'latest' }));
   }),
   // Every property optional, the object itself too (SPEC 2.7).
   defineMethod(
