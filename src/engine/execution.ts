@@ -2,10 +2,9 @@ import { type Block, createBlock } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
 import { Address, createZeroAddress } from '@ethereumjs/util';
-import type { ExecResult } from '@ethereumjs/evm';
 import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
 import { letContractSend } from './contractSenders.js';
-import { callDirectly, callsDirectly } from './directCall.js';
+import { type Execution, callDirectly, callsDirectly } from './directCall.js';
 import { EngineError, RevertError, rejected } from './errors.js';
 import { PRELOADED_PARAMS } from './hardforks.js';
 import { describeRevert, executionErrorText } from './revert.js';
@@ -170,34 +169,45 @@ function executionFailure(error: string, returnValue: Uint8Array): Error {
   return rejected(executionErrorText(error));
 }
 
-/** One run of the call, whatever its outcome (a tracer looks at failed runs too). */
+/** One run of the call through runTx, whatever its outcome (a tracer looks at failed runs too). */
 export function executeCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint, reportAccessList = false): Promise<RunTxResult> {
   const gasLimit = request.gas ?? gasCap;
   return execute(ctx, prepare(ctx, request, gasLimit), request, gasLimit, reportAccessList);
 }
 
-/** What a successful call returns; reverts throw RevertError, other failures EngineError. */
-export async function runCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<Uint8Array> {
-  const exec = (await executeCallDirectly(ctx, request, gasCap)) ?? (await executeCall(ctx, request, gasCap)).execResult;
-  if (exec.exceptionError) {
-    throw executionFailure(exec.exceptionError.error, exec.returnValue);
-  }
-  return exec.returnValue;
+/** One run of the call without runTx (directCall.ts); undefined when it has to go through runTx. */
+export async function executeCallDirectly(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<Execution | undefined> {
+  const gasLimit = request.gas ?? gasCap;
+  return callsDirectly(ctx.vm.common, request) ? executeDirectly(ctx, prepare(ctx, request, gasLimit), request, gasLimit) : undefined;
 }
 
-/** One run of the call without runTx (directCall.ts); undefined when it has to go through runTx. */
-export async function executeCallDirectly(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<ExecResult | undefined> {
-  if (!callsDirectly(ctx.vm.common, request)) return undefined;
-  const { block, tx } = prepare(ctx, request, request.gas ?? gasCap);
+async function executeDirectly(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint): Promise<Execution | undefined> {
+  (call.tx as { gasLimit: bigint }).gasLimit = gasLimit;
   const stateManager = ctx.vm.stateManager;
   await stateManager.checkpoint();
   try {
-    return await callDirectly(ctx.vm, block, tx, request.from ?? createZeroAddress());
+    return await callDirectly(ctx.vm, call.block, call.tx, request.from ?? createZeroAddress());
   } catch (error) {
     throw translateRunError(error, request);
   } finally {
     await stateManager.revert();
   }
+}
+
+/** One run: without runTx where directCall.ts can, else through it. */
+async function run(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint): Promise<Execution> {
+  const direct = callsDirectly(ctx.vm.common, request) ? await executeDirectly(ctx, call, request, gasLimit) : undefined;
+  return direct ?? execute(ctx, call, request, gasLimit);
+}
+
+/** What a successful call returns; reverts throw RevertError, other failures EngineError. */
+export async function runCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<Uint8Array> {
+  const gasLimit = request.gas ?? gasCap;
+  const { execResult } = await run(ctx, prepare(ctx, request, gasLimit), request, gasLimit);
+  if (execResult.exceptionError) {
+    throw executionFailure(execResult.exceptionError.error, execResult.returnValue);
+  }
+  return execResult.returnValue;
 }
 
 export interface AccessListOutcome {
@@ -254,16 +264,16 @@ export async function estimateGas(ctx: ExecutionContext, request: CallRequest, g
     if (allowance < hi) hi = allowance;
   }
   const call = prepare(ctx, request, hi);
-  const attempt = async (gas: bigint): Promise<RunTxResult | undefined> => {
+  const attempt = async (gas: bigint): Promise<Execution | undefined> => {
     try {
-      const result = await execute(ctx, call, request, gas);
+      const result = await run(ctx, call, request, gas);
       return result.execResult.exceptionError ? undefined : result;
     } catch (error) {
       if (error instanceof EngineError && /intrinsic gas too low|floor data gas/.test(error.message)) return undefined;
       throw error;
     }
   };
-  const first = await execute(ctx, call, request, hi);
+  const first = await run(ctx, call, request, hi);
   const failure = first.execResult.exceptionError;
   if (failure) {
     if (failure.error === 'revert') throw executionFailure(failure.error, first.execResult.returnValue);

@@ -1,15 +1,15 @@
 /**
  * eth_call's path without runTx (directCall.ts) against runTx itself, on the same calls in
- * the same state: return data, halt, gas used and refund, logs. The calls read and write
+ * the same state: return data, halt, gas used, refunds and gas charged (what estimates
+ * search on), logs. The calls read and write
  * storage, revert, branch on gasleft(), nest under the 63/64 rule, create contracts, come
- * from funded, empty and contract accounts, carry access lists, and measure which
+ * send value, come from funded, empty and contract accounts, carry access lists, and measure which
  * addresses and slots are warm.
  */
 import { expect } from 'chai';
 import { Interface } from 'ethers';
-import type { ExecResult } from '@ethereumjs/evm';
 import { bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
-import { callsDirectly } from '../../src/engine/directCall.js';
+import { type Execution, callsDirectly } from '../../src/engine/directCall.js';
 import { type CallRequest, type ExecutionContext, executeCall, executeCallDirectly, transactionGasCap } from '../../src/engine/execution.js';
 import { ADDRESSES, artifact, deploy, newNode, send } from '../helpers/chain.js';
 
@@ -39,6 +39,8 @@ const WARM_PROBE = [
 ].join('');
 
 interface Comparable {
+  readonly totalGasSpent: string;
+  readonly gasRefund: string;
   readonly error: string | undefined;
   readonly returnValue: string;
   readonly gasUsed: string;
@@ -46,8 +48,10 @@ interface Comparable {
   readonly logs: string;
 }
 
-function comparable(result: ExecResult): Comparable {
+function comparable({ execResult: result, totalGasSpent, gasRefund }: Execution): Comparable {
   return {
+    totalGasSpent: totalGasSpent.toString(),
+    gasRefund: gasRefund.toString(),
     error: result.exceptionError?.error,
     returnValue: bytesToHex(result.returnValue),
     gasUsed: result.executionGasUsed.toString(),
@@ -93,6 +97,11 @@ for (const hardfork of ['prague', 'osaka']) {
           { from: stranger, to: at(warm) },
           { to: at(warm), accessList: [{ address: '0x000000000000000000000000000000000000beef', storageKeys: [] }, { address: warm, storageKeys: [`0x${'00'.repeat(31)}07`] }] },
           { from, to: at(ADDRESSES[1]!) },
+          { from, to: at(ADDRESSES[1]!), value: 10n ** 18n },
+          { from, to: at(token), value: 1n, data: data(erc20.encodeFunctionData('name')) },
+          { from, to: at(warm), value: 5n },
+          // much calldata, little execution: the EIP-7623 floor is what it is charged (Prague on)
+          { from, to: at(warm), data: new Uint8Array(2_000).fill(0xff) },
           // gasleft() on either side of its threshold, and limits near the intrinsic cost
           ...[60_000n, 70_000n, 80_000n, 90_000n, 100_000n].map((gas) => ({ from, to: at(probe), gas, data: data(gasProbe.encodeFunctionData('needsGasLeft', [60_000])) })),
           ...[21_000n, 21_100n, 21_500n, 23_000n].map((gas) => ({ from, to: at(warm), gas })),
@@ -106,13 +115,13 @@ for (const hardfork of ['prague', 'osaka']) {
         for (const [i, request] of requests.entries()) {
           expect(callsDirectly(chain.vm.common, request), `request ${i} takes the direct path`).to.equal(true);
           const direct = await executeCallDirectly(ctx, request, cap);
-          const viaRunTx = (await executeCall(ctx, request, cap)).execResult;
+          const viaRunTx = await executeCall(ctx, request, cap);
           expect(direct, `request ${i}`).to.not.equal(undefined);
           expect(comparable(direct!), `request ${i}`).to.deep.equal(comparable(viaRunTx));
         }
-        // Below the intrinsic cost runTx answers (with its error), and calls paying fees or sending value go to it.
+        // Below the intrinsic cost or above the sender's balance runTx answers (with its error); calls paying fees go to it.
         expect(await executeCallDirectly(ctx, { from, to: at(warm), gas: 20_999n }, cap)).to.equal(undefined);
-        expect(callsDirectly(chain.vm.common, { from, to: at(warm), value: 1n })).to.equal(false);
+        expect(await executeCallDirectly(ctx, { from: stranger, to: at(warm), value: 1n }, cap)).to.equal(undefined);
         expect(callsDirectly(chain.vm.common, { from, to: at(warm), maxFeePerGas: 1n })).to.equal(false);
         expect(callsDirectly(chain.vm.common, { from, data: data('0x00') })).to.equal(false);
         expect(bytesToHex(await chain.vm.stateManager.getStateRoot())).to.equal(rootBefore);
