@@ -506,6 +506,20 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.sendFrom(request, true);
   }
 
+  /**
+   * Complete and sign with an owned key, without sending (eth_signTransaction): the signed
+   * transaction's bytes. The nonce counts the pool, as for a send.
+   */
+  signTransaction(request: CallRequest): Promise<Uint8Array> {
+    return this.queue.run(async () => {
+      const from = request.from;
+      if (!from) throw new EngineError('invalidInput', 'missing "from" for signTransaction');
+      const key = this.accounts.privateKeyOf(from);
+      if (!key) throw rejected(`unknown account ${from.toString()}`);
+      return (await this.fillTransaction(request, from)).sign(key).serialize();
+    });
+  }
+
   private sendFrom(request: CallRequest, unsigned: boolean): Promise<string> {
     return this.queue.run(async () => {
       const from = request.from;

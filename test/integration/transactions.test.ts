@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Interface, Wallet, keccak256 } from 'ethers';
+import { Interface, Transaction, Wallet, keccak256 } from 'ethers';
 import { ADDRESSES, CHAIN_ID, KEYS, WALLETS, artifact, deploy, expectRpcError, newNode, nonceOf, send, signed } from '../helpers/chain.js';
 
 const TO = '0x000000000000000000000000000000000000beef';
@@ -160,6 +160,25 @@ describe('transactions through the provider', () => {
     expect(receipt.from).to.equal(ADDRESSES[1]);
     expect(receipt.gasUsed).to.equal('0x5208');
     await expectRpcError(rpc('eth_sendTransaction', [{ from: TO, to: TO }]), -32000, /unknown account/);
+  });
+
+  it('signs without sending (eth_signTransaction): the raw transaction, filled as a send would be', async () => {
+    const { rpc } = newNode();
+    await rpc('evm_setAutomine', [false]);
+    await rpc('eth_sendTransaction', [{ from: ADDRESSES[1], to: TO, value: '0x1' }]); // waits in the pool: the next nonce is 1
+    const raw = await rpc<string>('eth_signTransaction', [{ from: ADDRESSES[1], to: TO, value: '0x7', data: '0x1234' }]);
+    const tx = Transaction.from(raw);
+    expect(tx.from?.toLowerCase()).to.equal(ADDRESSES[1]);
+    expect([tx.nonce, tx.value, tx.data, tx.to?.toLowerCase(), tx.chainId]).to.deep.equal([1, 7n, '0x1234', TO, BigInt(CHAIN_ID)]);
+    expect(tx.gasLimit).to.equal(21_000n + 8n * 10n); // estimated: EIP-7623's floor for two calldata bytes (4 tokens each)
+    expect(tx.type).to.equal(2);
+    expect(await rpc('eth_getTransactionCount', [ADDRESSES[1], 'latest'])).to.equal('0x0'); // nothing sent
+    await rpc('evm_setAutomine', [true]);
+    const hash = await rpc<string>('eth_sendRawTransaction', [raw]);
+    expect(hash).to.equal(tx.hash);
+    expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x8');
+    await expectRpcError(rpc('eth_signTransaction', [{ from: TO, to: TO }]), -32000, /unknown account/);
+    await expectRpcError(rpc('eth_signTransaction', [{ to: TO }]), -32602, /from/);
   });
 
   it('formats blocks, transactions and receipts with the fields go-ethereum returns', async () => {

@@ -49,6 +49,9 @@ export const transactionMethods = [
   defineMethod('chain_sendUnsignedTransaction', [param('transaction', callRequest)], async ({ chain }, request) =>
     chain.sendUnsignedTransaction(request),
   ),
+  defineMethod('chain_signTransaction', [param('transaction', callRequest)], async ({ chain }, request) =>
+    encodeData(await chain.signTransaction(request)),
+  ),
   defineMethod('chain_sign', [param('address', address), param('message', data)], ({ chain }, who, message) =>
     encodeData(signDigest(chain.accounts, who, personalMessageDigest(message))),
   ),
