@@ -24,6 +24,7 @@ import { type GenesisHeader, createGenesis } from './genesis.js';
 import { PRELOADED_PARAMS, createChainCommon, createScheduledCommon, isPostMerge } from './hardforks.js';
 import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { installStepLoop } from './stepLoop.js';
+import { installRevertTraceGuard } from './revertTraceGuard.js';
 import { TrieNodeDB } from './trieDb.js';
 import { type MiningOutcome, type NextBlockOverrides, mineBlock, replayTransaction } from './miner.js';
 import type { ExecutionTracer, TracedRun } from './tracing.js';
@@ -184,6 +185,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       : createChainCommon(options.chainId, options.hardfork);
     await installJumpAnalysisCache();
     await installStepLoop();
+    await installRevertTraceGuard();
     askTerminalColorsOnce();
     const store = new BlockStore();
     const trieNodes = new TrieNodeDB();

@@ -1,8 +1,8 @@
 /**
- * @ethereumjs/evm does not export its Interpreter class; two engine shortcuts change its
- * prototype (jumpAnalysis.ts, stepLoop.ts). This is the part of it they rely on; the
- * version is pinned in package.json, and test/engine/evmShortcuts.test.ts fails if either
- * shortcut stops being used.
+ * @ethereumjs/evm does not export its Interpreter class; two engine shortcuts and a fix
+ * change its prototype (jumpAnalysis.ts, stepLoop.ts, revertTraceGuard.ts). This is the part
+ * of it they rely on; the version is pinned in package.json, and tests fail if any of them
+ * stops being used (test/engine/evmShortcuts.test.ts, test/integration/tracing.test.ts).
  */
 import { createEVM } from '@ethereumjs/evm';
 
@@ -27,6 +27,8 @@ export interface OpcodeEntry {
 }
 
 export interface RunState {
+  memory: { read(offset: number, size: number): Uint8Array; readonly _store: Uint8Array };
+  readonly stack: { peek(count: number): bigint[] };
   programCounter: number;
   opCode: number;
   code: Uint8Array;
@@ -48,7 +50,7 @@ export interface Interpreter {
     readonly events: { listenerCount(event: string): number };
   };
   readonly _runState: RunState;
-  readonly common: { isActivatedEIP(eip: number): boolean };
+  readonly common: { isActivatedEIP(eip: number): boolean; param(name: string): bigint };
   readonly profilerOpts?: { readonly enabled?: boolean };
   run(code: Uint8Array, opts?: { pc?: number }): Promise<RunResult>;
   runStep(entry?: OpcodeEntry): Promise<void>;
@@ -60,6 +62,8 @@ export interface Interpreter {
 /** The prototype's methods, called with an interpreter as `this`. */
 export interface InterpreterPrototype {
   run(this: Interpreter, code: Uint8Array, opts?: { pc?: number }): Promise<RunResult>;
+  /** Emits the step event to listeners (tracers). */
+  _runStepHook(this: Interpreter, dynamicFee: bigint, gasLeft: bigint, memoryWordCount: bigint): Promise<void>;
   _getValidJumpDestinations(this: Interpreter, code: Uint8Array): JumpAnalysis;
 }
 

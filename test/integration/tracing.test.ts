@@ -169,6 +169,24 @@ describe('debug_traceTransaction and debug_traceCall', () => {
     expect(failing[0]).to.equal(trace.structLogs.at(-1));
   });
 
+  it('traces a REVERT of a range no gas could pay for as the out-of-gas step it is (revertTraceGuard.ts)', async () => {
+    const { rpc } = newNode();
+    const reverter = '0x000000000000000000000000000000000000dead';
+    // PUSH32 2^255 (length), PUSH1 0 (offset), REVERT
+    await rpc('hardhat_setCode', [reverter, `0x7f80${'00'.repeat(31)}6000fd`]);
+    const hash = await rpc<string>('eth_sendTransaction', [{ from: ADDRESSES[0], to: reverter, gas: '0x30000' }]);
+    const traced = await rpc<StructResult>('debug_traceTransaction', [hash]);
+    const called = await rpc<StructResult>('debug_traceCall', [{ from: ADDRESSES[0], to: reverter, gas: '0x30000' }, 'latest']);
+    for (const trace of [traced, called]) {
+      expect(trace.failed).to.equal(true);
+      expect(trace.gas).to.equal(0x30000);
+      expect(trace.structLogs.map((log) => log.op)).to.deep.equal(['PUSH32', 'PUSH1', 'REVERT']);
+      expect(trace.structLogs.at(-1)!.error).to.equal('out of gas');
+    }
+    const frame = await rpc<CallFrameJson>('debug_traceTransaction', [hash, { tracer: 'callTracer' }]);
+    expect(frame.error).to.equal('out of gas');
+  });
+
   it('keeps at most `limit` records, and refuses a trace too large to hold instead of exhausting memory', async () => {
     const { rpc, provider } = newNode();
     const address = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n]);
