@@ -5,7 +5,7 @@
  * code arrays come from the state manager's code cache, so repeated runs pass the same
  * array; a weak map lets analyses go when their code does.
  */
-import { type Interpreter, type JumpAnalysis, interpreterPrototype } from './interpreterPrototype.js';
+import { type Interpreter, type JumpAnalysis, replaceInterpreterMethod } from './interpreterPrototype.js';
 
 let hits = 0;
 
@@ -14,19 +14,17 @@ export function jumpAnalysisCacheHits(): number {
   return hits;
 }
 
-export async function installJumpAnalysisCache(): Promise<void> {
-  const prototype = await interpreterPrototype();
-  const analyse = prototype._getValidJumpDestinations;
-  if ((analyse as { cached?: true }).cached) return;
-  const byTable = new WeakMap<object, WeakMap<Uint8Array, JumpAnalysis>>();
-  const cachedAnalyse = function (this: Interpreter, code: Uint8Array): JumpAnalysis {
-    const table = this._evm._opcodeMap;
-    let byCode = byTable.get(table);
-    if (!byCode) byTable.set(table, (byCode = new WeakMap()));
-    let analysis = byCode.get(code);
-    if (analysis) hits++;
-    else byCode.set(code, (analysis = analyse.call(this, code)));
-    return analysis;
-  };
-  prototype._getValidJumpDestinations = Object.assign(cachedAnalyse, { cached: true as const });
+export function installJumpAnalysisCache(): Promise<void> {
+  return replaceInterpreterMethod('_getValidJumpDestinations', (analyse) => {
+    const byTable = new WeakMap<object, WeakMap<Uint8Array, JumpAnalysis>>();
+    return function (this: Interpreter, code: Uint8Array): JumpAnalysis {
+      const table = this._evm._opcodeMap;
+      let byCode = byTable.get(table);
+      if (!byCode) byTable.set(table, (byCode = new WeakMap()));
+      let analysis = byCode.get(code);
+      if (analysis) hits++;
+      else byCode.set(code, (analysis = analyse.call(this, code)));
+      return analysis;
+    };
+  });
 }

@@ -5,27 +5,25 @@
  * internal error for debug_traceTransaction). For such a step the event is emitted with no
  * revert data, which it does not have: the step halts for out of gas, as go-ethereum traces it.
  */
-import { type Interpreter, type RunState, interpreterPrototype } from './interpreterPrototype.js';
+import { type Interpreter, type RunState, replaceInterpreterMethod } from './interpreterPrototype.js';
 
 const REVERT = 0xfd;
 const NO_DATA = { read: (): Uint8Array => new Uint8Array(0) };
 
-export async function installRevertTraceGuard(): Promise<void> {
-  const prototype = await interpreterPrototype();
-  const emit = prototype._runStepHook;
-  if ((emit as { guarded?: true }).guarded) return;
-  const guarded = async function (this: Interpreter, dynamicFee: bigint, gasLeft: bigint, memoryWordCount: bigint): Promise<void> {
-    const state = this._runState;
-    if (state.opCode !== REVERT || !unaffordable(this, state, gasLeft, memoryWordCount)) return emit.call(this, dynamicFee, gasLeft, memoryWordCount);
-    const memory = state.memory;
-    state.memory = { ...NO_DATA, _store: memory._store };
-    try {
-      return await emit.call(this, dynamicFee, gasLeft, memoryWordCount);
-    } finally {
-      state.memory = memory;
-    }
-  };
-  prototype._runStepHook = Object.assign(guarded, { guarded: true as const });
+export function installRevertTraceGuard(): Promise<void> {
+  return replaceInterpreterMethod('_runStepHook', (emit) =>
+    async function (this: Interpreter, dynamicFee: bigint, gasLeft: bigint, memoryWordCount: bigint): Promise<void> {
+      const state = this._runState;
+      if (state.opCode !== REVERT || !unaffordable(this, state, gasLeft, memoryWordCount)) return emit.call(this, dynamicFee, gasLeft, memoryWordCount);
+      const memory = state.memory;
+      state.memory = { ...NO_DATA, _store: memory._store };
+      try {
+        return await emit.call(this, dynamicFee, gasLeft, memoryWordCount);
+      } finally {
+        state.memory = memory;
+      }
+    },
+  );
 }
 
 /**

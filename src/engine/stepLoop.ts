@@ -12,7 +12,7 @@
  * state gas). test/engine/stepLoop.test.ts runs random programs both ways.
  */
 import { EVMError } from '@ethereumjs/evm';
-import { type Interpreter, type OpcodeEntry, type RunResult, interpreterPrototype } from './interpreterPrototype.js';
+import { type Interpreter, type OpcodeEntry, type RunResult, replaceInterpreterMethod } from './interpreterPrototype.js';
 
 const JUMP = 0x56;
 const JUMPI = 0x57;
@@ -27,16 +27,14 @@ export function stepLoopRuns(): number {
   return runs;
 }
 
-export async function installStepLoop(): Promise<void> {
-  const prototype = await interpreterPrototype();
-  const libraryRun = prototype.run;
-  if ((libraryRun as { synchronousSteps?: true }).synchronousSteps) return;
-  const run = function (this: Interpreter, code: Uint8Array, opts: { pc?: number } = {}): Promise<RunResult> {
-    if (!handlesAlone(this, code)) return libraryRun.call(this, code, opts);
-    runs++;
-    return runSteps(this, code, opts.pc);
-  };
-  prototype.run = Object.assign(run, { synchronousSteps: true as const });
+export function installStepLoop(): Promise<void> {
+  return replaceInterpreterMethod('run', (libraryRun) =>
+    function (this: Interpreter, code: Uint8Array, opts: { pc?: number } = {}): Promise<RunResult> {
+      if (!handlesAlone(this, code)) return libraryRun.call(this, code, opts);
+      runs++;
+      return runSteps(this, code, opts.pc);
+    },
+  );
 }
 
 function handlesAlone(interpreter: Interpreter, code: Uint8Array): boolean {
