@@ -14,6 +14,13 @@ import { nibblesOf } from './trieRoot.js';
 import { type TrieChange, type TrieNodeStore, updateTrie } from './trieUpdate.js';
 
 export class BatchFlushStateManager extends MerkleStateManager {
+  /**
+   * Into the cache only, as the library means to (it chains the cache's `put`, which returns
+   * nothing, with `??` and so also writes each slot through to the trie at once). The flush
+   * writes the slots and the account's new storage root; calls and estimates, which revert,
+   * write nothing. Until then an account's storage root is the trie's (nothing reads it
+   * without flushing first: state roots, proofs, dumps).
+   */
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     const cache = this._caches?.storage;
     if (!cache || this._prefixStorageTrieKeys) return super.putStorage(address, key, value);

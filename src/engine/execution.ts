@@ -176,12 +176,13 @@ export function executeCall(ctx: ExecutionContext, request: CallRequest, gasCap:
 }
 
 /** One run of the call without runTx (directCall.ts); undefined when it has to go through runTx. */
-export async function executeCallDirectly(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<Execution | undefined> {
+export function executeCallDirectly(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<Execution | undefined> {
   const gasLimit = request.gas ?? gasCap;
-  return callsDirectly(ctx.vm.common, request) ? executeDirectly(ctx, prepare(ctx, request, gasLimit), request, gasLimit) : undefined;
+  return executeDirectly(ctx, prepare(ctx, request, gasLimit), request, gasLimit);
 }
 
 async function executeDirectly(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint): Promise<Execution | undefined> {
+  if (!callsDirectly(ctx.vm.common, request)) return undefined;
   (call.tx as { gasLimit: bigint }).gasLimit = gasLimit;
   const stateManager = ctx.vm.stateManager;
   await stateManager.checkpoint();
@@ -196,8 +197,7 @@ async function executeDirectly(ctx: ExecutionContext, call: PreparedCall, reques
 
 /** One run: without runTx where directCall.ts can, else through it. */
 async function run(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint): Promise<Execution> {
-  const direct = callsDirectly(ctx.vm.common, request) ? await executeDirectly(ctx, call, request, gasLimit) : undefined;
-  return direct ?? execute(ctx, call, request, gasLimit);
+  return (await executeDirectly(ctx, call, request, gasLimit)) ?? execute(ctx, call, request, gasLimit);
 }
 
 /** What a successful call returns; reverts throw RevertError, other failures EngineError. */
