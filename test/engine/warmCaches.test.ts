@@ -87,13 +87,21 @@ async function apply(sm: MerkleStateManager, op: Op, depth: Run): Promise<string
     case 'getCode':
       return bytesToHex(await sm.getCode(ADDRESSES[op.a]!));
     case 'deleteAccount':
+      // As runTx deletes a self-destructed account: storage cleared first. The library's
+      // deleteAccount alone keeps the account's storage trie, and a later write to the
+      // address brings the old slots back there (never in ours: slots wait in the cache,
+      // which the delete empties).
+      await sm.clearStorage(ADDRESSES[op.a]!);
       return sm.deleteAccount(ADDRESSES[op.a]!).then(() => undefined);
     case 'recreate': // deleted and created again (a self-destruct, then CREATE2): empty storage and code
-      // Only inside a transaction, as the EVM does: at depth 0 ethereumjs keeps the old storage
-      // trie of a re-created account and a later flush writes the old storage back.
+      // Only inside a transaction, and with storage cleared, as the EVM does it (runTx clears a
+      // self-destructed account's storage, CREATE the new one's): without that ethereumjs keeps
+      // the old storage trie of a re-created account and a later flush writes the old slots back.
       if (depth.n === 0) return undefined;
+      await sm.clearStorage(ADDRESSES[op.a]!);
       await sm.deleteAccount(ADDRESSES[op.a]!);
-      return sm.putAccount(ADDRESSES[op.a]!, new Account(1n, 1n)).then(() => undefined);
+      await sm.putAccount(ADDRESSES[op.a]!, new Account(1n, 1n));
+      return sm.clearStorage(ADDRESSES[op.a]!).then(() => undefined);
     case 'putAccount': {
       const address = ADDRESSES[op.a]!;
       const account = (await sm.getAccount(address)) ?? new Account();
