@@ -2,8 +2,8 @@ import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { Address } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { pointFromScalar } from 'tiny-secp256k1';
 import { deriveChild, derivePath, mnemonicToSeed } from './hdKeys.js';
+import { curve } from './secp256k1.js';
 
 export interface OwnedAccount {
   readonly address: Address;
@@ -26,7 +26,7 @@ export function deriveAccounts(mnemonic: string, count: number, path = DEFAULT_D
 
 /** The address of a private key: the last 20 bytes of keccak256 of its uncompressed public key. */
 function addressOf(privateKey: Uint8Array): Address {
-  return new Address(keccak_256(pointFromScalar(privateKey, false)!.subarray(1)).subarray(12));
+  return new Address(keccak_256(curve().publicKey(privateKey, false).subarray(1)).subarray(12));
 }
 
 /** Who the node may send for: owned keys (sign) and impersonated addresses (no signature). */

@@ -2,7 +2,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Address } from '@ethereumjs/util';
 import type { AccountRegistry } from './accounts.js';
 import { rejected } from './errors.js';
-import { signRecoverable } from './secp256k1.js';
+import { curve } from './secp256k1.js';
 
 /** EIP-191 personal message digest: keccak256("\x19Ethereum Signed Message:\n" + len + message). */
 export function personalMessageDigest(message: Uint8Array): Uint8Array {
@@ -17,7 +17,7 @@ export function personalMessageDigest(message: Uint8Array): Uint8Array {
 export function signDigest(accounts: AccountRegistry, address: Address, digest: Uint8Array): Uint8Array {
   const key = accounts.privateKeyOf(address);
   if (!key) throw rejected(`unknown account ${address.toString()}`);
-  const recovered = signRecoverable(digest, key);
+  const recovered = curve().sign(digest, key);
   const signature = new Uint8Array(65);
   signature.set(recovered.subarray(1, 65), 0);
   signature[64] = 27 + recovered[0]!;
