@@ -2,6 +2,7 @@ import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { Address } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { rejected } from './errors.js';
 import { deriveChild, derivePath, mnemonicToSeed } from './hdKeys.js';
 import { curve } from './secp256k1.js';
 
@@ -46,6 +47,13 @@ export class AccountRegistry {
 
   privateKeyOf(address: Address): Uint8Array | undefined {
     return this.owned.get(address.toString())?.privateKey;
+  }
+
+  /** The key that signs for `address`; go-ethereum's error when the node holds none. */
+  signingKeyOf(address: Address): Uint8Array {
+    const key = this.privateKeyOf(address);
+    if (!key) throw rejected(`unknown account ${address.toString()}`);
+    return key;
   }
 
   addOwned(account: OwnedAccount): void {

@@ -103,6 +103,12 @@ async function copyOf(source: VM, stateRoot?: Uint8Array): Promise<VM> {
   return vm;
 }
 
+/** The `from` a transaction request must name (eth_sendTransaction, eth_signTransaction). */
+function senderOfRequest(request: CallRequest, method: string): Address {
+  if (!request.from) throw new EngineError('invalidInput', `missing "from" for ${method}`);
+  return request.from;
+}
+
 /** Block headers store the timestamp as a uint64. */
 const MAX_TIMESTAMP = 2n ** 64n - 1n;
 
@@ -514,18 +520,15 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   signTransaction(request: CallRequest): Promise<Uint8Array> {
     return this.queue.run(async () => {
-      const from = request.from;
-      if (!from) throw new EngineError('invalidInput', 'missing "from" for signTransaction');
-      const key = this.accounts.privateKeyOf(from);
-      if (!key) throw rejected(`unknown account ${from.toString()}`);
+      const from = senderOfRequest(request, 'signTransaction');
+      const key = this.accounts.signingKeyOf(from);
       return (await this.fillTransaction(request, from)).sign(key).serialize();
     });
   }
 
   private sendFrom(request: CallRequest, unsigned: boolean): Promise<string> {
     return this.queue.run(async () => {
-      const from = request.from;
-      if (!from) throw new EngineError('invalidInput', 'missing "from" for sendTransaction');
+      const from = senderOfRequest(request, 'sendTransaction');
       const key = unsigned ? undefined : this.accounts.privateKeyOf(from);
       if (!key && !unsigned && !this.accounts.isImpersonated(from)) throw rejected(`unknown account ${from.toString()}`);
       const filled = await this.fillTransaction(request, from);

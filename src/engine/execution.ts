@@ -123,29 +123,42 @@ function prepare(ctx: ExecutionContext, request: CallRequest, gasLimit: bigint):
   return { block, tx: callTransaction(ctx.vm.common, request, gasLimit, block) };
 }
 
-/** One execution on a checkpoint that is always reverted: nothing it does stays. */
-async function execute(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint, reportAccessList = false): Promise<RunTxResult> {
+/**
+ * `body` on a checkpoint that is always reverted (nothing it does stays), with the prepared
+ * transaction's gas limit set to `gasLimit`; ethereumjs' errors come out in go-ethereum's words.
+ */
+async function inRevertedCheckpoint<T>(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint, body: () => Promise<T>): Promise<T> {
   // The unsigned call transaction is not frozen: set the limit instead of rebuilding it per attempt.
   (call.tx as { gasLimit: bigint }).gasLimit = gasLimit;
   const stateManager = ctx.vm.stateManager;
   await stateManager.checkpoint();
-  // go-ethereum calls from any address, contracts included (contractSenders.ts).
-  const senderDone = request.from ? await letContractSend(stateManager, request.from) : undefined;
   try {
-    return await runTx(ctx.vm, {
-      tx: call.tx,
-      block: call.block,
-      skipNonce: true,
-      skipBlockGasLimitValidation: true,
-      skipHardForkValidation: true,
-      reportAccessList,
-    });
+    return await body();
   } catch (error) {
     throw translateRunError(error, request);
   } finally {
-    senderDone?.();
     await stateManager.revert();
   }
+}
+
+/** One execution through runTx. */
+function execute(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint, reportAccessList = false): Promise<RunTxResult> {
+  return inRevertedCheckpoint(ctx, call, request, gasLimit, async () => {
+    // go-ethereum calls from any address, contracts included (contractSenders.ts).
+    const senderDone = request.from ? await letContractSend(ctx.vm.stateManager, request.from) : undefined;
+    try {
+      return await runTx(ctx.vm, {
+        tx: call.tx,
+        block: call.block,
+        skipNonce: true,
+        skipBlockGasLimitValidation: true,
+        skipHardForkValidation: true,
+        reportAccessList,
+      });
+    } finally {
+      senderDone?.();
+    }
+  });
 }
 
 function translateRunError(error: unknown, request: CallRequest): EngineError {
@@ -181,18 +194,10 @@ export function executeCallDirectly(ctx: ExecutionContext, request: CallRequest,
   return executeDirectly(ctx, prepare(ctx, request, gasLimit), request, gasLimit);
 }
 
+/** One execution without runTx (directCall.ts); undefined when the call has to go through runTx. */
 async function executeDirectly(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint): Promise<Execution | undefined> {
   if (!callsDirectly(ctx.vm.common, request)) return undefined;
-  (call.tx as { gasLimit: bigint }).gasLimit = gasLimit;
-  const stateManager = ctx.vm.stateManager;
-  await stateManager.checkpoint();
-  try {
-    return await callDirectly(ctx.vm, call.block, call.tx, request.from ?? createZeroAddress());
-  } catch (error) {
-    throw translateRunError(error, request);
-  } finally {
-    await stateManager.revert();
-  }
+  return inRevertedCheckpoint(ctx, call, request, gasLimit, () => callDirectly(ctx.vm, call.block, call.tx, request.from ?? createZeroAddress()));
 }
 
 /** One run: without runTx where directCall.ts can, else through it. */

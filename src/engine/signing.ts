@@ -1,7 +1,6 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Address } from '@ethereumjs/util';
 import type { AccountRegistry } from './accounts.js';
-import { rejected } from './errors.js';
 import { curve } from './secp256k1.js';
 
 /** EIP-191 personal message digest: keccak256("\x19Ethereum Signed Message:\n" + len + message). */
@@ -15,9 +14,7 @@ export function personalMessageDigest(message: Uint8Array): Uint8Array {
 
 /** Sign a 32-byte digest with an owned account's key: r ‖ s ‖ v, v = 27 + recovery, as go-ethereum returns. */
 export function signDigest(accounts: AccountRegistry, address: Address, digest: Uint8Array): Uint8Array {
-  const key = accounts.privateKeyOf(address);
-  if (!key) throw rejected(`unknown account ${address.toString()}`);
-  const recovered = curve().sign(digest, key);
+  const recovered = curve().sign(digest, accounts.signingKeyOf(address));
   const signature = new Uint8Array(65);
   signature.set(recovered.subarray(1, 65), 0);
   signature[64] = 27 + recovered[0]!;
