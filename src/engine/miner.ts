@@ -77,6 +77,11 @@ export async function mineBlock(
     }
   }
   const { block } = await builder.build();
+  // The block holds copies of the transactions (createBlock re-creates each from its fields):
+  // give them the hashes the pool already computed instead of serialising them again.
+  block.transactions.forEach((tx, i) => {
+    tx.cache.hash ??= included[i]!.tx.cache.hash;
+  });
   const senders = included.map((entry) => entry.sender);
   const receipts = buildReceipts(block, senders, results, common);
   const mined = minedBlock(block, senders, receipts, parent.totalDifficulty + block.header.difficulty, preStateRoot);
