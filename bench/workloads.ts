@@ -76,6 +76,34 @@ export class Session {
     return Number(asQuantity('eth_getTransactionCount', count));
   }
 
+  async balance(address: string): Promise<bigint> {
+    return asQuantity('eth_getBalance', await this.client.request('eth_getBalance', [address, 'latest']));
+  }
+
+  async tokenBalance(token: string, owner: string): Promise<bigint> {
+    const call = { to: token, data: encodeBalanceOf(owner) };
+    return BigInt(asData('eth_call', await this.client.request('eth_call', [call, 'latest'])));
+  }
+
+  /**
+   * Reads, before a run of transfers, what it must change, and returns the check for after it:
+   * each sender's nonce moved by `perSender` and the recipient's balance (`received`) by
+   * `perSender * senders.length * amount`. A figure is only reported once its run checks out.
+   */
+  async expectTransfers(senders: readonly Account[], perSender: number, received: () => Promise<bigint>, amount: bigint): Promise<() => Promise<void>> {
+    const nonces = await Promise.all(senders.map((sender) => this.nonce(sender)));
+    const start = await received();
+    return async () => {
+      for (const [i, sender] of senders.entries()) {
+        const nonce = await this.nonce(sender);
+        if (nonce !== nonces[i]! + perSender) throw new Error(`after the run ${sender.address} has nonce ${nonce}, expected ${nonces[i]! + perSender}`);
+      }
+      const got = (await received()) - start;
+      const want = BigInt(perSender * senders.length) * amount;
+      if (got !== want) throw new Error(`after the run the recipient received ${got}, expected ${want}`);
+    };
+  }
+
   /** Pre-signs `count` consecutive transactions from `from`, starting at its current nonce. */
   async presign(from: Account, count: number, fields: { to: string | null; gasLimit: bigint; value?: bigint; data?: string }): Promise<string[]> {
     const [nonce, fees] = [await this.nonce(from), await this.txFees()];
@@ -156,6 +184,24 @@ async function sendAll(session: Session, raws: readonly string[]): Promise<void>
   for (const raw of raws) await session.sendAndConfirm(raw);
 }
 
+/**
+ * `perSender` 1-wei transfers from each sender to RECIPIENT, the senders concurrently, each
+ * after `untimed` ones that are not measured; the nonces and the recipient's balance are checked after.
+ */
+async function checkedTransfers(session: Session, senders: readonly Account[], perSender: number, untimed: number): Promise<Measurement> {
+  const batches: string[][] = [];
+  for (const sender of senders) {
+    batches.push(await session.presign(sender, untimed + perSender, { to: RECIPIENT, gasLimit: TRANSFER_GAS, value: 1n }));
+  }
+  for (const raws of batches) await sendAll(session, raws.slice(0, untimed));
+  const check = await session.expectTransfers(senders, perSender, () => session.balance(RECIPIENT), 1n);
+  const measurement = await timed(perSender * senders.length, async () => {
+    await Promise.all(batches.map((raws) => sendAll(session, raws.slice(untimed))));
+  });
+  await check();
+  return measurement;
+}
+
 export type Unit = 'tx/s' | 'calls/s' | 'cycles/s' | 'ms/query';
 
 export const higherIsBetter = (unit: Unit): boolean => unit !== 'ms/query';
@@ -184,8 +230,7 @@ export const WORKLOADS: readonly Workload[] = [
     label: () => 'ETH transfer, 1 sender sequential',
     unit: 'tx/s',
     async run(session, n) {
-      const raws = await session.presign(session.accounts[0]!, n, { to: RECIPIENT, gasLimit: TRANSFER_GAS, value: 1n });
-      return timed(n, () => sendAll(session, raws));
+      return checkedTransfers(session, [session.accounts[0]!], n, 0);
     },
   },
   {
@@ -193,14 +238,7 @@ export const WORKLOADS: readonly Workload[] = [
     label: () => `ETH transfer, ${CONCURRENT_SENDERS} senders concurrent`,
     unit: 'tx/s',
     async run(session, n) {
-      const perSender = Math.ceil(n / CONCURRENT_SENDERS);
-      const batches: string[][] = [];
-      for (let i = 1; i <= CONCURRENT_SENDERS; i++) {
-        batches.push(await session.presign(session.accounts[i]!, perSender, { to: RECIPIENT, gasLimit: TRANSFER_GAS, value: 1n }));
-      }
-      return timed(perSender * CONCURRENT_SENDERS, async () => {
-        await Promise.all(batches.map((raws) => sendAll(session, raws)));
-      });
+      return checkedTransfers(session, session.accounts.slice(1, 1 + CONCURRENT_SENDERS), Math.ceil(n / CONCURRENT_SENDERS), 0);
     },
   },
   {
@@ -210,9 +248,12 @@ export const WORKLOADS: readonly Workload[] = [
     usesToken: true,
     async run(session, n) {
       const token = await session.token();
-      const data = encodeTransfer(RECIPIENT, 1n);
-      const raws = await session.presign(session.accounts[0]!, n, { to: token, gasLimit: TOKEN_TRANSFER_GAS, data });
-      return timed(n, () => sendAll(session, raws));
+      const owner = session.accounts[0]!;
+      const raws = await session.presign(owner, n, { to: token, gasLimit: TOKEN_TRANSFER_GAS, data: encodeTransfer(RECIPIENT, 1n) });
+      const check = await session.expectTransfers([owner], n, () => session.tokenBalance(token, RECIPIENT), 1n);
+      const measurement = await timed(n, () => sendAll(session, raws));
+      await check();
+      return measurement;
     },
   },
   {
@@ -255,7 +296,7 @@ export const WORKLOADS: readonly Workload[] = [
       // per cycle so each cycle sends a new transaction, as a test suite would.
       const sender = session.accounts[0]!;
       const cycles = snapshotCycles(n);
-      const [before, fees] = [await session.nonce(sender), await session.txFees()];
+      const [before, fees, balanceBefore] = [await session.nonce(sender), await session.txFees(), await session.balance(RECIPIENT)];
       const raws = Array.from({ length: cycles }, (_, i) =>
         session.signer.sign(sender, { to: RECIPIENT, nonce: before, gasLimit: TRANSFER_GAS, value: BigInt(i + 1), fees }),
       );
@@ -270,6 +311,8 @@ export const WORKLOADS: readonly Workload[] = [
       });
       const after = await session.nonce(sender);
       if (after !== before) throw new Error(`nonce moved from ${before} to ${after} across reverts`);
+      const balanceAfter = await session.balance(RECIPIENT);
+      if (balanceAfter !== balanceBefore) throw new Error(`the recipient's balance moved from ${balanceBefore} to ${balanceAfter} across reverts`);
       return measurement;
     },
   },
@@ -346,9 +389,7 @@ export const EXTRA_WORKLOADS: readonly Workload[] = [
     unit: 'tx/s',
     optIn: true,
     async run(session, n) {
-      const raws = await session.presign(session.accounts[0]!, 10 * n, { to: RECIPIENT, gasLimit: TRANSFER_GAS, value: 1n });
-      await sendAll(session, raws.slice(0, 9 * n));
-      return timed(n, () => sendAll(session, raws.slice(9 * n)));
+      return checkedTransfers(session, [session.accounts[0]!], n, 9 * n);
     },
   },
   {
