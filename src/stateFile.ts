@@ -10,7 +10,7 @@
  * `clockOffset` (seconds the node's clock runs ahead of the wall clock, `-0x..` if behind)
  * is what `--state` saves so time travel survives a restart.
  */
-import { bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import type { AccountState, Alloc } from './engine/stateDump.js';
 import { encodeQuantity as hex } from './rpc/encode.js';
 import type { Json, JsonObject } from './rpc/json.js';
@@ -99,6 +99,14 @@ function bytes(value: unknown, where: string, size?: number): Uint8Array {
   return out;
 }
 
+/** A storage key or value: up to 32 bytes of hex, left-padded (odd digit counts too: Anvil writes them as quantities). */
+function word(value: unknown, where: string): Uint8Array {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) {
+    throw new StateFileError(where, 'expected 0x-prefixed hex of at most 32 bytes');
+  }
+  return hexToBytes(`0x${value.slice(2).padStart(64, '0')}`);
+}
+
 function object(value: unknown, where: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new StateFileError(where, 'expected an object');
   return value as Record<string, unknown>;
@@ -107,15 +115,17 @@ function object(value: unknown, where: string): Record<string, unknown> {
 export function decodeStateFile(json: unknown, where = 'state'): StateFile {
   const top = object(json, where);
   const alloc = new Map<string, AccountState>();
-  for (const [address, raw] of Object.entries(object(top.alloc ?? {}, `${where}.alloc`))) {
-    const at = `${where}.alloc.${address}`;
+  // Anvil's anvil_dumpState names the accounts `accounts` (same fields; nonces as numbers, storage as quantities).
+  const accountsField = top.alloc === undefined && top.accounts !== undefined ? 'accounts' : 'alloc';
+  for (const [address, raw] of Object.entries(object(top[accountsField] ?? {}, `${where}.${accountsField}`))) {
+    const at = `${where}.${accountsField}.${address}`;
     const key = address.startsWith('0x') ? address : `0x${address}`; // geth allows addresses without 0x
     if (!/^0x[0-9a-fA-F]{40}$/.test(key)) throw new StateFileError(at, 'not a 20-byte address');
     const fields = object(raw, at);
     const storage = new Map<string, Uint8Array>();
     for (const [slot, value] of Object.entries(object(fields.storage ?? {}, `${at}.storage`))) {
-      const slotBytes = setLengthLeft(bytes(slot, `${at}.storage key`, 32), 32);
-      const valueBytes = setLengthLeft(bytes(value, `${at}.storage.${slot}`, 32), 32);
+      const slotBytes = word(slot, `${at}.storage key`);
+      const valueBytes = word(value, `${at}.storage.${slot}`);
       if (valueBytes.some((b) => b !== 0)) storage.set(bytesToHex(slotBytes), valueBytes);
     }
     alloc.set(key.toLowerCase(), {

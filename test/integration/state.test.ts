@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Interface } from 'ethers';
+import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { ADDRESSES, artifact, deploy, expectRpcError, newNode, send } from '../helpers/chain.js';
 
@@ -37,6 +38,25 @@ describe('state dump, load and reset', () => {
     expect(await target.rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x1234');
     await expectRpcError(target.rpc('anvil_loadState', ['0x1234']), -32602, /not gzipped or plain JSON/);
     await expectRpcError(target.rpc('chain_loadState', [{ alloc: { nope: {} } }]), -32602, /alloc\.nope: not a 20-byte address/);
+  });
+
+  it("anvil_loadState takes Anvil's own dump, and refuses a state without accounts", async () => {
+    // Written by Anvil 1.7.1's anvil_dumpState after anvil_setBalance 0x2a, anvil_setCode 0x6001 and slot 1 = 0x2b on 0x…aa.
+    const hex = readFileSync(new URL('../../../test/fixtures/anvil-1.7.1-dump.hex', import.meta.url), 'utf8').trim();
+    const { rpc } = newNode();
+    const who = '0x00000000000000000000000000000000000000aa';
+    expect(await rpc('anvil_loadState', [hex])).to.equal(true);
+    expect(await rpc('eth_getBalance', [who, 'latest'])).to.equal('0x2a');
+    expect(await rpc('eth_getCode', [who, 'latest'])).to.equal('0x6001');
+    expect(await rpc('eth_getStorageAt', [who, '0x1', 'latest'])).to.equal(`0x${'2b'.padStart(64, '0')}`);
+    // Storage written as quantities, as Anvil's U256 keys may come.
+    await rpc('anvil_loadState', [{ accounts: { [TO]: { nonce: 3, balance: '0x5', code: '0x', storage: { '0x2': '0x7' } } } }]);
+    expect(await rpc('eth_getStorageAt', [TO, '0x2', 'latest'])).to.equal(`0x${'7'.padStart(64, '0')}`);
+    expect(await rpc('eth_getTransactionCount', [TO, 'latest'])).to.equal('0x3');
+    for (const state of [{ foo: 1 }, {}]) {
+      await expectRpcError(rpc('anvil_loadState', [state]), -32602, /invalid argument 0 \(state\): a state needs "alloc" .* or "accounts"/);
+    }
+    await expectRpcError(rpc('anvil_loadState', [5]), -32602, /^invalid argument 0 \(state\): /);
   });
 
   it('reset goes back to genesis: blocks, balances, snapshots, mining mode', async () => {

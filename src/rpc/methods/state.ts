@@ -29,8 +29,12 @@ const stateInput = (value: unknown, path: string): StateFile => {
       throw invalidParams(`invalid argument ${path}: not gzipped or plain JSON state`);
     }
   }
+  // Anything else would load as an empty state and answer true.
+  if (typeof json === 'object' && json !== null && !('alloc' in json) && !('accounts' in json)) {
+    throw invalidParams(`invalid argument ${path}: a state needs "alloc" (chain_dumpState, a geth genesis) or "accounts" (Anvil's anvil_dumpState)`);
+  }
   try {
-    return decodeStateFile(json, `argument ${path}`);
+    return decodeStateFile(json, path);
   } catch (error) {
     if (error instanceof StateFileError) throw invalidParams(`invalid argument ${error.message}`);
     throw error;
