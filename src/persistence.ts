@@ -62,7 +62,7 @@ export async function restoreState(chain: Chain, saved: StateFile): Promise<void
   if (saved.blocks) await chain.adoptSavedBlocks(decodeBlocks(saved.blocks, chain.common));
   await chain.loadState(saved.alloc);
   for (const privateKey of saved.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
-  if (saved.clockOffset !== undefined) chain.clock.restore({ offsetSeconds: saved.clockOffset, nextOverride: undefined, interval: undefined });
+  if (saved.clockOffset !== undefined) chain.clock.offset = saved.clockOffset;
 }
 
 /** The chain's state now, every field read in one task of the chain's queue so they describe the same moment. */
@@ -72,7 +72,7 @@ export function captureState(chain: Chain): Promise<StateFile> {
     hardfork: chain.common.hardfork(),
     gasLimit: chain.blockGasLimit,
     timestamp: chain.head.block.header.timestamp,
-    clockOffset: chain.clock.save().offsetSeconds,
+    clockOffset: chain.clock.offset,
     privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
     // chain.dumpState() would queue a second task behind this one and never run.
     alloc: await (chain.vm.stateManager as TrackingStateManager).dump(),

@@ -807,19 +807,22 @@ export class Chain extends EventEmitter<ChainEvents> {
       clock: this.clock.save(),
       nextBlock: this.nextBlock,
       blockGasLimit: this.blockGasLimit,
+      coinbase: this.coinbase,
     };
   }
 
   /** Put back everything but the blocks, which the caller has arranged; `keep`: the snapshot stays valid. */
-  private async restore(snapshot: ChainSnapshot, keep = true): Promise<void> {
+  /** `rewindClock`: a snapshot revert, after which the clock reads what it read at the snapshot (BlockClock.restore). */
+  private async restore(snapshot: ChainSnapshot, keep = true, rewindClock = false): Promise<void> {
     this.pending = undefined;
     this.historical = undefined;
     if (snapshot.caches) await this.state.revertTo(snapshot.stateRoot, snapshot.caches, keep);
     else await this.vm.stateManager.setStateRoot(snapshot.stateRoot);
     this.pool.replaceAll(snapshot.pool);
-    this.clock.restore(snapshot.clock);
+    this.clock.restore(snapshot.clock, rewindClock);
     this.nextBlock = snapshot.nextBlock;
     this.blockGasLimit = snapshot.blockGasLimit;
+    this.coinbase = snapshot.coinbase;
   }
 
   snapshot(): Promise<number> {
@@ -834,7 +837,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       const snapshot = this.snapshots.take(id, consume);
       if (!snapshot) return false;
       const dropped = this.blocks.truncateAbove(snapshot.headNumber);
-      await this.restore(snapshot, !consume);
+      await this.restore(snapshot, !consume, true);
       // After restore, whose flush writes anything still cached: the rewind frees that too.
       this.trieNodes.rewind(snapshot.trieMark!);
       if (this.snapshots.size === 0) this.trieNodes.closeLog();

@@ -56,17 +56,33 @@ export class BlockClock {
     return had;
   }
 
+  /** Seconds ahead of the wall clock (negative: behind), as a saved state file records it. */
+  get offset(): bigint {
+    return this.offsetSeconds;
+  }
+
+  set offset(seconds: bigint) {
+    this.offsetSeconds = seconds;
+  }
+
   /** Make the wall clock read `timestamp` now (offset adjusted accordingly). */
   setTime(timestamp: bigint): void {
     this.offsetSeconds = timestamp - BigInt(Math.floor(this.wallClock() / 1000));
   }
 
   save(): ClockState {
-    return { offsetSeconds: this.offsetSeconds, nextOverride: this.nextOverride, interval: this.interval };
+    return { offsetSeconds: this.offsetSeconds, nextOverride: this.nextOverride, interval: this.interval, savedAtMs: this.wallClock() };
   }
 
-  restore(state: ClockState): void {
-    this.offsetSeconds = state.offsetSeconds;
+  /**
+   * Back to a saved state. With `rewind` the clock also reads again what it read when saved:
+   * the wall-clock time since then is taken off the offset, as Hardhat's evm_revert does
+   * (its rounding: whole seconds toward the snapshot), so a suite that reverts after every
+   * test does not drift forward. Without it only the offset comes back.
+   */
+  restore(state: ClockState, rewind = false): void {
+    const elapsedSeconds = rewind ? BigInt(Math.ceil((state.savedAtMs - this.wallClock()) / 1000)) : 0n;
+    this.offsetSeconds = state.offsetSeconds + elapsedSeconds;
     this.nextOverride = state.nextOverride;
     this.interval = state.interval;
   }
@@ -76,4 +92,6 @@ export interface ClockState {
   readonly offsetSeconds: bigint;
   readonly nextOverride: bigint | undefined;
   readonly interval: bigint | undefined;
+  /** The wall clock when saved (milliseconds). */
+  readonly savedAtMs: number;
 }

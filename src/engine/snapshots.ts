@@ -1,3 +1,4 @@
+import type { Address } from '@ethereumjs/util';
 import type { MinedBlock } from './blocks.js';
 import type { ClockState } from './clock.js';
 import type { NextBlockOverrides } from './miner.js';
@@ -17,6 +18,7 @@ export interface ChainSnapshot {
   readonly clock: ClockState;
   readonly nextBlock: NextBlockOverrides;
   readonly blockGasLimit: bigint;
+  readonly coinbase: Address;
   /** The state caches as they were (snapshots in the registry only): a revert puts them back instead of emptying them. */
   readonly caches?: CacheJournal;
   /** The node database's mark then (snapshots in the registry only): a revert frees what was written since. */

@@ -92,6 +92,18 @@ export const storageSlot: Decoder<Uint8Array> = (value, path) => {
   return hexToBytes(`0x${padded}`);
 };
 
+/**
+ * A storage value for the setters: DATA of at most 32 bytes, left-padded. Hardhat and Anvil
+ * want exactly 32; shorter DATA (Ganache's callers) is accepted, odd-length hex is not.
+ */
+export const storageValue: Decoder<Uint8Array> = (value, path) => {
+  const digits = hexString(value, path, 'a storage value').slice(2);
+  if (!HEX_DIGITS.test(digits)) fail(path, 'invalid hex string');
+  if (digits.length % 2 !== 0) fail(path, 'hex string of odd length');
+  if (digits.length > 64) fail(path, `hex string has length ${digits.length}, want at most 64 (32 bytes)`);
+  return hexToBytes(`0x${digits.padStart(64, '0')}`);
+};
+
 export const boolean: Decoder<boolean> = (value, path) => {
   if (typeof value !== 'boolean') fail(path, `expected a boolean, got ${describe(value)}`);
   return value;

@@ -23,6 +23,7 @@ describe('test controls', () => {
     expect(BigInt(await rpc<string>('eth_call', [{ to: address, data: token.encodeFunctionData('balanceOf', [TO]) }]))).to.equal(0n);
     // evm_revert used the snapshot up.
     expect(await rpc('evm_revert', [id])).to.equal(false);
+    await expectRpcError(rpc('evm_revert', [-1]), -32602, /0 \(snapshotId\): expected a non-negative integer or a hex quantity, got -1/);
   });
 
   it('chain_revert keeps the snapshot for repeated reverts and discards later ones', async () => {
@@ -59,6 +60,32 @@ describe('test controls', () => {
     await expectRpcError(rpc('evm_setNextBlockTimestamp', [5]), -32602, /not after the latest block/);
     await rpc('evm_mine', [1_950_000_000]);
     expect(Number((await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false])).timestamp)).to.equal(1_950_000_000);
+  });
+
+  it('a revert also undoes the wall-clock time since the snapshot, as Hardhat does', async () => {
+    let now = 1_800_000_000_000;
+    const { rpc } = newNode({ wallClock: () => now });
+    const id = await rpc<string>('evm_snapshot');
+    now += 3_200;
+    await rpc('evm_revert', [id]);
+    await rpc('evm_mine');
+    const block = await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+    // The clock reads the snapshot's second again (give or take Hardhat's rounding), not 3 s later.
+    expect(Number(block.timestamp)).to.be.within(1_800_000_000, 1_800_000_001);
+    // Time travel made before a snapshot stays (the clock read about 1_800_000_000 + 100 at the snapshot).
+    await rpc('evm_increaseTime', [100]);
+    const second = await rpc<string>('evm_snapshot');
+    now += 60_000;
+    await rpc('evm_revert', [second]);
+    await rpc('evm_mine');
+    expect(Number((await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false])).timestamp)).to.be.within(1_800_000_100, 1_800_000_101);
+  });
+
+  it('evm_mine with timestamp 0 mines at the current time, as Hardhat', async () => {
+    const { rpc } = newNode({ wallClock: () => 1_800_000_000_000 });
+    await rpc('evm_mine', [0]);
+    await rpc('evm_mine', ['0x0']);
+    expect(await rpc('eth_blockNumber')).to.equal('0x2');
   });
 
   it('calls against pending run in the next block, time travel included', async () => {
@@ -169,6 +196,43 @@ describe('test controls', () => {
     expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x1');
     await rpc('hardhat_stopImpersonatingAccount', [whale]);
     await expectRpcError(rpc('eth_sendTransaction', [{ from: whale, to: TO, value: '0x1' }]), -32000, /unknown account/);
+  });
+
+  it('anvil_setIntervalMining takes seconds and turns automine off, as Anvil; evm_setIntervalMining takes milliseconds and leaves it', async () => {
+    const { rpc, provider } = newNode();
+    await rpc('evm_setIntervalMining', [60_000]);
+    expect(await rpc('hardhat_getAutomine')).to.equal(true);
+    await rpc('evm_setIntervalMining', [0]);
+    // One second, not one millisecond: no block in 300 ms.
+    expect(await rpc('anvil_setIntervalMining', [1])).to.equal(null);
+    expect(await rpc('anvil_getAutomine')).to.equal(false);
+    expect(await rpc('eth_mining')).to.equal(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await rpc('eth_blockNumber')).to.equal('0x0');
+    await rpc('anvil_setIntervalMining', [0]);
+    expect(await rpc('eth_mining')).to.equal(false);
+    await expectRpcError(rpc('anvil_setIntervalMining', [3_000_000]), -32602, /invalid argument 0 \(seconds\): at most 2147483/);
+    await provider.disconnect();
+  });
+
+  it('setStorageAt wants at most 32 bytes of even-length hex for the value', async () => {
+    const { rpc } = newNode();
+    await rpc('hardhat_setStorageAt', [TO, '0x1', '0x2a']);
+    expect(await rpc('eth_getStorageAt', [TO, '0x1', 'latest'])).to.equal(`0x${'2a'.padStart(64, '0')}`);
+    await expectRpcError(rpc('hardhat_setStorageAt', [TO, '0x1', '0xabc']), -32602, /invalid argument 2 \(value\): hex string of odd length/);
+    await expectRpcError(rpc('hardhat_setStorageAt', [TO, '0x1', `0x${'11'.repeat(33)}`]), -32602, /\(value\): hex string has length 66, want at most 64/);
+    await expectRpcError(rpc('hardhat_setStorageAt', [TO, '0x1', 42]), -32602, /\(value\): expected a storage value/);
+    expect(await rpc('eth_getStorageAt', [TO, '0x1', 'latest'])).to.equal(`0x${'2a'.padStart(64, '0')}`);
+  });
+
+  it('a revert restores the coinbase', async () => {
+    const { rpc } = newNode();
+    const before = await rpc<string>('eth_coinbase');
+    const id = await rpc<string>('evm_snapshot');
+    await rpc('hardhat_setCoinbase', [TO]);
+    expect(await rpc('eth_coinbase')).to.equal(TO);
+    await rpc('evm_revert', [id]);
+    expect(await rpc('eth_coinbase')).to.equal(before);
   });
 
   it('coinbase, next base fee and block gas limit setters apply to the next block', async () => {

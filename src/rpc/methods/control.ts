@@ -1,13 +1,14 @@
 /** Test controls: snapshots, mining, time travel, state setters, impersonation (with Hardhat/Anvil/Ganache names). */
-import { address, boolean, data, fixedData, hash, index, quantity, storageSlot, uint256, uint64 } from '../codec.js';
+import { address, boolean, data, fixedData, hash, index, quantity, storageSlot, storageValue, uint256, uint64 } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { invalidParams } from '../errors.js';
 import { defineMethod, optionalParam, param } from '../method.js';
 
 /** Snapshot ids: Ganache sends numbers or hex strings; accept both. */
 const snapshotId = (value: unknown, path: string): number => {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-  return index(value, path);
+  if (typeof value !== 'number') return index(value, path);
+  if (!Number.isSafeInteger(value) || value < 0) throw invalidParams(`invalid argument ${path}: expected a non-negative integer or a hex quantity, got ${value}`);
+  return value;
 };
 
 /** Seconds or counts: a QUANTITY, or a plain JSON number as Ganache and Hardhat accept. */
@@ -33,6 +34,14 @@ const mineOptions = (value: unknown, path: string): { timestamp?: bigint; blocks
 
 const MAX_TIMER_MS = 2n ** 31n - 1n;
 
+/** An interval in milliseconds for setInterval, whose longest is 2^31-1 ms (longer would silently become 1 ms). */
+function timerMs(value: bigint, name: string, msPerUnit: bigint): number {
+  if (value * msPerUnit > MAX_TIMER_MS) {
+    throw invalidParams(`invalid argument 0 (${name}): at most ${MAX_TIMER_MS / msPerUnit} (about 24.8 days)`);
+  }
+  return Number(value * msPerUnit);
+}
+
 export const controlMethods = [
   defineMethod('chain_snapshot', [], async ({ chain }) => encodeQuantity(await chain.snapshot())),
   defineMethod('evm_snapshot', [], async ({ chain }) => encodeQuantity(await chain.snapshot())),
@@ -45,7 +54,9 @@ export const controlMethods = [
     return null;
   }),
   defineMethod('evm_mine', [optionalParam('timestamp', mineOptions)], async ({ chain }, options) => {
-    await chain.mineMany(options?.blocks ?? 1n, undefined, options?.timestamp);
+    // A timestamp of 0 means none, as in Hardhat (and Ganache, which tests it for truth).
+    const timestamp = options?.timestamp === 0n ? undefined : options?.timestamp;
+    await chain.mineMany(options?.blocks ?? 1n, undefined, timestamp);
     return '0x0';
   }),
   defineMethod('chain_getAutomine', [], ({ chain }) => chain.automine),
@@ -53,11 +64,16 @@ export const controlMethods = [
     await chain.setAutomine(enabled);
     return true;
   }),
+  // Hardhat's semantics (milliseconds; automine stays as it is): also evm_setIntervalMining.
   defineMethod('chain_setIntervalMining', [param('milliseconds', count)], ({ chain }, ms) => {
-    // Node's timers hold at most 2^31-1 ms; anything longer would silently become 1 ms.
-    if (ms > MAX_TIMER_MS) throw invalidParams(`invalid argument 0 (milliseconds): at most ${MAX_TIMER_MS} (about 24.8 days)`);
-    chain.setIntervalMining(Number(ms));
+    chain.setIntervalMining(timerMs(ms, 'milliseconds', 1n));
     return true;
+  }),
+  // Anvil's: seconds, and one mining mode, so an interval turns automine off (0: no mining at all).
+  defineMethod('anvil_setIntervalMining', [param('seconds', count)], async ({ chain }, seconds) => {
+    await chain.setAutomine(false);
+    chain.setIntervalMining(timerMs(seconds, 'seconds', 1000n));
+    return null;
   }),
   // In proof-of-work mode they start and stop handing out work (and the built-in miner).
   defineMethod('miner_start', [optionalParam('threads', count)], async ({ chain, pow }) => {
@@ -104,7 +120,7 @@ export const controlMethods = [
   }),
   defineMethod(
     'chain_setStorageAt',
-    [param('address', address), param('position', storageSlot), param('value', storageSlot)],
+    [param('address', address), param('position', storageSlot), param('value', storageValue)],
     async ({ chain }, who, slot, value) => {
       await chain.setStorageAt(who, slot, value);
       return true;
