@@ -811,8 +811,10 @@ export class Chain extends EventEmitter<ChainEvents> {
     };
   }
 
-  /** Put back everything but the blocks, which the caller has arranged; `keep`: the snapshot stays valid. */
-  /** `rewindClock`: a snapshot revert, after which the clock reads what it read at the snapshot (BlockClock.restore). */
+  /**
+   * Put back everything but the blocks, which the caller has arranged; `keep`: the snapshot stays
+   * valid; `rewindClock` (snapshot reverts): the clock reads again what it read then (BlockClock.restore).
+   */
   private async restore(snapshot: ChainSnapshot, keep = true, rewindClock = false): Promise<void> {
     this.pending = undefined;
     this.historical = undefined;
