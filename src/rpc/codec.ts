@@ -56,14 +56,16 @@ export const index: Decoder<number> = (value, path) => {
   return Number(result);
 };
 
-/** DATA of any length, even number of digits. */
-export const data: Decoder<Uint8Array> = (value, path) => {
-  const text = hexString(value, path, 'data');
-  const digits = text.slice(2);
+/** The digits of DATA (an even number of them), `what` naming it in messages. */
+function dataDigits(value: unknown, path: ParamPath, what: string): string {
+  const digits = hexString(value, path, what).slice(2);
   if (!HEX_DIGITS.test(digits)) fail(path, 'invalid hex string');
   if (digits.length % 2 !== 0) fail(path, 'hex string of odd length');
-  return hexToBytes(`0x${digits}`);
-};
+  return digits;
+}
+
+/** DATA of any length, even number of digits. */
+export const data: Decoder<Uint8Array> = (value, path) => hexToBytes(`0x${dataDigits(value, path, 'data')}`);
 
 /** DATA of exactly `size` bytes. */
 export function fixedData(size: number): Decoder<Uint8Array> {
@@ -97,9 +99,7 @@ export const storageSlot: Decoder<Uint8Array> = (value, path) => {
  * want exactly 32; shorter DATA (Ganache's callers) is accepted, odd-length hex is not.
  */
 export const storageValue: Decoder<Uint8Array> = (value, path) => {
-  const digits = hexString(value, path, 'a storage value').slice(2);
-  if (!HEX_DIGITS.test(digits)) fail(path, 'invalid hex string');
-  if (digits.length % 2 !== 0) fail(path, 'hex string of odd length');
+  const digits = dataDigits(value, path, 'a storage value');
   if (digits.length > 64) fail(path, `hex string has length ${digits.length}, want at most 64 (32 bytes)`);
   return hexToBytes(`0x${digits.padStart(64, '0')}`);
 };
