@@ -162,6 +162,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   instanceId: Uint8Array = randomBytes(32);
   /** The last template emptyRunTemplate built, by the constant fields it has. */
   private lastTemplate: { readonly key: string; readonly block: Block } | undefined;
+  /** Work queued behind an answer, while it is under way (afterAnswer). */
+  private workAfterAnswer: Promise<void> | undefined;
 
   private constructor(
     /** The VM's Common. With a fork schedule it is moved to each block's fork inside the queue only. */
@@ -496,7 +498,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   // ---- transactions ----------------------------------------------------------------------
 
-  /** Decode, validate and pool a signed transaction; under automine, mine it before returning. */
+  /** Decode, validate and pool a signed transaction; under automine, mine it right after answering. */
   submitRawTransaction(raw: Uint8Array): Promise<string> {
     return this.queue.run(async () => {
       const tx = decodeRawTransaction(raw, this.nextBlockCommon());
@@ -584,30 +586,51 @@ export class Chain extends EventEmitter<ChainEvents> {
       nextBaseFee: this.nextBaseFee(),
       nextBlobGasPrice: undefined,
     });
+    if (this.automine) {
+      // What mining could still refuse, refused now: the answer goes out before the block is built.
+      const timestamp = this.clock.peekNext(this.head.block.header.timestamp);
+      if (timestamp > MAX_TIMESTAMP) throw rejected(`block timestamp ${timestamp} would exceed 2^64-1`);
+    }
     this.pool.add(tx, sender, hashHex);
     this.emit('pendingTransaction', hashHex);
-    if (this.automine) {
-      // A failed send changes nothing: if mining itself fails (e.g. the clock is at 2^64-1), the transaction leaves the pool.
-      const dropped = await this.mineExecutable().catch((error: unknown) => {
-        this.pool.remove(hashHex);
-        throw error;
-      });
-      const reason = dropped.get(hashHex);
-      if (reason !== undefined) throw rejected(reason);
-    }
+    if (this.automine) this.mineAfterAnswer();
     return hashHex;
+  }
+
+  /** Automine, as Anvil does it: the client reads the hash while the server builds the block. */
+  private mineAfterAnswer(): void {
+    this.afterAnswer(() => this.mineExecutable());
+  }
+
+  /**
+   * From inside a queue task: run `task` right after it, once its answer is out. Tasks already
+   * waiting run after `task`, and reads that bypass the queue wait for `settling`, so nobody
+   * sees the chain as it was before an answer.
+   */
+  private afterAnswer(task: () => Promise<void>): void {
+    const done = this.queue.runNext(async () => {
+      await new Promise(setImmediate);
+      await task().catch((error: unknown) => this.emit('error', error));
+    });
+    this.workAfterAnswer = done;
+    void done.then(() => {
+      if (this.workAfterAnswer === done) this.workAfterAnswer = undefined;
+    });
+  }
+
+  /** While work queued behind an answer is under way (afterAnswer): the promise of its end. */
+  get settling(): Promise<void> | undefined {
+    return this.workAfterAnswer;
   }
 
   // ---- mining ---------------------------------------------------------------------------
 
-  /** Automine: one block per executable transaction, until none is left. Returns drop reasons by hash. */
-  private async mineExecutable(): Promise<Map<string, string>> {
-    const dropped = new Map<string, string>();
+  /** Automine: one block per executable transaction, until none is left. */
+  private async mineExecutable(): Promise<void> {
     for (;;) {
       const next = (await this.executable())[0];
-      if (!next) return dropped;
-      const outcome = await this.mineWith([next]);
-      for (const { entry, reason } of outcome.dropped) dropped.set(entry.hashHex, reason);
+      if (!next) return;
+      await this.mineWith([next]);
     }
   }
 
@@ -838,13 +861,15 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.queue.run(async () => {
       const snapshot = this.snapshots.take(id, consume);
       if (!snapshot) return false;
-      const dropped = this.blocks.truncateAbove(snapshot.headNumber);
-      await this.restore(snapshot, !consume, true);
-      // After restore, whose flush writes anything still cached: the rewind frees that too.
-      this.trieNodes.rewind(snapshot.trieMark!);
-      if (this.snapshots.size === 0) this.trieNodes.closeLog();
-      this.emit('rewound');
-      if (dropped.length > 0) this.emit('reorg', dropped);
+      this.afterAnswer(async () => {
+        const dropped = this.blocks.truncateAbove(snapshot.headNumber);
+        await this.restore(snapshot, !consume, true);
+        // After restore, whose flush writes anything still cached: the rewind frees that too.
+        this.trieNodes.rewind(snapshot.trieMark!);
+        if (this.snapshots.size === 0) this.trieNodes.closeLog();
+        this.emit('rewound');
+        if (dropped.length > 0) this.emit('reorg', dropped);
+      });
       return true;
     });
   }

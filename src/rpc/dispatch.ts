@@ -56,6 +56,9 @@ export class Dispatcher {
       if (params !== undefined && params !== null && !Array.isArray(params)) {
         throw new RpcError(ErrorCode.invalidParams, 'invalid params: expected an array of positional parameters');
       }
+      // A send's answer goes out before automine's block is in: whatever is asked next sees it.
+      const settling = this.ctx.chain.settling;
+      if (settling) await settling;
       return await handler.invoke(this.ctx, (params as unknown[] | undefined | null) ?? []);
     } catch (error) {
       failure = toRpcError(error, (e) => this.options.onInternalError(e, method));

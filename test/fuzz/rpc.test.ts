@@ -32,6 +32,7 @@ interface NodeState {
 }
 
 async function stateOf(node: SimNode): Promise<NodeState> {
+  await node.chain.settling; // a send's block is built after its answer
   return {
     head: node.chain.head.hashHex,
     root: bytesToHex(await node.chain.vm.stateManager.getStateRoot()),

@@ -11,7 +11,7 @@ async function nodeWithConsole(options: ChainSimOptions = {}) {
   const lines: string[] = [];
   const node = newNode({ quiet: false, logger: (line) => lines.push(line), ...options });
   const address = await deploy(node.rpc, 'ConsoleLogger');
-  /** The lines printed since the last call: a request answers after its lines are printed. */
+  /** The lines printed since the last call: a request answers after its lines are printed (a send's, after the next request). */
   const printed = async () => lines.splice(0);
   await printed();
   return { ...node, address, printed };
@@ -44,7 +44,9 @@ describe('Solidity console.log', () => {
     const data = logger.encodeFunctionData('logView');
     await rpc('eth_estimateGas', [{ from: ADDRESSES[0], to: address, data }]);
     expect(await printed()).to.deep.equal([]);
+    // Automine builds the block after the send's answer: its lines come before the next answer.
     await rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: address, data }]);
+    await rpc('eth_blockNumber', []);
     expect(await printed()).to.deep.equal(['view call, count 0']);
   });
 

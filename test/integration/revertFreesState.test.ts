@@ -8,7 +8,9 @@ const TO = '0x000000000000000000000000000000000000beef';
 const token = new Interface(artifact('Token').abi);
 
 async function storedNodes(provider: ChainSimProvider): Promise<number> {
-  return (await provider.ready()).chain.storedStateNodes;
+  const { chain } = await provider.ready();
+  await chain.settling; // a revert's work comes after its answer
+  return chain.storedStateNodes;
 }
 
 async function tokenBalance(rpc: Rpc, address: string, who: string, block = 'latest'): Promise<bigint> {

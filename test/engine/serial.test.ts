@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { SerialQueue } from '../../src/engine/serial.js';
+import { newNode, signed } from '../helpers/chain.js';
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the chain queue', () => {
+  it('runs tasks one at a time in arrival order; a failure rejects its caller only', async () => {
+    const queue = new SerialQueue();
+    const log: string[] = [];
+    const task = (name: string, fail = false) => async () => {
+      log.push(`${name} start`);
+      await tick();
+      log.push(`${name} end`);
+      if (fail) throw new Error(name);
+      return name;
+    };
+    const results = await Promise.allSettled([queue.run(task('a')), queue.run(task('b', true)), queue.run(task('c'))]);
+    expect(log).to.deep.equal(['a start', 'a end', 'b start', 'b end', 'c start', 'c end']);
+    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+  });
+
+  it('runNext puts a task right behind the running one, ahead of the tasks already waiting', async () => {
+    const queue = new SerialQueue();
+    const log: string[] = [];
+    const later: Array<Promise<unknown>> = [];
+    const first = queue.run(async () => {
+      later.push(queue.run(async () => log.push('waiting 1')), queue.run(async () => log.push('waiting 2')));
+      later.push(queue.runNext(async () => log.push('next 1')), queue.runNext(async () => log.push('next 2')));
+      log.push('first');
+    });
+    await first;
+    await Promise.all(later);
+    expect(log).to.deep.equal(['first', 'next 1', 'next 2', 'waiting 1', 'waiting 2']);
+  });
+
+  it("waits for settle's promise before a task's caller sees its result", async () => {
+    const log: string[] = [];
+    const queue = new SerialQueue(() => tick().then(() => void log.push('settled')));
+    await queue.run(async () => log.push('task'));
+    log.push('answered');
+    expect(log).to.deep.equal(['task', 'settled', 'answered']);
+  });
+});
+
+describe('automine after the answer', () => {
+  it('a send answers before its block is built; the next request sees the block', async () => {
+    const { provider, rpc } = newNode();
+    const { chain } = await provider.ready();
+    const hash = await rpc<string>('eth_sendRawTransaction', [await signed(0, { to: `0x${'11'.repeat(20)}`, nonce: 0, value: 1 })]);
+    expect(chain.head.number, 'head when the hash is answered').to.equal(0n);
+    expect(chain.settling, 'the block is being built').to.not.equal(undefined);
+    const receipt = await rpc<{ blockNumber: string } | null>('eth_getTransactionReceipt', [hash]);
+    expect(receipt?.blockNumber).to.equal('0x1');
+    expect(chain.settling).to.equal(undefined);
+  });
+
+  it('a revert answers before the state is put back; the next request reads the snapshot state', async () => {
+    const { provider, rpc } = newNode();
+    const { chain } = await provider.ready();
+    const to = `0x${'22'.repeat(20)}`;
+    const id = await rpc<string>('evm_snapshot');
+    await rpc('eth_sendRawTransaction', [await signed(0, { to, nonce: 0, value: 5 })]);
+    expect(await rpc('eth_getBalance', [to, 'latest'])).to.equal('0x5');
+    expect(await rpc('evm_revert', [id])).to.equal(true);
+    expect(chain.head.number, 'head when true is answered').to.equal(1n);
+    expect(await rpc('eth_getBalance', [to, 'latest'])).to.equal('0x0');
+    expect(await rpc('eth_blockNumber')).to.equal('0x0');
+  });
+});
