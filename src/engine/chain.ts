@@ -150,7 +150,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   private genesisPoint: ChainSnapshot | undefined;
   private intervalTimer: NodeJS.Timeout | undefined;
   private historical: { root: string; vm: VM } | undefined;
-  private pending: { key: string; vm: VM } | undefined;
+  /** The pending block and its state, by what they were built from (pendingBuild). */
+  private pending: { key: string; template: NextBlockOverrides; vm: VM; block: MinedBlock } | undefined;
   /** With a fork schedule: the rules the next block follows, asked without touching the VM's Common. */
   private readonly nextCommon: Common;
   /**
@@ -304,23 +305,36 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.vmAt(this.resolve(ref));
   }
 
-  /**
-   * The state after the executable pool transactions, computed on a scratch copy of the
-   * VM (sharing the trie database, so the live state is untouched) and reused until the
-   * head or the pool changes. With an empty pool it is the live state itself.
-   */
+  /** The state after the executable pool transactions (pendingBuild); with an empty pool, the live state itself. */
   private async pendingState(): Promise<VM> {
     const executable = await this.executable();
     if (executable.length === 0) return this.vm;
+    return (await this.pendingBuild(executable)).vm;
+  }
+
+  /**
+   * The next block as the pool would make it now (eth_getBlockByNumber('pending')), as go-ethereum,
+   * Hardhat and Anvil serve it: the head's child with the executable pool transactions.
+   */
+  pendingBlock(): Promise<MinedBlock> {
+    return this.queue.run(async () => (await this.pendingBuild(await this.executable())).block);
+  }
+
+  /**
+   * The next block from `executable`, built on a scratch copy of the VM (sharing the trie
+   * database, so the live state is untouched) and reused until the head, the pool, the clock's
+   * next timestamp or the next-block settings change.
+   */
+  private async pendingBuild(executable: PooledTransaction[]): Promise<{ vm: VM; block: MinedBlock }> {
     const timestamp = this.clock.peekNext(this.blocks.headTimestamp);
     const fork = this.schedule ? forkAt(this.schedule, this.head.number + 1n, timestamp) : '';
-    const key = `${this.head.hashHex}:${fork}:${executable.map((e) => e.hashHex).join(',')}`;
-    if (this.pending?.key !== key) {
+    const key = `${this.head.hashHex}:${fork}:${timestamp}:${this.coinbase}:${this.blockGasLimit}:${executable.map((e) => e.hashHex).join(',')}`;
+    if (this.pending?.key !== key || this.pending.template !== this.nextBlock) {
       const vm = await copyOf(this.vm);
       this.consoleLines.watch(vm.evm as EVM);
       this.alignVm(vm, this.head.number + 1n, timestamp);
       // The pool's transactions print their console.log lines when they are mined, not here.
-      await this.consoleLines.mutedDuring(() =>
+      const outcome = await this.consoleLines.mutedDuring(() =>
         mineBlock(vm, this.head, executable, {
           timestamp,
           coinbase: this.coinbase,
@@ -328,9 +342,9 @@ export class Chain extends EventEmitter<ChainEvents> {
           ...this.nextBlock,
         }),
       );
-      this.pending = { key, vm };
+      this.pending = { key, template: this.nextBlock, vm, block: outcome.mined };
     }
-    return this.pending.vm;
+    return this.pending;
   }
 
   /** The VM whose state is the state as of `mined` (the live VM for the head). */

@@ -71,6 +71,16 @@ export function formatBlock(mined: MinedBlock, fullTransactions: boolean): JsonO
   return out;
 }
 
+/**
+ * The pending block (the next block as the pool would make it now), as go-ethereum marshals it:
+ * no hash, nonce or miner, since the block is not sealed; its transactions have no block hash.
+ */
+export function formatPendingBlock(mined: MinedBlock, fullTransactions: boolean): JsonObject {
+  const out = formatBlock(mined, fullTransactions);
+  if (fullTransactions) out.transactions = (out.transactions as JsonObject[]).map((tx) => ({ ...tx, blockHash: null }));
+  return { ...out, hash: null, nonce: null, miner: null };
+}
+
 /** A transaction object; `position` is absent while it is pending. */
 export function formatTransaction(tx: TypedTransaction, from: Address, position: TxPosition | undefined): JsonObject {
   const json = tx.toJSON();

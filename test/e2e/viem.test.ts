@@ -35,6 +35,8 @@ describe('viem test clients against npx chain-sim', function () {
       await test.stopImpersonatingAccount({ address: whale });
 
       const before = await client.getBlock();
+      const pending = await client.getBlock({ blockTag: 'pending' });
+      expect([pending.number, pending.hash, pending.parentHash]).to.deep.equal([before.number + 1n, null, before.hash]);
       await test.increaseTime({ seconds: 1000 });
       await test.mine({ blocks: 3 });
       const after = await client.getBlock();

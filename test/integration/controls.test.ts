@@ -142,6 +142,52 @@ describe('test controls', () => {
     expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x15');
   });
 
+  it('the pending block is the head\'s child with the executable pool, unsealed (no hash, nonce, miner), as go-ethereum serves it', async () => {
+    type RpcBlock = Record<string, string | null> & { transactions: Array<string | Record<string, string | null>> };
+    const { rpc } = newNode();
+    const head = await rpc<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
+    const empty = await rpc<RpcBlock>('eth_getBlockByNumber', ['pending', false]);
+    expect(empty.number).to.equal('0x1');
+    expect(empty.parentHash).to.equal(head.hash);
+    expect([empty.hash, empty.nonce, empty.miner]).to.deep.equal([null, null, null]);
+    expect(empty.transactions).to.deep.equal([]);
+
+    await rpc('evm_setAutomine', [false]);
+    const hashes = [];
+    for (let nonce = 0; nonce < 2; nonce++) {
+      hashes.push(await rpc<string>('eth_sendRawTransaction', [await signed(0, { to: TO, nonce, gasLimit: 21000, value: 1n })]));
+    }
+    await rpc('eth_sendRawTransaction', [await signed(1, { to: TO, nonce: 5, gasLimit: 21000 })]); // queued behind a nonce gap
+    const timestamp = Number(head.timestamp) + 100;
+    await rpc('evm_setNextBlockTimestamp', [timestamp]);
+
+    const pending = await rpc<RpcBlock>('eth_getBlockByNumber', ['pending', true]);
+    expect(pending.number).to.equal('0x1');
+    expect(Number(pending.timestamp)).to.equal(timestamp);
+    expect(Number(pending.gasUsed)).to.equal(42000);
+    expect(pending.transactions.map((tx) => (tx as Record<string, string | null>).hash)).to.deep.equal(hashes);
+    for (const [i, tx] of (pending.transactions as Array<Record<string, string | null>>).entries()) {
+      expect([tx.blockHash, tx.blockNumber, tx.transactionIndex]).to.deep.equal([null, '0x1', `0x${i}`]);
+    }
+    expect(await rpc('eth_getBlockTransactionCountByNumber', ['pending'])).to.equal('0x2');
+    const second = await rpc<Record<string, string | null>>('eth_getTransactionByBlockNumberAndIndex', ['pending', '0x1']);
+    expect([second.hash, second.blockHash]).to.deep.equal([hashes[1], null]);
+    expect(await rpc('eth_getUncleCountByBlockNumber', ['pending'])).to.equal('0x0');
+    expect(await rpc('eth_getBlockReceipts', ['pending'])).to.equal(null);
+    expect(await rpc('eth_blockNumber')).to.equal('0x0'); // nothing mined by asking
+
+    // Mined as it was announced: the same transactions, roots and state.
+    await rpc('evm_mine');
+    const mined = await rpc<RpcBlock>('eth_getBlockByNumber', ['0x1', false]);
+    expect(mined.hash).to.be.a('string');
+    for (const field of ['parentHash', 'timestamp', 'stateRoot', 'transactionsRoot', 'receiptsRoot', 'logsBloom', 'gasUsed', 'baseFeePerGas']) {
+      expect(mined[field], field).to.equal(pending[field]);
+    }
+    expect(mined.transactions).to.deep.equal(hashes);
+    const next = await rpc<RpcBlock>('eth_getBlockByNumber', ['pending', false]);
+    expect([next.number, next.parentHash, next.transactions.length]).to.deep.equal(['0x2', mined.hash, 0]);
+  });
+
   it('interval mining (--block-time) produces blocks on its own and can be stopped', async () => {
     const { rpc, provider } = newNode({ blockTime: 0.05, wallClock: () => 1_800_000_000_000 });
     expect(await rpc('eth_mining')).to.equal(true);

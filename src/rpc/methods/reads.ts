@@ -4,16 +4,23 @@ import type { BlockRef } from '../../engine/chain.js';
 import type { MinedBlock } from '../../engine/blocks.js';
 import { address, arrayOf, blockNumberOrTag, blockRef, boolean, hash, index, storageSlot } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
-import { formatBlock, formatReceipt, formatTransaction, formatUncle } from '../format.js';
-import type { Json } from '../json.js';
+import { formatBlock, formatPendingBlock, formatReceipt, formatTransaction, formatUncle } from '../format.js';
+import type { Json, JsonObject } from '../json.js';
 import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
 
 const LATEST: BlockRef = { tag: 'latest' };
 const at = (ref: BlockRef | undefined) => ref ?? LATEST;
 
-/** The block a by-number or by-hash getter names; pending means the head in this node. */
+/** The block a by-hash getter (or a by-number getter other than for `pending`) names. */
 function blockOrNull(ctx: RpcContext, ref: BlockRef): MinedBlock | undefined {
   return ctx.chain.find(ref);
+}
+
+const isPending = (ref: BlockRef): boolean => 'tag' in ref && ref.tag === 'pending';
+
+/** A by-number getter's block: `pending` is the next block as the pool would make it now. */
+async function blockByNumber(ctx: RpcContext, ref: BlockRef): Promise<MinedBlock | undefined> {
+  return isPending(ref) ? ctx.chain.pendingBlock() : blockOrNull(ctx, ref);
 }
 
 function transactionAt(mined: MinedBlock | undefined, i: number): Json {
@@ -71,16 +78,17 @@ export const readMethods = [
     const mined = blockOrNull(ctx, { hash: h });
     return mined ? formatBlock(mined, full) : null;
   }),
-  defineMethod('chain_getBlockByNumber', [param('block', blockNumberOrTag), param('fullTransactions', boolean)], (ctx, ref, full) => {
-    const mined = blockOrNull(ctx, ref);
-    return mined ? formatBlock(mined, full) : null;
+  defineMethod('chain_getBlockByNumber', [param('block', blockNumberOrTag), param('fullTransactions', boolean)], async (ctx, ref, full) => {
+    const mined = await blockByNumber(ctx, ref);
+    if (!mined) return null;
+    return isPending(ref) ? formatPendingBlock(mined, full) : formatBlock(mined, full);
   }),
   defineMethod('chain_getBlockTransactionCountByHash', [param('blockHash', hash)], (ctx, h) => {
     const mined = blockOrNull(ctx, { hash: h });
     return mined ? encodeQuantity(mined.block.transactions.length) : null;
   }),
-  defineMethod('chain_getBlockTransactionCountByNumber', [param('block', blockNumberOrTag)], (ctx, ref) => {
-    const mined = blockOrNull(ctx, ref);
+  defineMethod('chain_getBlockTransactionCountByNumber', [param('block', blockNumberOrTag)], async (ctx, ref) => {
+    const mined = await blockByNumber(ctx, ref);
     return mined ? encodeQuantity(mined.block.transactions.length) : null;
   }),
 
@@ -98,14 +106,18 @@ export const readMethods = [
   defineMethod(
     'chain_getTransactionByBlockNumberAndIndex',
     [param('block', blockNumberOrTag), param('index', index)],
-    (ctx, ref, i) => transactionAt(blockOrNull(ctx, ref), i),
+    async (ctx, ref, i) => {
+      const tx = transactionAt(await blockByNumber(ctx, ref), i);
+      return tx && isPending(ref) ? { ...(tx as JsonObject), blockHash: null } : tx;
+    },
   ),
   defineMethod('chain_getTransactionReceipt', [param('transactionHash', hash)], ({ chain }, h) => {
     const location = chain.transaction(h);
     return location ? formatReceipt(location.mined, location.index) : null;
   }),
+  // No receipts for the pending block, as for a pending transaction: they come when it is mined.
   defineMethod('chain_getBlockReceipts', [param('block', blockRef)], (ctx, ref) => {
-    const mined = blockOrNull(ctx, ref);
+    const mined = isPending(ref) ? undefined : blockOrNull(ctx, ref);
     return mined ? mined.receipts.map((_, i) => formatReceipt(mined, i)) : null;
   }),
 
@@ -113,15 +125,15 @@ export const readMethods = [
   defineMethod('chain_getUncleByBlockHashAndIndex', [param('blockHash', hash), param('index', index)], (ctx, h, i) =>
     uncleAt(blockOrNull(ctx, { hash: h }), i),
   ),
-  defineMethod('chain_getUncleByBlockNumberAndIndex', [param('block', blockNumberOrTag), param('index', index)], (ctx, ref, i) =>
-    uncleAt(blockOrNull(ctx, ref), i),
+  defineMethod('chain_getUncleByBlockNumberAndIndex', [param('block', blockNumberOrTag), param('index', index)], async (ctx, ref, i) =>
+    uncleAt(await blockByNumber(ctx, ref), i),
   ),
   defineMethod('chain_getUncleCountByBlockHash', [param('blockHash', hash)], (ctx, h) => {
     const mined = blockOrNull(ctx, { hash: h });
     return mined ? encodeQuantity(mined.block.uncleHeaders.length) : null;
   }),
-  defineMethod('chain_getUncleCountByBlockNumber', [param('block', blockNumberOrTag)], (ctx, ref) => {
-    const mined = blockOrNull(ctx, ref);
+  defineMethod('chain_getUncleCountByBlockNumber', [param('block', blockNumberOrTag)], async (ctx, ref) => {
+    const mined = await blockByNumber(ctx, ref);
     return mined ? encodeQuantity(mined.block.uncleHeaders.length) : null;
   }),
 ];
