@@ -1067,6 +1067,13 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.pool.remove(hashHex) !== undefined;
   }
 
+  /** Remove every pool transaction, or every one `sender` sent; how many left. */
+  dropTransactions(sender?: Address): number {
+    const leaving = this.pool.all().filter((entry) => sender === undefined || entry.sender.equals(sender));
+    for (const entry of leaving) this.pool.remove(entry.hashHex);
+    return leaving.length;
+  }
+
   /**
    * The pool as go-ethereum's txpool_* methods split it: `pending` can run now (in block
    * order), `queued` waits behind a nonce gap.

@@ -24,7 +24,7 @@ export type MethodTable = ReadonlyMap<string, RpcMethod>;
 export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {
   evm_snapshot: ['anvil_snapshot'],
   evm_revert: ['anvil_revert'],
-  chain_mine: ['hardhat_mine', 'anvil_mine'],
+  chain_mine: ['anvil_mine'],
   chain_getAutomine: ['hardhat_getAutomine', 'anvil_getAutomine'],
   chain_setAutomine: ['evm_setAutomine', 'anvil_setAutomine'],
   chain_setIntervalMining: ['evm_setIntervalMining'],
@@ -44,7 +44,7 @@ export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {
   chain_setNextBlockBaseFeePerGas: ['hardhat_setNextBlockBaseFeePerGas', 'anvil_setNextBlockBaseFeePerGas'],
   chain_setPrevRandao: ['hardhat_setPrevRandao'],
   chain_setBlockGasLimit: ['evm_setBlockGasLimit', 'anvil_setBlockGasLimit'],
-  chain_dropTransaction: ['hardhat_dropTransaction', 'anvil_dropTransaction'],
+  chain_dropTransaction: ['hardhat_dropTransaction'],
   chain_signTypedData_v4: ['eth_signTypedData'],
   chain_loadState: ['anvil_loadState'],
   chain_reset: ['hardhat_reset', 'anvil_reset'],

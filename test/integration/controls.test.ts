@@ -188,6 +188,30 @@ describe('test controls', () => {
     expect([next.number, next.parentHash, next.transactions.length]).to.deep.equal(['0x2', mined.hash, 0]);
   });
 
+  it('the pool controls answer as their tools do: anvil_dropTransaction the hash or null, anvil_dropAllTransactions, anvil_removePoolTransactions', async () => {
+    const { rpc } = newNode();
+    await rpc('evm_setAutomine', [false]);
+    const sendFrom = async (key: number, nonce: number) => rpc<string>('eth_sendRawTransaction', [await signed(key, { to: TO, nonce, gasLimit: 21000 })]);
+    const first = await sendFrom(0, 0);
+    expect(await rpc('anvil_dropTransaction', [first])).to.equal(first);
+    expect(await rpc('anvil_dropTransaction', [first])).to.equal(null);
+    expect(await rpc('hardhat_dropTransaction', [first])).to.equal(false);
+
+    await sendFrom(0, 0);
+    await sendFrom(0, 1);
+    const other = await sendFrom(1, 0);
+    expect(await rpc('anvil_removePoolTransactions', [ADDRESSES[0]])).to.equal(null);
+    expect(await rpc('txpool_status')).to.deep.equal({ pending: '0x1', queued: '0x0' });
+    expect((await rpc<{ transactions: string[] }>('eth_getBlockByNumber', ['pending', false])).transactions).to.deep.equal([other]);
+    expect(await rpc('anvil_dropAllTransactions')).to.equal(null);
+    expect(await rpc('txpool_status')).to.deep.equal({ pending: '0x0', queued: '0x0' });
+
+    expect(await rpc('hardhat_mine', ['0x2'])).to.equal(true);
+    expect(await rpc('anvil_mine', ['0x2'])).to.equal(null);
+    expect(await rpc('chain_mine')).to.equal(null);
+    expect(await rpc('eth_blockNumber')).to.equal('0x5');
+  });
+
   it('interval mining (--block-time) produces blocks on its own and can be stopped', async () => {
     const { rpc, provider } = newNode({ blockTime: 0.05, wallClock: () => 1_800_000_000_000 });
     expect(await rpc('eth_mining')).to.equal(true);

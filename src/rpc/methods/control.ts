@@ -49,10 +49,12 @@ export const controlMethods = [
   defineMethod('chain_revert', [param('snapshotId', snapshotId)], ({ chain }, id) => chain.revert(id, false)),
   defineMethod('evm_revert', [param('snapshotId', snapshotId)], ({ chain }, id) => chain.revert(id, true)),
 
-  defineMethod('chain_mine', [optionalParam('blocks', count), optionalParam('interval', count)], async ({ chain }, blocks, interval) => {
-    await chain.mineMany(blocks ?? 1n, interval);
-    return null;
-  }),
+  ...(['chain_mine', 'hardhat_mine'] as const).map((name) =>
+    defineMethod(name, [optionalParam('blocks', count), optionalParam('interval', count)], async ({ chain }, blocks, interval) => {
+      await chain.mineMany(blocks ?? 1n, interval);
+      return name === 'hardhat_mine' ? true : null; // what each tool answers (Anvil: null)
+    }),
+  ),
   defineMethod('evm_mine', [optionalParam('timestamp', mineOptions)], async ({ chain }, options) => {
     // A timestamp of 0 means none, as in Hardhat (and Ganache, which tests it for truth).
     const timestamp = options?.timestamp === 0n ? undefined : options?.timestamp;
@@ -157,6 +159,16 @@ export const controlMethods = [
     return true;
   }),
   defineMethod('chain_dropTransaction', [param('transactionHash', hash)], ({ chain }, h) => chain.dropTransaction(h)),
+  // Anvil answers with the dropped transaction's hash, or null when it was not in the pool.
+  defineMethod('anvil_dropTransaction', [param('transactionHash', hash)], ({ chain }, h) => (chain.dropTransaction(h) ? h : null)),
+  defineMethod('anvil_dropAllTransactions', [], ({ chain }) => {
+    chain.dropTransactions();
+    return null;
+  }),
+  defineMethod('anvil_removePoolTransactions', [param('address', address)], ({ chain }, who) => {
+    chain.dropTransactions(who);
+    return null;
+  }),
 
   defineMethod('chain_setLoggingEnabled', [param('enabled', boolean)], ({ requestLog }, enabled) => {
     requestLog.enabled = enabled;
