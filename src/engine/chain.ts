@@ -611,9 +611,17 @@ export class Chain extends EventEmitter<ChainEvents> {
     return hashHex;
   }
 
-  /** Automine, as Anvil does it: the client reads the hash while the server builds the block. */
+  /**
+   * Automine, as Anvil does it: the client reads the hash while the server builds the block.
+   * Admission checked everything the block builder checks, so a transaction it still refuses
+   * means a check is missing there: reported as an internal error, not left unsaid.
+   */
   private mineAfterAnswer(): void {
-    this.afterAnswer(() => this.mineExecutable());
+    this.afterAnswer(async () => {
+      for (const { entry, reason } of await this.mineExecutable()) {
+        this.emit('error', new Error(`transaction ${entry.hashHex} was answered but refused by the block builder: ${reason}`));
+      }
+    });
   }
 
   /**
@@ -639,12 +647,13 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   // ---- mining ---------------------------------------------------------------------------
 
-  /** Automine: one block per executable transaction, until none is left. */
-  private async mineExecutable(): Promise<void> {
+  /** Automine: one block per executable transaction, until none is left. Returns what the blocks could not take (it left the pool). */
+  private async mineExecutable(): Promise<MiningOutcome['dropped']> {
+    const dropped: Array<MiningOutcome['dropped'][number]> = [];
     for (;;) {
       const next = (await this.executable())[0];
-      if (!next) return;
-      await this.mineWith([next]);
+      if (!next) return dropped;
+      dropped.push(...(await this.mineWith([next])).dropped);
     }
   }
 
