@@ -48,22 +48,19 @@ describe('automine after the answer', () => {
     const { provider, rpc } = newNode();
     const { chain } = await provider.ready();
     const hash = await rpc<string>('eth_sendRawTransaction', [await signed(0, { to: `0x${'11'.repeat(20)}`, nonce: 0, value: 1 })]);
-    expect(chain.head.number, 'head when the hash is answered').to.equal(0n);
-    expect(chain.settling, 'the block is being built').to.not.equal(undefined);
+    expect(chain.settling, 'the block is still being built when the hash is answered').to.not.equal(undefined);
     const receipt = await rpc<{ blockNumber: string } | null>('eth_getTransactionReceipt', [hash]);
     expect(receipt?.blockNumber).to.equal('0x1');
     expect(chain.settling).to.equal(undefined);
   });
 
-  it('a revert answers before the state is put back; the next request reads the snapshot state', async () => {
-    const { provider, rpc } = newNode();
-    const { chain } = await provider.ready();
+  it('a revert puts the state back behind its answer; the next request reads the snapshot state', async () => {
+    const { rpc } = newNode();
     const to = `0x${'22'.repeat(20)}`;
     const id = await rpc<string>('evm_snapshot');
     await rpc('eth_sendRawTransaction', [await signed(0, { to, nonce: 0, value: 5 })]);
     expect(await rpc('eth_getBalance', [to, 'latest'])).to.equal('0x5');
     expect(await rpc('evm_revert', [id])).to.equal(true);
-    expect(chain.head.number, 'head when true is answered').to.equal(1n);
     expect(await rpc('eth_getBalance', [to, 'latest'])).to.equal('0x0');
     expect(await rpc('eth_blockNumber')).to.equal('0x0');
   });
