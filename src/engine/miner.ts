@@ -1,4 +1,4 @@
-import { type Block, type HeaderData } from '@ethereumjs/block';
+import { Block, type HeaderData } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
@@ -77,7 +77,7 @@ export async function mineBlock(
     }
   }
   const { block } = await builder.build();
-  // The block holds copies of the transactions (createBlock re-creates each from its fields):
+  // Where the block holds copies of the transactions (the library's own build, see below):
   // give them the hashes the pool already computed instead of serialising them again.
   block.transactions.forEach((tx, i) => {
     tx.cache.hash ??= included[i]!.tx.cache.hash;
@@ -93,11 +93,12 @@ export async function mineBlock(
  * - @ethereumjs/vm makes a Block of all the transactions added so far to run each new one
  *   in (re-creating and validating every one of them), though running a transaction needs
  *   only the header: mining n transactions cost O(n²), 5 s for 1,000. Its list is set
- *   aside while it does that (not under EIP-7928, which numbers transactions by it);
+ *   aside while it does that, and while it seals the block, which would re-create them all
+ *   once more (neither under EIP-7928, which numbers transactions by that list);
  * - the transaction and receipt roots are computed in one pass (trieRoot.ts), not through
  *   a trie database.
- * Both reach the builder's private list of transactions; if that is ever renamed, the
- * library's own ways are used.
+ * All of these reach the builder's private list of transactions; if that is ever renamed,
+ * the library's own ways are used.
  */
 class LeanBlockBuilder extends BlockBuilder {
   private readonly setsListAside: boolean;
@@ -129,12 +130,37 @@ class LeanBlockBuilder extends BlockBuilder {
     }
   }
 
+  /**
+   * The library's build makes the block with createBlock, which re-creates every transaction
+   * from its fields: here it builds on an empty list, with the roots of the real one, and the
+   * block gets the transactions that ran.
+   */
+  override async build(sealOpts?: Parameters<BlockBuilder['build']>[0]): ReturnType<BlockBuilder['build']> {
+    const list = this.included;
+    if (!this.setsListAside || !list?.length) return super.build(sealOpts);
+    this.roots = { transactions: await this.transactionsTrie(), receipts: await this.receiptTrie() };
+    this.included = [];
+    let built: Awaited<ReturnType<BlockBuilder['build']>>;
+    try {
+      built = await super.build(sealOpts);
+    } finally {
+      this.included = list;
+      this.roots = undefined;
+    }
+    const { header, withdrawals } = built.block;
+    return { ...built, block: new Block(header, list, [], withdrawals) };
+  }
+
+  private roots: { readonly transactions: Uint8Array; readonly receipts: Uint8Array } | undefined;
+
   override async transactionsTrie(): Promise<Uint8Array> {
+    if (this.roots) return this.roots.transactions;
     const list = this.included;
     return list ? orderedTrieRoot(list.map((tx) => tx.serialize())) : super.transactionsTrie();
   }
 
   override async receiptTrie(): Promise<Uint8Array> {
+    if (this.roots) return this.roots.receipts;
     const list = this.included;
     if (!list) return super.receiptTrie();
     return orderedTrieRoot(this.transactionReceipts.map((receipt, i) => encodeReceipt(receipt, list[i]!.type)));

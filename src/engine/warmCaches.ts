@@ -24,7 +24,7 @@
  * the open journals unusable, and reverting to them empties the caches as before.
  */
 import type { AccountCache, Caches, CodeCache } from '@ethereumjs/statemanager';
-import { type Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes } from '@ethereumjs/util';
+import { Account, type Address, bytesToUnprefixedHex, createAccountFromRLP, equalsBytes } from '@ethereumjs/util';
 import { BatchFlushStateManager } from './batchFlush.js';
 
 /** Chain snapshots whose caches are kept (nested snapshots in test suites are a few deep). */
@@ -34,14 +34,37 @@ export class WarmCacheStateManager extends BatchFlushStateManager {
   private journals: CacheJournal[] = [];
   private nextJournal = 0;
 
+  /**
+   * Cache entries decoded: the cache holds each account as RLP and the library decodes it on
+   * every read (18 reads a transfer). Entries are never changed, only replaced, so an entry
+   * decodes the same each time; readers get a copy, which they may change.
+   */
+  private readonly decoded = new WeakMap<AccountEntry, Account>();
+
   override async getAccount(address: Address): Promise<Account | undefined> {
     const cache = this._caches?.account;
     if (!cache) return super.getAccount(address);
+    const entry = cache.get(address);
+    if (entry !== undefined) return entry.accountRLP === undefined ? undefined : copyAccount(this.decode(entry));
+    // From the trie, which puts it in the cache (a read, not a change: see above).
     const journal = cache._diffCache[cache._checkpoints]!;
     const key = bytesToUnprefixedHex(address.bytes);
     const journaled = journal.has(key);
     const account = await super.getAccount(address);
     if (!journaled) journal.delete(key);
+    return account;
+  }
+
+  override async putAccount(address: Address, account: Account | undefined): Promise<void> {
+    await super.putAccount(address, account);
+    // The account just serialised is what that entry decodes to: the next read skips decoding.
+    const entry = account && this._caches?.account?.get(address);
+    if (entry) this.decoded.set(entry, copyAccount(account));
+  }
+
+  private decode(entry: AccountEntry): Account {
+    let account = this.decoded.get(entry);
+    if (!account) this.decoded.set(entry, (account = createAccountFromRLP(entry.accountRLP!)));
     return account;
   }
 
@@ -135,6 +158,10 @@ export class WarmCacheStateManager extends BatchFlushStateManager {
 }
 
 type AccountEntry = NonNullable<ReturnType<AccountCache['get']>>;
+
+function copyAccount(account: Account): Account {
+  return new Account(account.nonce, account.balance, account.storageRoot.slice(), account.codeHash.slice());
+}
 type CodeEntry = NonNullable<ReturnType<CodeCache['get']>>;
 
 /** Records each entry of the deepest journal not recorded yet, with its value before every pending change. */
