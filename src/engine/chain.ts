@@ -66,6 +66,13 @@ export interface EngineOptions {
   readonly genesis?: { readonly schedule: ForkSchedule; readonly header: GenesisHeader };
 }
 
+/** What the state setters (chain_setBalance, chain_setCode, chain_setNonce) change in an account. */
+export interface AccountChange {
+  readonly balance?: bigint;
+  readonly nonce?: bigint;
+  readonly code?: Uint8Array;
+}
+
 export interface ChainEvents {
   /** A block was appended to the canonical chain. */
   block: [MinedBlock];
@@ -1048,18 +1055,33 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /** Change an account outside any transaction; no block is mined (as Hardhat and Anvil). */
-  modifyAccount(address: Address, change: { balance?: bigint; nonce?: bigint; code?: Uint8Array }): Promise<void> {
+  modifyAccount(address: Address, change: AccountChange): Promise<void> {
+    return this.queue.run(() => this.applyAccountChange(address, change));
+  }
+
+  /**
+   * A nonce set as Hardhat's hardhat_setNonce sets it: never lower than the account's, and
+   * not while transactions wait in the pool (their nonces were checked against the old one).
+   */
+  raiseNonce(address: Address, nonce: bigint): Promise<void> {
     return this.queue.run(async () => {
-      this.pending = undefined;
-      const sm = this.vm.stateManager;
-      const account = (await sm.getAccount(address)) ?? new Account();
-      if (change.balance !== undefined) account.balance = change.balance;
-      if (change.nonce !== undefined) account.nonce = change.nonce;
-      await sm.putAccount(address, account);
-      if (change.code !== undefined) await sm.putCode(address, change.code);
-      // Flush the caches into the trie: otherwise the next block's header keeps the old state root.
-      await sm.getStateRoot();
+      if (this.pool.size > 0) throw rejected('Cannot set account nonce when the transaction pool is not empty');
+      const current = (await this.vm.stateManager.getAccount(address))?.nonce ?? 0n;
+      if (nonce < current) throw new EngineError('invalidInput', `New nonce (${nonce}) must not be smaller than the existing nonce (${current})`);
+      await this.applyAccountChange(address, { nonce });
     });
+  }
+
+  private async applyAccountChange(address: Address, change: AccountChange): Promise<void> {
+    this.pending = undefined;
+    const sm = this.vm.stateManager;
+    const account = (await sm.getAccount(address)) ?? new Account();
+    if (change.balance !== undefined) account.balance = change.balance;
+    if (change.nonce !== undefined) account.nonce = change.nonce;
+    await sm.putAccount(address, account);
+    if (change.code !== undefined) await sm.putCode(address, change.code);
+    // Flush the caches into the trie: otherwise the next block's header keeps the old state root.
+    await sm.getStateRoot();
   }
 
   setStorageAt(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {

@@ -35,7 +35,7 @@ export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {
   chain_removeBlockTimestampInterval: ['anvil_removeBlockTimestampInterval'],
   chain_setBalance: ['hardhat_setBalance', 'anvil_setBalance', 'evm_setAccountBalance'],
   chain_setCode: ['hardhat_setCode', 'anvil_setCode', 'evm_setAccountCode'],
-  chain_setNonce: ['hardhat_setNonce', 'anvil_setNonce', 'evm_setAccountNonce'],
+  chain_setNonce: ['anvil_setNonce', 'evm_setAccountNonce'],
   chain_setStorageAt: ['hardhat_setStorageAt', 'anvil_setStorageAt', 'evm_setAccountStorageAt'],
   chain_impersonateAccount: ['hardhat_impersonateAccount', 'anvil_impersonateAccount'],
   chain_stopImpersonatingAccount: ['hardhat_stopImpersonatingAccount', 'anvil_stopImpersonatingAccount'],

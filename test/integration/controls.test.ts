@@ -254,6 +254,21 @@ describe('test controls', () => {
     expect(await rpc('eth_getStorageAt', [TO, '0x1', 'latest'])).to.equal(`0x${'00'.repeat(31)}05`);
   });
 
+  it("hardhat_setNonce keeps Hardhat's rules (never lower, not with a pool); chain_setNonce and anvil_setNonce set any nonce", async () => {
+    const { rpc } = newNode();
+    await rpc('hardhat_setNonce', [TO, '0x5']);
+    await expectRpcError(rpc('hardhat_setNonce', [TO, '0x4']), -32602, /^New nonce \(4\) must not be smaller than the existing nonce \(5\)$/);
+    expect(await rpc('eth_getTransactionCount', [TO, 'latest'])).to.equal('0x5');
+    await rpc('evm_setAutomine', [false]);
+    await rpc('eth_sendRawTransaction', [await signed(0, { to: TO, nonce: 0, gasLimit: 21000 })]);
+    await expectRpcError(rpc('hardhat_setNonce', [TO, '0x9']), -32000, /transaction pool is not empty/);
+    expect(await rpc('eth_getTransactionCount', [TO, 'latest'])).to.equal('0x5');
+    await rpc('anvil_setNonce', [TO, '0x2']);
+    expect(await rpc('eth_getTransactionCount', [TO, 'latest'])).to.equal('0x2');
+    await rpc('chain_setNonce', [TO, '0x1']);
+    expect(await rpc('eth_getTransactionCount', [TO, 'latest'])).to.equal('0x1');
+  });
+
   it('impersonated accounts send without a signature', async () => {
     const { rpc } = newNode();
     const whale = '0x00000000000000000000000000000000000000aa';

@@ -120,6 +120,11 @@ export const controlMethods = [
     await chain.modifyAccount(who, { nonce });
     return true;
   }),
+  // Hardhat refuses to lower a nonce or to change one while the pool holds transactions; Anvil and Ganache do neither.
+  defineMethod('hardhat_setNonce', [param('address', address), param('nonce', uint64)], async ({ chain }, who, nonce) => {
+    await chain.raiseNonce(who, nonce);
+    return true;
+  }),
   defineMethod(
     'chain_setStorageAt',
     [param('address', address), param('position', storageSlot), param('value', storageValue)],
