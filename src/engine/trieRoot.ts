@@ -6,8 +6,9 @@
  * the same (test/engine/trieRoot.test.ts and trieUpdate.test.ts check them against
  * @ethereumjs/mpt).
  */
-import { type Input, RLP } from '@ethereumjs/rlp';
+import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from './keccak256.js';
+import { type RlpItem, type RlpList, encodeRlp } from './nodeRlp.js';
 
 export interface TrieEntry {
   /** The key as nibbles (half-bytes). */
@@ -40,7 +41,7 @@ export type TrieNode = LeafNode | ExtensionNode | BranchNode;
 
 /** A child left as its parent stored it: the child's hash, or the raw list of a node under 32 bytes. */
 export class StoredChild {
-  constructor(readonly reference: Uint8Array | Input[]) {}
+  constructor(readonly reference: Uint8Array | RlpList) {}
 }
 
 export type TrieChild = TrieNode | StoredChild;
@@ -50,7 +51,7 @@ export type NodeWrites = Array<readonly [hash: Uint8Array, encoded: Uint8Array]>
 
 export const EMPTY_BYTES = new Uint8Array(0);
 /** keccak256(rlp("")): the root of an empty trie. */
-export const EMPTY_TRIE_ROOT = keccak256(RLP.encode(EMPTY_BYTES));
+export const EMPTY_TRIE_ROOT = keccak256(encodeRlp(EMPTY_BYTES));
 
 /** The root of the trie holding `values[i]` under key rlp(i). */
 export function orderedTrieRoot(values: readonly Uint8Array[]): Uint8Array {
@@ -106,8 +107,8 @@ export function buildNode(entries: readonly TrieEntry[], from: number, to: numbe
  * A node's raw list and its RLP encoding. Children are encoded on the way (stored children
  * as they were); those of 32 bytes and more are referred to by hash and added to `writes`.
  */
-export function encodeNode(node: TrieNode, writes?: NodeWrites): { raw: Input[]; encoded: Uint8Array } {
-  let raw: Input[];
+export function encodeNode(node: TrieNode, writes?: NodeWrites): { raw: RlpItem[]; encoded: Uint8Array } {
+  let raw: RlpItem[];
   switch (node.kind) {
     case 'leaf':
       raw = [hexPrefix(node.path, true), node.value];
@@ -120,11 +121,11 @@ export function encodeNode(node: TrieNode, writes?: NodeWrites): { raw: Input[];
       raw.push(node.value);
       break;
   }
-  return { raw, encoded: RLP.encode(raw) };
+  return { raw, encoded: encodeRlp(raw) };
 }
 
 /** How a parent refers to a child: inline when its encoding is shorter than a hash. */
-function reference(child: TrieChild, writes: NodeWrites | undefined): Input {
+function reference(child: TrieChild, writes: NodeWrites | undefined): RlpItem {
   if (child instanceof StoredChild) return child.reference;
   const { raw, encoded } = encodeNode(child, writes);
   if (encoded.length < 32) return raw;

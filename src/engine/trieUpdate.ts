@@ -13,9 +13,9 @@
  * the writes as they would the library's). The result is the trie the library would build
  * from the same changes (test/engine/trieUpdate.test.ts).
  */
-import { type Input, RLP } from '@ethereumjs/rlp';
 import { equalsBytes } from '@ethereumjs/util';
 import { keccak256 } from './keccak256.js';
+import { type RlpItem, decodeRlpList } from './nodeRlp.js';
 import {
   type BranchNode,
   EMPTY_BYTES,
@@ -160,12 +160,12 @@ async function resolve(store: TrieNodeStore, child: TrieChild): Promise<TrieNode
   if (Array.isArray(reference)) return decodeNode(reference);
   const encoded = await store.get(reference as Uint8Array);
   if (encoded === undefined) throw new Error(`missing trie node ${Buffer.from(reference as Uint8Array).toString('hex')}`);
-  return decodeNode(RLP.decode(encoded) as Input[]);
+  return decodeNode(decodeRlpList(encoded));
 }
 
-function decodeNode(raw: Input[]): TrieNode {
+function decodeNode(raw: readonly RlpItem[]): TrieNode {
   if (raw.length === 17) {
-    const children = raw.slice(0, 16).map((item) => (isEmpty(item) ? undefined : new StoredChild(item as Uint8Array | Input[])));
+    const children = raw.slice(0, 16).map((item) => (isEmpty(item) ? undefined : new StoredChild(item)));
     const value = raw[16] as Uint8Array;
     if (value.length > 0) throw new Error('updateTrie: a key ends inside another key (not a secure trie)');
     return { kind: 'branch', children, value };
@@ -173,10 +173,10 @@ function decodeNode(raw: Input[]): TrieNode {
   const { path, leaf } = fromHexPrefix(raw[0] as Uint8Array);
   return leaf
     ? { kind: 'leaf', path, value: raw[1] as Uint8Array }
-    : { kind: 'extension', path, child: new StoredChild(raw[1] as Uint8Array | Input[]) };
+    : { kind: 'extension', path, child: new StoredChild(raw[1]!) };
 }
 
-function isEmpty(item: Input): boolean {
+function isEmpty(item: RlpItem): boolean {
   return item instanceof Uint8Array && item.length === 0;
 }
 
