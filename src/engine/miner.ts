@@ -102,6 +102,8 @@ export async function mineBlock(
  */
 class LeanBlockBuilder extends BlockBuilder {
   private readonly setsListAside: boolean;
+  /** While build() runs the library's on an empty list: the roots of the real one. */
+  private roots: { readonly transactions: Uint8Array; readonly receipts: Uint8Array } | undefined;
 
   constructor(vm: VM, opts: BuildBlockOpts) {
     super(vm, opts);
@@ -150,8 +152,6 @@ class LeanBlockBuilder extends BlockBuilder {
     const { header, withdrawals } = built.block;
     return { ...built, block: new Block(header, list, [], withdrawals) };
   }
-
-  private roots: { readonly transactions: Uint8Array; readonly receipts: Uint8Array } | undefined;
 
   override async transactionsTrie(): Promise<Uint8Array> {
     if (this.roots) return this.roots.transactions;

@@ -158,11 +158,11 @@ export class WarmCacheStateManager extends BatchFlushStateManager {
 }
 
 type AccountEntry = NonNullable<ReturnType<AccountCache['get']>>;
+type CodeEntry = NonNullable<ReturnType<CodeCache['get']>>;
 
 function copyAccount(account: Account): Account {
   return new Account(account.nonce, account.balance, account.storageRoot.slice(), account.codeHash.slice());
 }
-type CodeEntry = NonNullable<ReturnType<CodeCache['get']>>;
 
 /** Records each entry of the deepest journal not recorded yet, with its value before every pending change. */
 function recordEntries<V>(journals: ReadonlyArray<ReadonlyMap<string, V | undefined>>, recorded: Map<string, V | undefined>): void {
