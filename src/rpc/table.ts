@@ -28,7 +28,6 @@ export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {
   chain_getAutomine: ['hardhat_getAutomine', 'anvil_getAutomine'],
   chain_setAutomine: ['evm_setAutomine', 'anvil_setAutomine'],
   chain_setIntervalMining: ['evm_setIntervalMining'],
-  chain_increaseTime: ['evm_increaseTime', 'anvil_increaseTime'],
   chain_setNextBlockTimestamp: ['evm_setNextBlockTimestamp', 'anvil_setNextBlockTimestamp'],
   chain_setTime: ['evm_setTime', 'anvil_setTime'],
   chain_setBlockTimestampInterval: ['anvil_setBlockTimestampInterval'],

@@ -42,6 +42,16 @@ describe('test controls', () => {
     expect(await rpc('chain_revert', ['0x99'])).to.equal(false);
   });
 
+  it("increaseTime answers the clock's whole offset in each tool's form: a quantity, Hardhat's decimal string, Anvil's number", async () => {
+    const { rpc } = newNode({ wallClock: () => 1_800_000_000_000 });
+    expect(await rpc('chain_increaseTime', [60])).to.equal('0x3c');
+    expect(await rpc('evm_increaseTime', [40])).to.equal('100');
+    expect(await rpc('anvil_increaseTime', ['0xa'])).to.equal(110);
+    await rpc('evm_mine');
+    const block = await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+    expect(Number(block.timestamp)).to.equal(1_800_000_000 + 110);
+  });
+
   it('time travel moves block timestamps and is undone by revert', async () => {
     const { rpc } = newNode({ wallClock: () => 1_800_000_000_000 });
     const id = await rpc<string>('evm_snapshot');

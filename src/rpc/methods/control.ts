@@ -90,7 +90,11 @@ export const controlMethods = [
     return true;
   }),
 
+  // Each answers the clock's whole offset in its tool's own form: a quantity here, Hardhat's
+  // decimal string ("an exception", its source says), Anvil's JSON number.
   defineMethod('chain_increaseTime', [param('seconds', count)], ({ chain }, seconds) => encodeQuantity(chain.increaseTime(seconds))),
+  defineMethod('evm_increaseTime', [param('seconds', count)], ({ chain }, seconds) => chain.increaseTime(seconds).toString()),
+  defineMethod('anvil_increaseTime', [param('seconds', count)], ({ chain }, seconds) => Number(chain.increaseTime(seconds))),
   defineMethod('chain_setNextBlockTimestamp', [param('timestamp', count)], ({ chain }, timestamp) => {
     chain.setNextBlockTimestamp(timestamp);
     return null;
