@@ -11,7 +11,7 @@ import type { EVM } from '@ethereumjs/evm';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
 import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
-import { BlockClock, type WallClock } from './clock.js';
+import { BlockClock, MAX_TIMESTAMP, type WallClock, assertMinable } from './clock.js';
 import { EngineError, rejected } from './errors.js';
 import { ConsolePrinter } from './consoleLog.js';
 import { impersonate } from './impersonation.js';
@@ -117,7 +117,6 @@ function senderOfRequest(request: CallRequest, method: string): Address {
 }
 
 /** Block headers store the timestamp as a uint64. */
-const MAX_TIMESTAMP = 2n ** 64n - 1n;
 
 /** A bound on one chain_mine call, so a typo cannot wedge the node for hours. */
 export const MAX_BLOCKS_PER_MINE = 1_000_000n;
@@ -609,8 +608,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
     if (this.automine) {
       // What mining could still refuse, refused now: the answer goes out before the block is built.
-      const timestamp = this.clock.peekNext(this.head.block.header.timestamp);
-      if (timestamp > MAX_TIMESTAMP) throw rejected(`block timestamp ${timestamp} would exceed 2^64-1`);
+      assertMinable(this.clock.peekNext(this.head.block.header.timestamp));
     }
     this.pool.add(tx, sender, hashHex);
     this.emit('pendingTransaction', hashHex);
@@ -679,7 +677,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const candidates = entries ?? (await this.executable());
     const parent = this.head;
     const blockTimestamp = timestamp ?? this.clock.takeNext(parent.block.header.timestamp);
-    if (blockTimestamp > MAX_TIMESTAMP) throw rejected(`block timestamp ${blockTimestamp} would exceed 2^64-1`);
+    assertMinable(blockTimestamp);
     if (this.schedule) this.enterFork(parent.number + 1n, blockTimestamp);
     const outcome = await mineBlock(this.vm, parent, candidates, {
       timestamp: blockTimestamp,

@@ -3,7 +3,17 @@
  * step after the parent (Anvil's block timestamp interval). The wall clock is injectable
  * so tests control time without sleeping.
  */
+import { rejected } from './errors.js';
+
 export type WallClock = () => number; // milliseconds, like Date.now
+
+/** Headers hold a block's timestamp as a uint64. */
+export const MAX_TIMESTAMP = 2n ** 64n - 1n;
+
+/** Refuses a block at `timestamp` that no header could hold. */
+export function assertMinable(timestamp: bigint): void {
+  if (timestamp > MAX_TIMESTAMP) throw rejected(`block timestamp ${timestamp} would exceed 2^64-1`);
+}
 
 export class BlockClock {
   private offsetSeconds = 0n;

@@ -77,8 +77,13 @@ export function formatBlock(mined: MinedBlock, fullTransactions: boolean): JsonO
  */
 export function formatPendingBlock(mined: MinedBlock, fullTransactions: boolean): JsonObject {
   const out = formatBlock(mined, fullTransactions);
-  if (fullTransactions) out.transactions = (out.transactions as JsonObject[]).map((tx) => ({ ...tx, blockHash: null }));
+  if (fullTransactions) out.transactions = (out.transactions as JsonObject[]).map(asInPendingBlock);
   return { ...out, hash: null, nonce: null, miner: null };
+}
+
+/** A transaction object of the pending block: that block has no hash yet. */
+export function asInPendingBlock(tx: JsonObject): JsonObject {
+  return { ...tx, blockHash: null };
 }
 
 /** A transaction object; `position` is absent while it is pending. */

@@ -3,6 +3,7 @@
 // as go-ethereum's remote sealer does.
 import { toHex } from '../hex.js'
 import type { Chain } from '../chain.js'
+import { assertMinable } from '../clock.js'
 import { rejected } from '../errors.js'
 import type { MinedBlock } from '../blocks.js'
 import type { MiningOutcome } from '../miner.js'
@@ -23,7 +24,6 @@ export interface PowSealerOptions {
   readonly wallClock?: () => number
 }
 
-const MAX_TIMESTAMP = 2n ** 64n - 1n
 /** Start building the next epoch's cache this many blocks before it begins. */
 const PREPARE_AHEAD = 100n
 
@@ -135,7 +135,7 @@ export class PowSealer {
     const parent = chain.head
     const number = parent.number + 1n
     const timestamp = chain.clock.peekNext(parent.block.header.timestamp)
-    if (timestamp > MAX_TIMESTAMP) throw rejected(`block timestamp ${timestamp} would exceed 2^64-1`)
+    assertMinable(timestamp)
     const difficulty = nextDifficulty(this.options.difficulty, chain.common, parent.block.header, timestamp)
     const uncles = this.uncles.select(number, this.canonicalView())
     const template = { timestamp, coinbase: chain.coinbase, gasLimit: chain.blockGasLimit, baseFeePerGas: chain.nextBaseFee(), difficulty }

@@ -4,7 +4,7 @@ import type { BlockRef } from '../../engine/chain.js';
 import type { MinedBlock } from '../../engine/blocks.js';
 import { address, arrayOf, blockNumberOrTag, blockRef, boolean, hash, index, storageSlot } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
-import { formatBlock, formatPendingBlock, formatReceipt, formatTransaction, formatUncle } from '../format.js';
+import { asInPendingBlock, formatBlock, formatPendingBlock, formatReceipt, formatTransaction, formatUncle } from '../format.js';
 import type { Json, JsonObject } from '../json.js';
 import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
 
@@ -108,7 +108,7 @@ export const readMethods = [
     [param('block', blockNumberOrTag), param('index', index)],
     async (ctx, ref, i) => {
       const tx = transactionAt(await blockByNumber(ctx, ref), i);
-      return tx && isPending(ref) ? { ...(tx as JsonObject), blockHash: null } : tx;
+      return tx && isPending(ref) ? asInPendingBlock(tx as JsonObject) : tx;
     },
   ),
   defineMethod('chain_getTransactionReceipt', [param('transactionHash', hash)], ({ chain }, h) => {
