@@ -9,7 +9,8 @@ import { build } from 'esbuild';
 // yargs formats --help with cliui, whose string-width builds Unicode property regexes and an
 // Intl.Segmenter when its module loads: ~25 ms of every start-up, for output that is rarely
 // asked for. Importers get a stand-in that loads string-width itself on the first call
-// (require() of an ES module, Node >= 20.19), from node_modules like the other externals.
+// (require() of an ES module, Node >= 20.19), from node_modules like the other externals: it is a
+// dependency of ours, so an installed chain-sim finds the version yargs wants beside it.
 const lazyStringWidth = {
   name: 'lazy-string-width',
   setup(build) {

@@ -10,20 +10,33 @@
 import type { MinedBlock } from './engine/blocks.js';
 import type { ChainSnapshot } from './engine/snapshots.js';
 import type { ChainSimOptions } from './options.js';
-import { type ChainSimProvider, createProvider } from './provider.js';
+import { ChainSimProvider, createProvider } from './provider.js';
 
 let current: ChainSimProvider | undefined;
 let isolation: string | undefined;
 
-/** The provider of this Mocha process; available from the root `beforeAll` on. */
+/** The provider of this Mocha process, built on first use (the root `beforeAll` at the latest). */
 export function getProvider(): ChainSimProvider {
   // Not quiet: contracts' console.log lines print in the test output, as under Hardhat.
   current ??= createProvider(readOptions());
   return current;
 }
 
-/** The same provider as a live binding, for `import { provider } from 'chain-sim/mocha'` in tests. */
-export let provider: ChainSimProvider;
+/**
+ * The provider of this Mocha process, for `import { provider } from 'chain-sim/mocha'` and
+ * `const { provider } = require('chain-sim/mocha')` alike. A destructuring require() copies the
+ * export once, at load time, before any hook has run; so this is a stand-in that is there from the
+ * start and forwards every property to getProvider(), which builds the provider on first use.
+ */
+export const provider: ChainSimProvider = new Proxy(Object.create(ChainSimProvider.prototype) as ChainSimProvider, {
+  get(_target, key) {
+    const real = getProvider();
+    const value: unknown = Reflect.get(real, key, real);
+    return typeof value === 'function' ? value.bind(real) : value;
+  },
+  has: (_target, key) => Reflect.has(getProvider(), key),
+  set: (_target, key, value) => Reflect.set(getProvider(), key, value),
+});
 
 function readOptions(): ChainSimOptions {
   const raw = process.env.CHAIN_SIM_OPTIONS;
@@ -37,8 +50,7 @@ function readOptions(): ChainSimOptions {
 
 export const mochaHooks = {
   async beforeAll(): Promise<void> {
-    provider = getProvider();
-    await provider.ready();
+    await getProvider().ready();
   },
   async beforeEach(): Promise<void> {
     isolation = (await getProvider().request({ method: 'evm_snapshot' })) as string;

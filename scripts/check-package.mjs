@@ -1,0 +1,116 @@
+// The package as npm would ship it, used as a new user would (run by .ci/run after the tests):
+// `npm pack`, install the tarball into an empty project outside the checkout, then
+// `npx chain-sim --version`, start the node and answer a request through ethers, and load
+// `chain-sim/mocha` from CommonJS and from ESM. Exits non-zero with the step that failed.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const work = mkdtempSync(path.join(tmpdir(), 'chain-sim-package-'));
+const project = path.join(work, 'project');
+const ethersVersion = JSON.parse(readFileSync(path.join(root, 'node_modules/ethers/package.json'), 'utf8')).version;
+
+function step(name, run) {
+  process.stdout.write(`package check: ${name} ... `);
+  try {
+    const detail = run();
+    console.log(detail ? `ok (${detail})` : 'ok');
+  } catch (error) {
+    console.log('FAILED');
+    console.error(error instanceof Error ? error.message : String(error));
+    if (error?.stdout) console.error(String(error.stdout));
+    if (error?.stderr) console.error(String(error.stderr));
+    cleanUp();
+    process.exit(1);
+  }
+}
+
+const run = (command, args, options = {}) =>
+  execFileSync(command, args, { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
+
+function cleanUp() {
+  rmSync(work, { recursive: true, force: true });
+}
+
+let tarball;
+step('npm pack', () => {
+  // --ignore-scripts: the checkout is already built (`npm test` builds); `prepare` would build again.
+  const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: root, encoding: 'utf8' });
+  tarball = path.join(work, JSON.parse(out)[0].filename);
+  return path.basename(tarball);
+});
+
+step('install the tarball into an empty project', () => {
+  execFileSync('mkdir', ['-p', project]);
+  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'new-user', version: '1.0.0', private: true }));
+  run('npm', ['install', '--no-audit', '--no-fund', '--no-save', tarball, `ethers@${ethersVersion}`]);
+});
+
+step('npx chain-sim --version', () => {
+  const version = run('npx', ['--no-install', 'chain-sim', '--version']).trim();
+  if (!/^\d+\.\d+\.\d+/.test(version)) throw new Error(`unexpected version output: ${version}`);
+  return version;
+});
+
+step('chain-sim/mocha from CommonJS', () => {
+  const script = `
+    const { provider, loadFixture, mochaHooks } = require('chain-sim/mocha');
+    if (typeof provider?.request !== 'function') throw new Error('provider is ' + provider);
+    if (typeof loadFixture !== 'function' || typeof mochaHooks?.beforeEach !== 'function') throw new Error('missing exports');
+    provider.request({ method: 'eth_chainId' }).then((id) => { console.log(id); return provider.disconnect(); });`;
+  return run(process.execPath, ['-e', script]).trim();
+});
+
+step('chain-sim/mocha from ESM', () => {
+  const script = `
+    import { provider } from 'chain-sim/mocha';
+    console.log(await provider.request({ method: 'eth_chainId' }));
+    await provider.disconnect();`;
+  return run(process.execPath, ['--input-type=module', '-e', script]).trim();
+});
+
+// The node, started as `npx chain-sim` starts it, answering ethers over HTTP.
+const bin = path.join(project, 'node_modules/chain-sim/bin/chain-sim.js');
+const node = spawn(process.execPath, [bin, '--port', '0', '--quiet'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+let output = '';
+node.stdout.on('data', (chunk) => (output += chunk));
+node.stderr.on('data', (chunk) => (output += chunk));
+const url = await new Promise((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error(`no "Listening on" line within 20 s:\n${output}`)), 20_000);
+  node.stdout.on('data', () => {
+    const match = /Listening on (\S+)/.exec(output);
+    if (match) {
+      clearTimeout(timer);
+      resolve(match[1]);
+    }
+  });
+  node.on('exit', (code) => reject(new Error(`the node exited with ${code}:\n${output}`)));
+}).catch((error) => {
+  console.error(`package check: start the installed node ... FAILED\n${error.message}`);
+  node.kill();
+  cleanUp();
+  process.exit(1);
+});
+
+step(`ethers against the installed node at ${url}`, () => {
+  const script = `
+    const { JsonRpcProvider, parseEther } = require('ethers');
+    (async () => {
+      const provider = new JsonRpcProvider(${JSON.stringify(url)});
+      const signer = await provider.getSigner(0);
+      const receipt = await (await signer.sendTransaction({ to: '0x000000000000000000000000000000000000dEaD', value: parseEther('1') })).wait();
+      const balance = await provider.getBalance('0x000000000000000000000000000000000000dEaD');
+      if (receipt.status !== 1 || balance !== parseEther('1')) throw new Error('transfer not mined as expected');
+      console.log('block ' + receipt.blockNumber);
+      provider.destroy();
+    })().catch((e) => { console.error(e); process.exit(1); });`;
+  return run(process.execPath, ['-e', script]).trim();
+});
+
+node.kill('SIGTERM');
+await new Promise((resolve) => node.once('exit', resolve));
+cleanUp();
+console.log('package check: passed');
