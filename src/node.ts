@@ -60,6 +60,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     order: options.order,
     wallClock: options.wallClock,
     mining: options.mining,
+    intervalMs: options.blockTime > 0 ? Math.max(1, Math.round(options.blockTime * 1000)) : undefined,
     // Without saved blocks (a plain state file) the new genesis continues from the saved head's time.
     genesisTimestamp: saved?.blocks ? undefined : (saved?.timestamp ?? fixtures?.timestamp),
     genesisAlloc: genesis ? new Map([...genesis.alloc, ...(fixtures?.alloc ?? [])]) : fixtures?.alloc,
@@ -79,11 +80,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     ? undefined
     : new StateSaver(chain, options.stateFile, options.stateInterval, (error) => console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`));
   const pow = options.mining === 'pow' ? startPow(chain, options) : undefined;
-  if (options.blockTime > 0) {
-    // Interval mining replaces automine, as Ganache's --blockTime does.
-    chain.automine = false;
-    chain.setIntervalMining(Math.max(1, Math.round(options.blockTime * 1000)));
-  }
+  chain.startConfiguredMining();
   const filters = new FilterManager(chain, {
     timeoutMs: options.filterTimeout * 1000,
     maxLogs: options.maxLogs,

@@ -59,6 +59,8 @@ export interface EngineOptions {
   readonly wallClock?: WallClock;
   /** 'pow': no automine; blocks come from solutions to chain_getWork (pow/sealer.ts). Default 'instant'. */
   readonly mining?: 'instant' | 'pow';
+  /** Interval mining as configured (--block-time), in milliseconds: it replaces automine. Default none. */
+  readonly intervalMs?: number;
   /**
    * A genesis file: its fork schedule replaces `hardfork`, its header fields the genesis
    * settings above, and the genesis state is `genesisAlloc` alone (no prefunded accounts).
@@ -190,7 +192,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.accounts = new AccountRegistry(options.accounts);
     this.coinbase = options.coinbase;
     this.blockGasLimit = options.gasLimit;
-    this.automine = options.mining !== 'pow';
+    this.automine = this.configuredAutomine();
   }
 
   static async create(options: EngineOptions): Promise<Chain> {
@@ -1019,13 +1021,23 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.trieNodes.rewind(0);
       this.trieNodes.closeLog();
       this.emit('rewound');
-      this.automine = this.options.mining !== 'pow';
-      this.setIntervalMining(0);
+      this.startConfiguredMining();
       this.coinbase = this.options.coinbase;
       this.accounts.stopAllImpersonation();
       this.instanceId = randomBytes(32);
       if (dropped.length > 0) this.emit('reorg', dropped);
     });
+  }
+
+  /** Automine unless proof of work or interval mining was configured (interval mining replaces it, as Ganache's --blockTime). */
+  private configuredAutomine(): boolean {
+    return this.options.mining !== 'pow' && !this.options.intervalMs;
+  }
+
+  /** The mining mode the node was started with: at start-up (once the chain is loaded) and after a reset. */
+  startConfiguredMining(): void {
+    this.automine = this.configuredAutomine();
+    this.setIntervalMining(this.options.intervalMs ?? 0);
   }
 
   setAutomine(enabled: boolean): Promise<void> {

@@ -236,6 +236,22 @@ describe('test controls', () => {
     await provider.disconnect();
   });
 
+  it('a reset restores the configured mining mode: interval mining stays on, automine off (--block-time)', async () => {
+    const { rpc, provider } = newNode({ blockTime: 3600 });
+    const { chain } = await provider.ready();
+    for (const when of ['before', 'after'] as const) {
+      expect(await rpc('hardhat_getAutomine'), `automine ${when} the reset`).to.equal(false);
+      expect(await rpc('eth_mining'), `interval mining ${when} the reset`).to.equal(true);
+      if (when === 'before') {
+        await rpc('evm_setAutomine', [true]);
+        await rpc('evm_setIntervalMining', [0]);
+        await rpc('hardhat_reset');
+      }
+    }
+    expect(chain.isMining()).to.equal(true);
+    await provider.disconnect();
+  });
+
   for (const order of ['fees', 'fifo'] as const) {
     it(`orders a block's transactions by ${order === 'fees' ? 'tip, then arrival' : 'arrival'} (--order ${order}), nonces in order per sender`, async () => {
       const { rpc } = newNode({ order });
