@@ -4,11 +4,12 @@
  * filter of the node's filter manager drained after every chain event, so it sees exactly
  * what a polled filter would: logs of blocks a revert removed come again with `removed: true`.
  */
-import type { FilterManager } from '../engine/filters.js';
+import type { FilterChanges, FilterManager } from '../engine/filters.js';
 import type { Chain } from '../engine/chain.js';
 import type { LogQuery } from '../engine/logQuery.js';
 import type { Dispatcher } from './dispatch.js';
 import { encodeQuantity } from './encode.js';
+import { RpcError } from './errors.js';
 import { formatHeader, formatLog } from './format.js';
 import type { Json } from './json.js';
 
@@ -19,28 +20,65 @@ export type SubscriptionKind = 'newHeads' | 'logs' | 'newPendingTransactions';
 
 const CHAIN_EVENTS = ['block', 'reserved', 'reorg', 'pendingTransaction'] as const;
 
+/** The most subscriptions one connection may hold (eth_subscribe past it is refused with -32000). */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1_000;
+/** Notifications sent in one go; then other work (requests, other connections) runs before the next slice. */
+export const NOTIFICATIONS_PER_SLICE = 256;
+/** Bytes queued toward a client above which sending waits until the client has read some. */
+export const HIGH_WATER_BYTES = 1024 * 1024;
+/** A client that reads nothing for this long while notifications wait is dropped (go-ethereum's write timeout). */
+export const STALL_MS = 10_000;
+
+/**
+ * How a connection with a socket slows notifications down to what its client reads, and drops
+ * a client that has fallen too far behind (the in-process provider has none: its listeners
+ * are called at once).
+ */
+export interface FlowControl {
+  /** Bytes handed to the connection and not yet taken by the client. */
+  queuedBytes(): number;
+  /** Call `resume` once, after the queued bytes have gone down; returns a function that cancels. */
+  onceDrained(resume: () => void): () => void;
+  /** End the connection, telling the client `reason` where the transport can (a WebSocket close frame). */
+  drop(reason: string): void;
+  /** Internal: tests shorten the stall timeout. */
+  readonly stallMs?: number;
+}
+
+/** A client that reads nothing for STALL_MS, or whose backlog overflowed (notifications would be lost), is dropped. */
+export const droppedReason = (why: string): string => `subscriber too far behind (${why}): connection dropped`;
+
 export class Subscriptions {
   /** Subscription id (the filter's id as QUANTITY) → its filter and what it sends. */
   private readonly active = new Map<string, { readonly filterId: bigint; readonly kind: SubscriptionKind }>();
-  private draining = false;
-  private readonly drainSoon = (): void => {
-    if (this.draining) return;
-    this.draining = true;
-    // After the event's block is fully in place (several events can come from one mining run).
-    queueMicrotask(() => {
-      this.draining = false;
-      this.drain();
-    });
+  /** 'scheduled': a slice will run; 'waiting': for the client to read (flow control). */
+  private state: 'idle' | 'scheduled' | 'waiting' = 'idle';
+  private cancelWait: (() => void) | undefined;
+  private closed = false;
+  /** newHeads of the same block for several subscriptions are formatted once. */
+  private readonly headers = new Map<string, Json>();
+  private readonly wake = (): void => {
+    if (this.state === 'waiting') this.dropIfLost();
+    if (this.state !== 'idle') return;
+    this.state = 'scheduled';
+    // After the event's block is fully in place (several events can come from one mining run);
+    // a small delivery goes out before the request that mined it is answered, as before.
+    queueMicrotask(() => this.slice());
   };
 
   constructor(
     private readonly chain: Chain,
     private readonly filters: FilterManager,
     private readonly notify: NotificationSink,
+    private readonly flow?: FlowControl,
   ) {}
 
   /** `query`: for logs (required then). */
   subscribe(kind: SubscriptionKind, query?: LogQuery): string {
+    if (this.closed) throw new RpcError(-32000, 'subscription refused: this connection was dropped');
+    if (this.active.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+      throw new RpcError(-32000, `too many subscriptions: at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} per connection (eth_unsubscribe some, or open another connection)`);
+    }
     const lasting = { expires: false };
     const filterId =
       kind === 'newHeads'
@@ -48,7 +86,7 @@ export class Subscriptions {
         : kind === 'logs'
           ? this.filters.newLogFilter(query!, lasting)
           : this.filters.newPendingTransactionFilter(lasting);
-    if (this.active.size === 0) for (const event of CHAIN_EVENTS) this.chain.on(event, this.drainSoon);
+    if (this.active.size === 0) for (const event of CHAIN_EVENTS) this.chain.on(event, this.wake);
     const id = encodeQuantity(filterId);
     this.active.set(id, { filterId, kind });
     return id;
@@ -59,34 +97,99 @@ export class Subscriptions {
     if (!subscription) return false;
     this.active.delete(id);
     this.filters.uninstall(subscription.filterId);
-    if (this.active.size === 0) for (const event of CHAIN_EVENTS) this.chain.off(event, this.drainSoon);
+    if (this.active.size === 0) for (const event of CHAIN_EVENTS) this.chain.off(event, this.wake);
     return true;
   }
 
   /** The connection is gone: every subscription ends. */
   close(): void {
+    this.closed = true;
+    this.cancelWait?.();
     for (const id of [...this.active.keys()]) this.unsubscribe(id);
   }
 
-  private drain(): void {
+  /** Send one slice of what the subscriptions have collected, then yield to other work if more waits. */
+  private slice(): void {
+    this.state = 'idle';
+    if (this.closed || this.dropIfLost()) return;
+    if (this.flow && this.flow.queuedBytes() >= HIGH_WATER_BYTES) {
+      this.waitForClient(this.flow);
+      return;
+    }
+    // Every subscription gets its share of each slice, so one with a long backlog does not starve the rest.
+    const share = Math.max(1, Math.ceil(NOTIFICATIONS_PER_SLICE / Math.max(1, this.active.size)));
+    let more = false;
     for (const [id, { filterId, kind }] of this.active) {
-      let changes;
+      if (this.closed) return; // a send dropped the connection
+      let changes: FilterChanges;
       try {
-        changes = this.filters.changes(filterId);
+        changes = this.filters.take(filterId, share);
       } catch {
         continue; // unsubscribed meanwhile
       }
-      if (changes.kind === 'logs') {
-        for (const found of changes.logs) this.notify(id, formatLog(found.log, found.mined, found.txIndex, found.removed));
-      } else if (kind === 'newHeads') {
-        for (const hash of changes.hashes) {
+      this.send(id, kind, changes);
+      more ||= this.filters.hasChanges(filterId);
+    }
+    this.headers.clear();
+    if (more && !this.closed) {
+      this.state = 'scheduled';
+      setImmediate(() => this.slice());
+    }
+  }
+
+  private send(id: string, kind: SubscriptionKind, changes: FilterChanges): void {
+    if (changes.kind === 'logs') {
+      for (const found of changes.logs) this.notify(id, formatLog(found.log, found.mined, found.txIndex, found.removed));
+    } else if (kind === 'newHeads') {
+      for (const hash of changes.hashes) {
+        let header = this.headers.get(hash);
+        if (header === undefined) {
           const mined = this.chain.find({ hash });
-          if (mined) this.notify(id, formatHeader(mined.block.header, mined.hashHex));
+          if (!mined) continue;
+          header = formatHeader(mined.block.header, mined.hashHex);
+          this.headers.set(hash, header);
         }
-      } else {
-        for (const hash of changes.hashes) this.notify(id, hash);
+        this.notify(id, header);
+      }
+    } else {
+      for (const hash of changes.hashes) this.notify(id, hash);
+    }
+  }
+
+  /** The client is not reading: resume once it has, or drop it after the stall timeout. */
+  private waitForClient(flow: FlowControl): void {
+    this.state = 'waiting';
+    const stallMs = flow.stallMs ?? STALL_MS;
+    const timer = setTimeout(() => this.drop(`${flow.queuedBytes()} bytes unread for ${stallMs / 1000} s`), stallMs);
+    let cancelDrained = (): void => {};
+    this.cancelWait = () => {
+      clearTimeout(timer);
+      cancelDrained();
+      this.cancelWait = undefined;
+    };
+    cancelDrained = flow.onceDrained(() => {
+      this.cancelWait?.();
+      this.state = 'scheduled';
+      setImmediate(() => this.slice());
+    });
+  }
+
+  /** A subscription whose backlog overflowed would silently miss notifications: the client is dropped instead. */
+  private dropIfLost(): boolean {
+    if (!this.flow) return false;
+    for (const { filterId } of this.active.values()) {
+      if (this.filters.lostChanges(filterId)) {
+        this.drop(`more than ${this.filters.maxBuffered} notifications waiting`);
+        return true;
       }
     }
+    return false;
+  }
+
+  private drop(why: string): void {
+    if (this.closed) return;
+    this.close();
+    this.flow?.drop(droppedReason(why));
   }
 }
 
@@ -97,7 +200,11 @@ export interface Connection {
 }
 
 /** Opens a connection whose notifications go to `notify` (a WebSocket, or an in-process provider's events). */
-export function openConnection(node: { readonly chain: Chain; readonly filters: FilterManager; readonly dispatcher: Dispatcher }, notify: NotificationSink): Connection {
-  const subscriptions = new Subscriptions(node.chain, node.filters, notify);
+export function openConnection(
+  node: { readonly chain: Chain; readonly filters: FilterManager; readonly dispatcher: Dispatcher },
+  notify: NotificationSink,
+  flow?: FlowControl,
+): Connection {
+  const subscriptions = new Subscriptions(node.chain, node.filters, notify, flow);
   return { dispatcher: node.dispatcher.withContext({ subscriptions }), subscriptions };
 }
