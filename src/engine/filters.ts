@@ -30,6 +30,13 @@ export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
 /** What a poll returns: logs for a log filter, block or transaction hashes (lower-case hex) otherwise. */
 export type FilterChanges = { readonly kind: 'logs'; readonly logs: FoundLog[] } | { readonly kind: 'hashes'; readonly hashes: string[] };
 
+/**
+ * What take() hands out: for a block filter, the last `reserved.length` hashes are blocks of
+ * reservations, given as the blocks too (looking a reserved block up by hash would compute
+ * every pending reservation).
+ */
+export type TakenChanges = FilterChanges | { readonly kind: 'hashes'; readonly hashes: string[]; readonly reserved: readonly MinedBlock[] };
+
 /** A subscription's filter does not expire: it is drained on every event and ends with its connection. */
 export interface FilterOptions {
   readonly expires?: boolean;
@@ -182,24 +189,29 @@ export class FilterManager {
    * Reservations of empty blocks are walked a slice at a time, so a subscriber of a million
    * reserved blocks costs no memory until it is sent them.
    */
-  take(id: bigint, max: number): FilterChanges {
+  take(id: bigint, max: number): TakenChanges {
     const filter = this.filters.get(id);
     if (!filter) throw notFound();
     if (filter.kind === 'logs') return { kind: 'logs', logs: filter.changes.take(max) };
     const hashes = filter.changes.take(max);
     const held = filter.reserved;
+    const reserved: MinedBlock[] = [];
     while (held && held.length > 0 && hashes.length < max) {
       const range = held[0]!;
       const from = filter.reservedTaken ?? 0;
       const to = Math.min(range.count, from + max - hashes.length);
       range.run.materializeThrough(to - 1);
-      for (let i = from; i < to; i++) hashes.push(range.run.hashHexAt(i));
+      for (let i = from; i < to; i++) {
+        const block = range.run.blockAt(i);
+        hashes.push(block.hashHex);
+        reserved.push(block);
+      }
       if (to === range.count) {
         held.shift();
         filter.reservedTaken = 0;
       } else filter.reservedTaken = to;
     }
-    return { kind: 'hashes', hashes };
+    return { kind: 'hashes', hashes, reserved };
   }
 
   /** Whether take() has more to hand out. */

@@ -4,7 +4,8 @@
  * filter of the node's filter manager drained after every chain event, so it sees exactly
  * what a polled filter would: logs of blocks a revert removed come again with `removed: true`.
  */
-import type { FilterChanges, FilterManager } from '../engine/filters.js';
+import type { FilterManager, TakenChanges } from '../engine/filters.js';
+import type { MinedBlock } from '../engine/blocks.js';
 import type { Chain } from '../engine/chain.js';
 import type { LogQuery } from '../engine/logQuery.js';
 import type { Dispatcher } from './dispatch.js';
@@ -55,7 +56,9 @@ export class Subscriptions {
   private state: 'idle' | 'scheduled' | 'waiting' = 'idle';
   private cancelWait: (() => void) | undefined;
   private closed = false;
-  /** newHeads of the same block for several subscriptions are formatted once. */
+  /** Where the next slice starts among the subscriptions. */
+  private turn = 0;
+  /** newHeads of the same block for several subscriptions are formatted once (the most recent few hundred kept). */
   private readonly headers = new Map<string, Json>();
   private readonly wake = (): void => {
     if (this.state === 'waiting') this.dropIfLost();
@@ -116,44 +119,58 @@ export class Subscriptions {
       this.waitForClient(this.flow);
       return;
     }
-    // Every subscription gets its share of each slice, so one with a long backlog does not starve the rest.
-    const share = Math.max(1, Math.ceil(NOTIFICATIONS_PER_SLICE / Math.max(1, this.active.size)));
-    let more = false;
-    for (const [id, { filterId, kind }] of this.active) {
+    // Subscriptions take turns (from where the last slice stopped), each its share of the slice,
+    // so one with a long backlog does not starve the rest and a slice stays small with many.
+    const entries = [...this.active].filter(([, { filterId }]) => this.filters.hasChanges(filterId));
+    const share = Math.max(1, Math.floor(NOTIFICATIONS_PER_SLICE / Math.max(1, entries.length)));
+    let budget = NOTIFICATIONS_PER_SLICE;
+    let turn = 0;
+    for (; turn < entries.length && budget > 0; turn++) {
       if (this.closed) return; // a send dropped the connection
-      let changes: FilterChanges;
+      const [id, { filterId, kind }] = entries[(this.turn + turn) % entries.length]!;
+      let changes: TakenChanges;
       try {
-        changes = this.filters.take(filterId, share);
+        changes = this.filters.take(filterId, Math.min(share, budget));
       } catch {
         continue; // unsubscribed meanwhile
       }
+      budget -= changes.kind === 'logs' ? changes.logs.length : changes.hashes.length;
       this.send(id, kind, changes);
-      more ||= this.filters.hasChanges(filterId);
     }
-    this.headers.clear();
+    this.turn = entries.length === 0 ? 0 : (this.turn + turn) % entries.length;
+    const more = entries.some(([, { filterId }]) => this.filters.hasChanges(filterId));
+    // Subscriptions at the same height take turns over a few slices: keep the formatted headers that long.
+    if (this.headers.size > 4 * NOTIFICATIONS_PER_SLICE) this.headers.clear();
     if (more && !this.closed) {
       this.state = 'scheduled';
       setImmediate(() => this.slice());
     }
   }
 
-  private send(id: string, kind: SubscriptionKind, changes: FilterChanges): void {
+  private send(id: string, kind: SubscriptionKind, changes: TakenChanges): void {
     if (changes.kind === 'logs') {
       for (const found of changes.logs) this.notify(id, formatLog(found.log, found.mined, found.txIndex, found.removed));
     } else if (kind === 'newHeads') {
-      for (const hash of changes.hashes) {
+      const reserved = 'reserved' in changes ? changes.reserved : [];
+      const firstReserved = changes.hashes.length - reserved.length;
+      changes.hashes.forEach((hash, k) => {
         let header = this.headers.get(hash);
         if (header === undefined) {
-          const mined = this.chain.find({ hash });
-          if (!mined) continue;
+          const mined = k < firstReserved ? this.chain.find({ hash }) : this.onChain(reserved[k - firstReserved]!);
+          if (!mined) return; // reverted before it was sent
           header = formatHeader(mined.block.header, mined.hashHex);
           this.headers.set(hash, header);
         }
         this.notify(id, header);
-      }
+      });
     } else {
       for (const hash of changes.hashes) this.notify(id, hash);
     }
+  }
+
+  /** The block if it is still on the chain (by number: a reserved block is computed only that far). */
+  private onChain(block: MinedBlock): MinedBlock | undefined {
+    return this.chain.find({ number: block.number }) === block ? block : undefined;
   }
 
   /** The client is not reading: resume once it has, or drop it after the stall timeout. */

@@ -69,9 +69,31 @@ function connect(ws: WebSocket, socket: Duplex, node: NodeParts, stallMs: number
     },
     stallMs,
   };
+  // A header notified to many subscriptions is one object (subscriptions.ts formats it once): serialized once too.
+  const serialized = new WeakMap<object, string>();
+  // A slice of notifications is sent synchronously: written to the socket in one go (one writev), not one syscall each.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    socket.uncork();
+  };
   const { dispatcher, subscriptions } = openConnection(
     node,
-    (subscription, result) => send({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription, result } }),
+    (subscription, result) => {
+      if (ws.readyState !== ws.OPEN) return;
+      let json = typeof result === 'object' && result !== null ? serialized.get(result) : undefined;
+      if (json === undefined) {
+        json = JSON.stringify(result);
+        if (typeof result === 'object' && result !== null) serialized.set(result, json);
+      }
+      if (!corked) {
+        corked = true;
+        socket.cork();
+        process.nextTick(uncork);
+      }
+      // The id is a QUANTITY (hex digits): nothing in it needs escaping.
+      ws.send(`{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${subscription}","result":${json}}}`);
+    },
     flow,
   );
   // A client that sends requests but reads no answers: stop reading its requests until it has read.
