@@ -78,7 +78,7 @@ export class Subscriptions {
 
   /** `query`: for logs (required then). */
   subscribe(kind: SubscriptionKind, query?: LogQuery): string {
-    if (this.closed) throw new RpcError(-32000, 'subscription refused: this connection was dropped');
+    if (this.closed) throw new RpcError(-32000, 'subscription refused: this connection is closed');
     if (this.active.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
       throw new RpcError(-32000, `too many subscriptions: at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} per connection (eth_unsubscribe some, or open another connection)`);
     }
