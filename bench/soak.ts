@@ -3,13 +3,16 @@
 // time out) adds no chain data, so its memory should level off; phase 2 adds sends, whose blocks,
 // receipts and state the chain keeps by design, so its growth is reported per block mined.
 //
-//   npm run bench -- --soak [--requests 50000]      (or: node dist/bench/soak.js [--requests N])
+// Then the WebSocket subscriber rows of soakSubscribers.ts (--subscribers-only: those alone).
+//
+//   npm run bench -- --soak [--requests 50000] [--subscribers-only]   (or: node dist/bench/soak.js ...)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Account, deriveAccounts, TxSigner } from './accounts.js';
 import { httpClient, RpcError, type RpcClient } from './rpc.js';
+import { soakSubscribers } from './soakSubscribers.js';
 import { CHAIN_ID, MNEMONIC } from './targets.js';
 
 const BIN = fileURLToPath(new URL('../../bin/chain-sim.js', import.meta.url));
@@ -153,7 +156,11 @@ function renderSoak(samples: readonly Sample[], perPhase: number): string {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { requests: { type: 'string' }, soak: { type: 'boolean' } }, strict: false });
+  const { values } = parseArgs({ options: { requests: { type: 'string' }, soak: { type: 'boolean' }, 'subscribers-only': { type: 'boolean' } }, strict: false });
+  if (values['subscribers-only']) {
+    process.stdout.write(`\nchain-sim soak: WebSocket subscribers, node ${process.version}\n\n${await soakSubscribers(startCli, rssMb)}\n`);
+    return 0;
+  }
   const requests = values.requests === undefined ? 50_000 : Number(values.requests);
   if (!Number.isInteger(requests) || requests < 100) {
     log('--requests must be an integer >= 100');
@@ -161,6 +168,7 @@ async function main(): Promise<number> {
   }
   const report = await soak(requests);
   process.stdout.write(`\nchain-sim soak: ${report.requests} requests, node ${process.version}\n\n${report.table}\n`);
+  process.stdout.write(`\n${await soakSubscribers(startCli, rssMb)}\n`);
   return 0;
 }
 

@@ -7,6 +7,7 @@ import { type ChainSimOptions, OPTION_DECLARATIONS, OptionError } from './option
 import { useCompactHeap } from './compactHeap.js';
 import { ChainSimServer } from './server/index.js';
 import { startNode, VERSION } from './node.js';
+import { findNpmLauncher, watchLauncher } from './launcher.js';
 
 function buildParser(argv: string[]) {
   let parser = yargs(argv)
@@ -26,7 +27,12 @@ function buildParser(argv: string[]) {
       array: decl.array,
     });
   }
-  return parser;
+  // The CLI's own: not a node option (the provider and createServer have no launcher).
+  return parser.option('exit-with-launcher', {
+    type: 'boolean',
+    default: true,
+    describe: 'when started by npm (npx chain-sim, npm run), shut down as on SIGTERM (saving --state) once that npm process ends; --no-exit-with-launcher keeps running',
+  });
 }
 
 function toOptions(args: Record<string, unknown>): ChainSimOptions {
@@ -95,12 +101,14 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     return compileSerpentCommand(argv[1]!);
   }
   let server: ChainSimServer;
+  let exitWithLauncher = true;
   try {
     const args = await buildParser(argv)
       .fail((message, error) => {
         throw error ?? new Error(message);
       })
       .parseAsync();
+    exitWithLauncher = args['exit-with-launcher'] !== false;
     // Resolved by startNode, which lets a saved state file fill in the chain settings not given here.
     server = new ChainSimServer(await startNode(toOptions(args as Record<string, unknown>)));
     const options = server.node.options;
@@ -118,8 +126,11 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     console.error(`chain-sim: ${message.replace(/\s*\n\s*/g, ' ')}`);
     return 1;
   }
-  const shutdown = (signal: string) => {
-    if (!server.node.options.quiet) console.log(`\n${signal} received, shutting down`);
+  let closing = false;
+  const shutdown = (reason: string) => {
+    if (closing) return;
+    closing = true;
+    if (!server.node.options.quiet) console.log(`\n${reason}, shutting down`);
     // close() saves the state file last; a failed save must not look like a clean exit.
     server.close().then(
       () => process.exit(0),
@@ -130,6 +141,14 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     );
   };
   // once: a second Ctrl-C while the state is being saved exits at once, as usual.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => shutdown(signal));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => shutdown(`${signal} received`));
+  const launcher = exitWithLauncher ? findNpmLauncher() : undefined;
+  if (launcher) {
+    watchLauncher(launcher, () => {
+      // The terminal or pipe npm wrote to may be gone with it: a failed write must not stop the save.
+      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+      shutdown('the npm process that started chain-sim has ended');
+    });
+  }
   return 0;
 }

@@ -29,6 +29,18 @@ export class BoundedQueue<T> {
     }
   }
 
+  /** The oldest `max` entries (fewer if fewer are queued), removed; `dropped` is kept. */
+  take(max: number): T[] {
+    const end = Math.min(this.items.length, this.head + max);
+    const out = this.items.slice(this.head, end);
+    this.head = end;
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    }
+    return out;
+  }
+
   /** Everything queued, oldest first; the queue is empty afterwards. */
   drain(): T[] {
     const out = this.head === 0 ? this.items : this.items.slice(this.head);

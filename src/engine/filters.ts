@@ -30,6 +30,13 @@ export type FilterKind = 'logs' | 'blocks' | 'pendingTransactions';
 /** What a poll returns: logs for a log filter, block or transaction hashes (lower-case hex) otherwise. */
 export type FilterChanges = { readonly kind: 'logs'; readonly logs: FoundLog[] } | { readonly kind: 'hashes'; readonly hashes: string[] };
 
+/**
+ * What take() hands out: for a block filter, the last `reserved.length` hashes are blocks of
+ * reservations, given as the blocks too (looking a reserved block up by hash would compute
+ * every pending reservation).
+ */
+export type TakenChanges = FilterChanges | { readonly kind: 'hashes'; readonly hashes: string[]; readonly reserved: readonly MinedBlock[] };
+
 /** A subscription's filter does not expire: it is drained on every event and ends with its connection. */
 export interface FilterOptions {
   readonly expires?: boolean;
@@ -50,6 +57,10 @@ interface HashFilter {
   readonly changes: BoundedQueue<string>;
   /** Block filters: reservations of empty blocks seen since the last poll, whose hashes are computed when polled. */
   reserved?: ReservedBlocks[];
+  /** How many blocks of the first held reservation take() has already handed out. */
+  reservedTaken?: number;
+  /** Hashes of a reservation were skipped for want of room (see expandReserved). */
+  skipped?: boolean;
   lastPoll: number;
 }
 
@@ -66,7 +77,7 @@ export class FilterManager {
   private readonly filters = new Map<bigint, Installed>();
   private readonly ids = new FilterIdSource();
   private readonly wallClock: WallClock;
-  private readonly maxBuffered: number;
+  readonly maxBuffered: number;
   private readonly sweepIntervalMs: number;
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
@@ -173,6 +184,50 @@ export class FilterManager {
     return { kind: 'hashes', hashes: filter.changes.drain() };
   }
 
+  /**
+   * For a subscription's delivery in slices: at most `max` of the oldest changes, removed.
+   * Reservations of empty blocks are walked a slice at a time, so a subscriber of a million
+   * reserved blocks costs no memory until it is sent them.
+   */
+  take(id: bigint, max: number): TakenChanges {
+    const filter = this.filters.get(id);
+    if (!filter) throw notFound();
+    if (filter.kind === 'logs') return { kind: 'logs', logs: filter.changes.take(max) };
+    const hashes = filter.changes.take(max);
+    const held = filter.reserved;
+    const reserved: MinedBlock[] = [];
+    while (held && held.length > 0 && hashes.length < max) {
+      const range = held[0]!;
+      const from = filter.reservedTaken ?? 0;
+      const to = Math.min(range.count, from + max - hashes.length);
+      range.run.materializeThrough(to - 1);
+      for (let i = from; i < to; i++) {
+        const block = range.run.blockAt(i);
+        hashes.push(block.hashHex);
+        reserved.push(block);
+      }
+      if (to === range.count) {
+        held.shift();
+        filter.reservedTaken = 0;
+      } else filter.reservedTaken = to;
+    }
+    return { kind: 'hashes', hashes, reserved };
+  }
+
+  /** Whether take() has more to hand out. */
+  hasChanges(id: bigint): boolean {
+    const filter = this.filters.get(id);
+    if (!filter) return false;
+    return filter.changes.size > 0 || (filter.kind !== 'logs' && (filter.reserved?.length ?? 0) > 0);
+  }
+
+  /** Whether the filter has dropped changes for want of room since it was installed (its reader fell behind). */
+  lostChanges(id: bigint): boolean {
+    const filter = this.filters.get(id);
+    if (!filter) return false;
+    return filter.changes.dropped > 0 || (filter.kind !== 'logs' && filter.skipped === true);
+  }
+
   /** Every log the log filter's criteria match on the chain now (as getLogs with its options). */
   logs(id: bigint): FoundLog[] {
     this.sweep();
@@ -253,8 +308,14 @@ function collects(query: LogQuery, mined: MinedBlock): boolean {
 function expandReserved(filter: HashFilter, count = Infinity): void {
   const held = filter.reserved;
   if (!held || held.length === 0) return;
+  // The first held reservation may be partly handed out already (take()).
+  let from = filter.reservedTaken ?? 0;
+  filter.reservedTaken = 0;
   for (const range of held.splice(0, count)) {
     range.run.materializeThrough(range.count - 1);
-    for (let i = Math.max(0, range.count - filter.changes.capacity); i < range.count; i++) filter.changes.push(range.run.blockAt(i).hashHex);
+    const start = Math.max(from, range.count - filter.changes.capacity);
+    if (start > from) filter.skipped = true;
+    for (let i = start; i < range.count; i++) filter.changes.push(range.run.blockAt(i).hashHex);
+    from = 0;
   }
 }

@@ -20,10 +20,10 @@ export class ChainSimServer {
   private webSocket: WebSocketServer | undefined;
   private readonly sockets = new Set<import('node:net').Socket>();
 
-  /** @param timeouts internal: tests shorten the slow-client timeouts. */
+  /** @param timeouts internal: tests shorten the slow-client timeouts (subscriberStallMs: a WebSocket subscriber's). */
   constructor(
     readonly node: SimNode,
-    private readonly timeouts: Partial<HttpTimeouts> = {},
+    private readonly timeouts: Partial<HttpTimeouts> & { readonly subscriberStallMs?: number } = {},
   ) {}
 
   async listen(port = this.node.options.port, host = this.node.options.host): Promise<ListeningInfo> {
@@ -37,7 +37,12 @@ export class ChainSimServer {
       cors: createCorsPolicy(cors),
       timeouts: this.timeouts,
     });
-    this.webSocket = serveWebSocket(http, this.node, { maxMessageBytes: maxBodyBytes, hostCheck, originAllowed: createOriginCheck(cors) });
+    this.webSocket = serveWebSocket(http, this.node, {
+      maxMessageBytes: maxBodyBytes,
+      hostCheck,
+      originAllowed: createOriginCheck(cors),
+      stallMs: this.timeouts.subscriberStallMs,
+    });
     http.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));

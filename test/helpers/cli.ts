@@ -12,9 +12,9 @@ export interface RunningCli {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startCli(args: string[], { command = process.execPath, prefix = [BIN] }: { command?: string; prefix?: string[] } = {}): Promise<RunningCli> {
+export function startCli(args: string[], { command = process.execPath, prefix = [BIN], cwd = ROOT }: { command?: string; prefix?: string[]; cwd?: string } = {}): Promise<RunningCli> {
   // Its own process group, so stopping it also stops what a wrapper (npx) started.
-  const child = spawn(command, [...prefix, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, [...prefix, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const signalGroup = (signal: NodeJS.Signals) => {
     try {
       process.kill(-child.pid!, signal);
