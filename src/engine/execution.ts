@@ -174,11 +174,12 @@ function translateRunError(error: unknown, request: CallRequest): EngineError {
 }
 
 /**
- * A failed execution as go-ethereum reports it: a revert with data is code 3 with the
- * data attached; a revert without data, like any other failure, is a plain error.
+ * A failed execution: any revert is code 3 with its data attached, `0x` when it had none (as
+ * Anvil answers; go-ethereum sends -32000 without data there, which Hardhat's chai matchers,
+ * ethers and viem cannot tell from a node failure). Other failures are plain errors.
  */
-function executionFailure(error: string, returnValue: Uint8Array): Error {
-  if (error === 'revert' && returnValue.length > 0) return new RevertError(describeRevert(returnValue), returnValue);
+export function executionFailure(error: string, returnValue: Uint8Array): Error {
+  if (error === 'revert') return new RevertError(describeRevert(returnValue), returnValue);
   return rejected(executionErrorText(error));
 }
 
