@@ -12,7 +12,7 @@ import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
 import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
 import { BlockClock, MAX_TIMESTAMP, type WallClock, assertMinable } from './clock.js';
-import { EngineError, rejected } from './errors.js';
+import { EngineError, TransactionFailedError, rejected } from './errors.js';
 import { ConsolePrinter } from './consoleLog.js';
 import { impersonate } from './impersonation.js';
 import { askTerminalColorsOnce } from './debugColors.js';
@@ -26,7 +26,7 @@ import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { installStepLoop } from './stepLoop.js';
 import { installRevertTraceGuard } from './revertTraceGuard.js';
 import { TrieNodeDB } from './trieDb.js';
-import { type MiningOutcome, type NextBlockOverrides, mineBlock, replayTransaction } from './miner.js';
+import { type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock, replayTransaction } from './miner.js';
 import type { ExecutionTracer, TracedRun } from './tracing.js';
 import { SerialQueue } from './serial.js';
 import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
@@ -64,6 +64,12 @@ export interface EngineOptions {
    * settings above, and the genesis state is `genesisAlloc` alone (no prefunded accounts).
    */
   readonly genesis?: { readonly schedule: ForkSchedule; readonly header: GenesisHeader };
+  /**
+   * Hardhat's node (throwOnTransactionFailures): under automine a send waits for its block, and a
+   * transaction that failed there answers TransactionFailedError instead of its hash (still mined).
+   * Otherwise the hash is answered first and the block built right after (as Anvil and geth).
+   */
+  readonly throwOnTransactionFailures?: boolean;
 }
 
 /** What the state setters (chain_setBalance, chain_setCode, chain_setNonce) change in an account. */
@@ -612,7 +618,14 @@ export class Chain extends EventEmitter<ChainEvents> {
     }
     this.pool.add(tx, sender, hashHex);
     this.emit('pendingTransaction', hashHex);
-    if (this.automine) this.mineAfterAnswer();
+    if (this.automine && this.options.throwOnTransactionFailures) {
+      const { dropped, failures } = await this.mineExecutable();
+      this.reportRefused(dropped);
+      const failure = failures.get(hashHex);
+      if (failure) throw new TransactionFailedError(hashHex, failure.error, failure.returnValue);
+    } else if (this.automine) {
+      this.mineAfterAnswer();
+    }
     return hashHex;
   }
 
@@ -622,11 +635,13 @@ export class Chain extends EventEmitter<ChainEvents> {
    * means a check is missing there: reported as an internal error, not left unsaid.
    */
   private mineAfterAnswer(): void {
-    this.afterAnswer(async () => {
-      for (const { entry, reason } of await this.mineExecutable()) {
-        this.emit('error', new Error(`transaction ${entry.hashHex} was answered but refused by the block builder: ${reason}`));
-      }
-    });
+    this.afterAnswer(async () => this.reportRefused((await this.mineExecutable()).dropped));
+  }
+
+  private reportRefused(dropped: MiningOutcome['dropped']): void {
+    for (const { entry, reason } of dropped) {
+      this.emit('error', new Error(`transaction ${entry.hashHex} was answered but refused by the block builder: ${reason}`));
+    }
   }
 
   /**
@@ -654,12 +669,15 @@ export class Chain extends EventEmitter<ChainEvents> {
   // ---- mining ---------------------------------------------------------------------------
 
   /** Automine: one block per executable transaction, until none is left. Returns what the blocks could not take (it left the pool). */
-  private async mineExecutable(): Promise<MiningOutcome['dropped']> {
+  private async mineExecutable(): Promise<Pick<MiningOutcome, 'dropped' | 'failures'>> {
     const dropped: Array<MiningOutcome['dropped'][number]> = [];
+    const failures = new Map<string, ExecutionFailure>();
     for (;;) {
       const next = (await this.executable())[0];
-      if (!next) return dropped;
-      dropped.push(...(await this.mineWith([next])).dropped);
+      if (!next) return { dropped, failures };
+      const outcome = await this.mineWith([next]);
+      dropped.push(...outcome.dropped);
+      for (const [hash, failure] of outcome.failures) failures.set(hash, failure);
     }
   }
 
