@@ -95,7 +95,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   const requestLog = { enabled: options.verbose };
   const dispatcher = new Dispatcher(
     buildMethodTable(),
-    { chain, filters, clientVersion: options.hardhatNode ? CLIENT_VERSION : PLAIN_CLIENT_VERSION, pow, requestLog },
+    { chain, filters, clientVersion: options.hardhatNode ? CLIENT_VERSION : PLAIN_CLIENT_VERSION, pow, requestLog, dialect: { current: 'hardhat' } },
     {
       maxBatchSize: options.maxBatchSize,
       onInternalError: (error, method) => {

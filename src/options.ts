@@ -138,7 +138,7 @@ export const POW_DEFAULT_HARDFORK = 'grayGlacier';
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'port', flag: 'port', alias: 'p', type: 'number', describe: 'HTTP port (0 picks a free one)', defaultText: '8545' },
-  { key: 'host', flag: 'host', alias: 'h', type: 'string', describe: 'address to listen on', defaultText: '127.0.0.1' },
+  { key: 'host', flag: 'host', alias: 'H', type: 'string', describe: 'address to listen on (short flag -H: -h is help)', defaultText: '127.0.0.1' },
   { key: 'accounts', flag: 'accounts', alias: 'a', type: 'number', describe: 'number of prefunded accounts', defaultText: '10' },
   { key: 'balance', flag: 'balance', alias: 'e', type: 'string', describe: 'initial balance of each account, in ether', defaultText: '10000' },
   { key: 'mnemonic', flag: 'mnemonic', alias: 'm', type: 'string', describe: 'BIP-39 mnemonic the accounts derive from', defaultText: DEFAULT_MNEMONIC },

@@ -13,6 +13,7 @@ import { AccountRegistry, type OwnedAccount } from './accounts.js';
 import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
 import { BlockClock, MAX_TIMESTAMP, type WallClock, assertMinable } from './clock.js';
 import { EngineError, TransactionFailedError, rejected } from './errors.js';
+import { type UnexplainedState, findUnexplainedState } from './exportCheck.js';
 import { ConsolePrinter } from './consoleLog.js';
 import { impersonate } from './impersonation.js';
 import { askTerminalColorsOnce } from './debugColors.js';
@@ -601,9 +602,14 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   private async admit(tx: TypedTransaction, sender: Address): Promise<string> {
     const hashHex = hashHexOf(tx);
-    if (this.pool.get(hashHex) || this.blocks.transaction(hashHex)) throw rejected('already known');
+    // go-ethereum: 'already known' while it is pooled; once mined its nonce is used ('nonce too low').
+    if (this.pool.get(hashHex)) throw rejected('already known');
+    const mined = this.blocks.transaction(hashHex) !== undefined;
     const account = await this.vm.stateManager.getAccount(sender);
     const stateNonce = account?.nonce ?? 0n;
+    if (mined && tx.nonce < stateNonce) throw rejected(`nonce too low: address ${sender.toString()}, tx: ${tx.nonce} state: ${stateNonce}`);
+    // A nonce set back by a test control would let it run twice under one hash.
+    if (mined) throw rejected('already known');
     validateAdmission(tx, sender, {
       stateNonce,
       poolNonce: this.pool.nextNonce(sender, stateNonce),
@@ -844,6 +850,22 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.emit('reserved', range);
   }
 
+  /**
+   * Anvil's anvil_mine with an interval: the clock jumps `interval` seconds before each of the
+   * `count` blocks and stays that far ahead afterwards (mineMany's spacing, shifted by one step).
+   */
+  async mineManyAhead(count: bigint, interval: bigint): Promise<void> {
+    assertTimestamp(this.clock.nowSeconds() + count * interval);
+    this.clock.increase(interval);
+    try {
+      await this.mineMany(count, interval);
+    } catch (error) {
+      this.clock.increase(-interval);
+      throw error;
+    }
+    // mineMany leaves the clock at the last block's time, which is where Anvil's stands too.
+  }
+
   increaseTime(seconds: bigint): bigint {
     assertTimestamp(this.clock.nowSeconds() + seconds);
     return this.clock.increase(seconds);
@@ -960,6 +982,11 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   private get state(): TrackingStateManager {
     return this.vm.stateManager as TrackingStateManager;
+  }
+
+  /** What an export of blocks first..last cannot carry (exportCheck.ts). */
+  unexplainedState(first: bigint, last: bigint): Promise<UnexplainedState> {
+    return this.queue.run(async () => findUnexplainedState(this.blocks, first, last, await this.vm.stateManager.getStateRoot()));
   }
 
   /** Every account of the current state (chain_dumpState). */

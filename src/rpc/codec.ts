@@ -116,8 +116,19 @@ export const string: Decoder<string> = (value, path) => {
 
 const TAGS: readonly BlockTag[] = ['latest', 'earliest', 'pending', 'safe', 'finalized'];
 
-/** A block parameter: QUANTITY, tag, or an EIP-1898 object ({ blockHash, requireCanonical } | { blockNumber }). */
+/** A block number sent as a JSON number (Hardhat and Anvil take them, and suites send them): a whole number from 0 up. */
+function jsonBlockNumber(value: number, path: string): BlockRef {
+  if (!Number.isSafeInteger(value) || value < 0) fail(path, `expected a block number, got ${value}`);
+  return { number: BigInt(value) };
+}
+
+/**
+ * A block parameter: QUANTITY (also as a JSON number), tag, a 32-byte block hash (as go-ethereum
+ * reads a 66-character string), or an EIP-1898 object ({ blockHash, requireCanonical } | { blockNumber }).
+ */
 export const blockRef: Decoder<BlockRef> = (value, path) => {
+  if (typeof value === 'number') return jsonBlockNumber(value, path);
+  if (typeof value === 'string' && value.length === 66 && /^0[xX]/.test(value)) return { hash: hash(value, path), requireCanonical: false };
   if (typeof value === 'string') {
     if ((TAGS as readonly string[]).includes(value)) return { tag: value as BlockTag };
     if (!/^0[xX]/.test(value)) fail(path, `expected a block number, tag (${TAGS.join(', ')}) or hash object, got "${value.slice(0, 40)}"`);
@@ -144,7 +155,9 @@ export const blockRef: Decoder<BlockRef> = (value, path) => {
 
 /** Block number or tag only (no hash object), as getBlockByNumber takes. */
 export const blockNumberOrTag: Decoder<BlockRef> = (value, path) => {
+  if (typeof value === 'number') return jsonBlockNumber(value, path);
   if (typeof value !== 'string') fail(path, `expected a block number or tag, got ${describe(value)}`);
+  if (value.length === 66) fail(path, 'expected a block number or tag, got a 32-byte hash (use the by-hash method)');
   return blockRef(value, path);
 };
 

@@ -24,10 +24,8 @@ export type MethodTable = ReadonlyMap<string, RpcMethod>;
 export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {
   evm_snapshot: ['anvil_snapshot'],
   evm_revert: ['anvil_revert'],
-  chain_mine: ['anvil_mine'],
   chain_getAutomine: ['hardhat_getAutomine', 'anvil_getAutomine'],
   chain_setAutomine: ['evm_setAutomine', 'anvil_setAutomine'],
-  chain_setIntervalMining: ['evm_setIntervalMining'],
   chain_setNextBlockTimestamp: ['evm_setNextBlockTimestamp', 'anvil_setNextBlockTimestamp'],
   chain_setTime: ['evm_setTime', 'anvil_setTime'],
   chain_setBlockTimestampInterval: ['anvil_setBlockTimestampInterval'],
