@@ -17,7 +17,7 @@ import { type UnexplainedState, findUnexplainedState } from './exportCheck.js';
 import { ConsolePrinter } from './consoleLog.js';
 import { impersonate } from './impersonation.js';
 import { askTerminalColorsOnce } from './debugColors.js';
-import { type AccessListOutcome, type CallRequest, createAccessList, estimateGas, executeCall, runCall, transactionGasCap } from './execution.js';
+import { type AccessListOutcome, type CallRequest, assertHonourable, createAccessList, estimateGas, executeCall, runCall, transactionGasCap, withAuthorizations } from './execution.js';
 import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
@@ -162,6 +162,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Where chain_reset returns: the genesis block, or the head of an imported chain. */
   private genesisPoint: ChainSnapshot | undefined;
   private intervalTimer: NodeJS.Timeout | undefined;
+  /** The interval mining period in milliseconds, while interval mining is on (anvil_getIntervalMining). */
+  intervalMs: number | undefined;
   private historical: { root: string; vm: VM } | undefined;
   /** The pending block and its state, by what they were built from (pendingBuild). */
   private pending: { key: string; template: NextBlockOverrides; vm: VM; block: MinedBlock } | undefined;
@@ -244,6 +246,11 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   get chainId(): bigint {
     return this.common.chainId();
+  }
+
+  /** The pool's order when several transactions fit a block (--order). */
+  get poolOrder(): PoolOrder {
+    return this.options.order ?? 'fees';
   }
 
   get head(): MinedBlock {
@@ -472,18 +479,18 @@ export class Chain extends EventEmitter<ChainEvents> {
    * head's state in the context of the next block (its number, timestamp with time
    * travel applied, base fee), so a call sees what a transaction sent now would see.
    */
-  private async executionContext(ref: BlockRef): Promise<{ vm: VM; block: Block }> {
+  private async executionContext(ref: BlockRef): Promise<{ vm: VM; block: Block; accounts: AccountRegistry }> {
     if ('tag' in ref && ref.tag === 'pending') {
       const vm = await this.pendingState();
       // With an empty pool that is the live VM: it runs under the next block's fork.
       const header = this.pendingHeaderBlock();
       this.alignVm(vm, header.header.number, header.header.timestamp);
-      return { vm, block: header };
+      return { vm, block: header, accounts: this.accounts };
     }
     const mined = this.resolve(ref);
     const vm = await this.vmAt(mined);
     this.alignVm(vm, mined.number, mined.block.header.timestamp);
-    return { vm, block: mined.block };
+    return { vm, block: mined.block, accounts: this.accounts };
   }
 
   private pendingHeaderBlock(): Block {
@@ -568,6 +575,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** Complete a transaction request with go-ethereum's defaults (nonce, gas, fees, chain id). */
   private async fillTransaction(request: CallRequest, from: Address): Promise<TypedTransaction> {
+    assertHonourable(request, 'eth_sendTransaction');
     const account = await this.vm.stateManager.getAccount(from);
     const nonce = request.nonce ?? this.pool.nextNonce(from, account?.nonce ?? 0n);
     const gasLimit = request.gas ?? (await this.estimateUnqueued({ ...request, from }, { tag: 'pending' }));
@@ -587,6 +595,9 @@ export class Chain extends EventEmitter<ChainEvents> {
       // a base fee set for the next block may be higher than that, so it counts instead.
       const cap = request.maxFeePerGas ?? 2n * (this.nextBlock.baseFeePerGas ?? this.blocks.headBaseFee!) + tip;
       data = { ...base, type: 2, maxPriorityFeePerGas: tip, maxFeePerGas: cap, accessList: request.accessList as never };
+      if (request.authorizationList) data = withAuthorizations(data, request.authorizationList, this.accounts, this.nextBlockCommon());
+    } else if (request.authorizationList) {
+      throw new EngineError('invalidInput', 'a transaction with an authorizationList (EIP-7702) is type 4: it needs EIP-1559 fees (the london hardfork or later), not type 0 or 1');
     } else {
       const gasPrice = request.gasPrice ?? (nextBaseFee ?? 0n) + SUGGESTED_TIP;
       data = request.accessList || request.type === 1
@@ -1084,6 +1095,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   setIntervalMining(ms: number): void {
     if (this.intervalTimer) clearInterval(this.intervalTimer);
     this.intervalTimer = undefined;
+    this.intervalMs = ms > 0 ? ms : undefined;
     if (ms > 0) {
       this.intervalTimer = setInterval(() => {
         this.mine(1n).catch((error: unknown) => this.emit('error', error));

@@ -4,6 +4,7 @@
  */
 import { Address, hexToBytes } from '@ethereumjs/util';
 import type { BlockRef, BlockTag } from '../engine/chain.js';
+import type { AuthorizationRequest } from '../engine/authorizations.js';
 import type { CallRequest } from '../engine/execution.js';
 import { invalidParams } from './errors.js';
 
@@ -185,6 +186,45 @@ const accessListItem: Decoder<{ address: string; storageKeys: string[] }> = (val
   return { address: addr, storageKeys: keys };
 };
 
+const AUTHORIZATION_FIELDS = new Set(['chainId', 'address', 'nonce', 'yParity', 'v', 'r', 's', 'authority']);
+
+/** An EIP-7702 authorization: signed (yParity or v, r, s), or unsigned with the `authority` (an owned account) to sign it. */
+const authorization: Decoder<AuthorizationRequest> = (value, path) => {
+  const item = record(value, path);
+  for (const key of Object.keys(item)) {
+    if (!AUTHORIZATION_FIELDS.has(key)) fail(path, `unknown field "${key}" in authorization`);
+  }
+  const at = (key: string) => `${path}.${key}`;
+  const base = { chainId: uint256(item.chainId, at('chainId')), address: address(item.address, at('address')), nonce: uint64(item.nonce, at('nonce')) };
+  const parity = item.yParity ?? item.v;
+  const signed = parity !== undefined || item.r !== undefined || item.s !== undefined;
+  if (!signed) {
+    if (item.authority === undefined) fail(path, 'an authorization needs its signature (yParity, r, s) or the authority (an account of this node) to sign it');
+    return { ...base, authority: address(item.authority, at('authority')) };
+  }
+  if (parity === undefined || item.r === undefined || item.s === undefined) fail(path, 'a signed authorization needs yParity (or v), r and s');
+  const yParity = uint256(parity, at(item.yParity !== undefined ? 'yParity' : 'v'));
+  if (yParity > 1n) fail(at(item.yParity !== undefined ? 'yParity' : 'v'), `expected 0 or 1, got ${yParity}`);
+  return { ...base, signature: { yParity, r: uint256(item.r, at('r')), s: uint256(item.s, at('s')) } };
+};
+
+export const authorizationRequest = authorization;
+
+/** The unsigned part of an authorization (chainId, address, nonce; `authority` optional), to be signed. */
+export const unsignedAuthorization: Decoder<AuthorizationRequest> = (value, path) => {
+  const item = record(value, path);
+  for (const key of Object.keys(item)) {
+    if (!['chainId', 'address', 'nonce', 'authority'].includes(key)) fail(path, `unknown field "${key}" in an authorization to sign`);
+  }
+  const at = (key: string) => `${path}.${key}`;
+  return {
+    chainId: uint256(item.chainId, at('chainId')),
+    address: address(item.address, at('address')),
+    nonce: uint64(item.nonce, at('nonce')),
+    authority: optional(address)(item.authority, at('authority')),
+  };
+};
+
 const CALL_FIELDS = new Set([
   'from', 'to', 'gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'maxFeePerBlobGas', 'value', 'data', 'input',
   'nonce', 'type', 'accessList', 'chainId', 'blobVersionedHashes', 'authorizationList', 'blobs', 'commitments', 'proofs',
@@ -212,6 +252,12 @@ export const callRequest: Decoder<CallRequest> = (value, path) => {
     fail(path, `maxFeePerGas (${maxFeePerGas}) < maxPriorityFeePerGas (${maxPriorityFeePerGas})`);
   }
   const type = optional(quantity(8))(fields.type, at('type'));
+  // A blob sidecar cannot be honoured in a request: refused, never dropped.
+  for (const key of ['blobs', 'commitments', 'proofs']) {
+    if (fields[key] !== undefined && fields[key] !== null) {
+      fail(at(key), 'blob sidecars are not taken in a transaction request: sign the blob transaction and send it with eth_sendRawTransaction');
+    }
+  }
   return {
     from: optional(address)(fields.from, at('from')),
     to: optional(address)(fields.to, at('to')),
@@ -227,5 +273,6 @@ export const callRequest: Decoder<CallRequest> = (value, path) => {
     accessList: optional(arrayOf(accessListItem))(fields.accessList, at('accessList')),
     blobVersionedHashes: optional(arrayOf(hash))(fields.blobVersionedHashes, at('blobVersionedHashes')),
     chainId: optional(uint64)(fields.chainId, at('chainId')),
+    authorizationList: optional(arrayOf(authorization, 1000))(fields.authorizationList, at('authorizationList')),
   };
 };
