@@ -39,8 +39,11 @@ export interface CallRequest {
  * What a request asks for that no transaction built from it could honour: refused by name.
  * Blob transactions are sent signed (eth_sendRawTransaction); calls do not simulate them.
  */
-export function assertHonourable(request: CallRequest, action: string): void {
-  if (request.blobVersionedHashes !== undefined || request.maxFeePerBlobGas !== undefined) {
+export function assertHonourable(request: CallRequest, action: string, runsBlobs = false): void {
+  if (runsBlobs && request.blobVersionedHashes !== undefined) {
+    if (request.to === undefined) throw new EngineError('invalidInput', 'a blob transaction (blobVersionedHashes) must have a "to" address');
+    if (request.authorizationList !== undefined) throw new EngineError('invalidInput', 'a transaction cannot carry both blobVersionedHashes and an authorizationList');
+  } else if (request.blobVersionedHashes !== undefined || request.maxFeePerBlobGas !== undefined) {
     throw new EngineError('invalidInput', `blob transactions (blobVersionedHashes, maxFeePerBlobGas) are not supported by ${action}: sign one and send it with eth_sendRawTransaction`);
   }
   if (request.authorizationList !== undefined && request.to === undefined) {
@@ -69,7 +72,7 @@ function hasFees(request: CallRequest): boolean {
  * A fee-less call runs in a copy of the block with base fee 0 (go-ethereum's NoBaseFee).
  */
 function callTransaction(common: Common, request: CallRequest, gasLimit: bigint, block: Block, accounts?: AccountRegistry): TypedTransaction {
-  assertHonourable(request, 'eth_call and eth_estimateGas');
+  assertHonourable(request, 'eth_call and eth_estimateGas', common.isActivatedEIP(4844) && request.gasPrice === undefined);
   const from = request.from ?? createZeroAddress();
   const feeMarket = common.isActivatedEIP(1559) && request.gasPrice === undefined;
   const base = {
@@ -91,6 +94,11 @@ function callTransaction(common: Common, request: CallRequest, gasLimit: bigint,
       accessList: request.accessList && accessListData(request.accessList),
     };
     if (request.authorizationList) data = withAuthorizations(data, request.authorizationList, accounts, common);
+    // A blob transaction's message: BLOBHASH sees the hashes; the blob fee is at least the block's blob gas price.
+    if (request.blobVersionedHashes) {
+      const blobGasPrice = block.header.excessBlobGas === undefined ? 1n : block.header.getBlobGasPrice();
+      data = { ...data, type: 3, blobVersionedHashes: [...request.blobVersionedHashes], maxFeePerBlobGas: request.maxFeePerBlobGas ?? blobGasPrice } as TypedTxData;
+    }
   } else if (request.authorizationList) {
     throw new EngineError('unsupported', 'authorizationList (EIP-7702) needs the prague hardfork or later');
   } else if (request.accessList) {

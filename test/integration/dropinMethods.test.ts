@@ -39,7 +39,12 @@ describe('EIP-7702 authorizations in requests', () => {
     await expectRpcError(rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], authorizationList: [{ ...auth, authority: `0x${'ee'.repeat(20)}` }] }]), -32602, /unknown account/);
     await expectRpcError(rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], authorizationList: [auth] }]), -32602, /needs its signature \(yParity, r, s\) or the authority/);
     await expectRpcError(rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], blobVersionedHashes: [`0x01${'ab'.repeat(31)}`], maxFeePerBlobGas: '0x1' }]), -32602, /blob transactions .* eth_sendRawTransaction/);
-    await expectRpcError(rpc('eth_call', [{ to: ADDRESSES[1], blobVersionedHashes: [`0x01${'ab'.repeat(31)}`] }]), -32602, /not supported by eth_call/);
+    await expectRpcError(rpc('eth_call', [{ blobVersionedHashes: [`0x01${'ab'.repeat(31)}`] }]), -32602, /blob transaction .* must have a "to" address/);
+    await expectRpcError(rpc('eth_call', [{ to: ADDRESSES[1], gasPrice: '0x1', blobVersionedHashes: [`0x01${'ab'.repeat(31)}`] }]), -32602, /not supported by eth_call/);
+    // With fees of the EIP-1559 kind, a call runs as the blob transaction: BLOBHASH(0) answers the first hash.
+    const blobHash = `0x01${'ab'.repeat(31)}`;
+    await rpc('hardhat_setCode', [DELEGATE, '0x5f4960005260206000f3']);
+    expect(await rpc('eth_call', [{ from: ADDRESSES[0], to: DELEGATE, blobVersionedHashes: [blobHash], maxFeePerBlobGas: '0x5' }])).to.equal(blobHash);
     await expectRpcError(rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], blobs: ['0x00'] }]), -32602, /blob sidecars are not taken/);
     expect(await rpc('eth_blockNumber')).to.equal('0x0');
   });
