@@ -562,6 +562,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
+  /** The transaction eth_sendTransaction would send, unsigned, with every default filled (eth_fillTransaction). */
+  completeTransaction(request: CallRequest): Promise<TypedTransaction> {
+    return this.queue.run(async () => this.fillTransaction(request, senderOfRequest(request, 'fillTransaction')));
+  }
+
   private sendFrom(request: CallRequest, unsigned: boolean): Promise<string> {
     return this.queue.run(async () => {
       const from = senderOfRequest(request, 'sendTransaction');

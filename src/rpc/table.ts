@@ -8,6 +8,7 @@ import { compilerMethods } from './methods/compilers.js';
 import { debugMethods } from './methods/debug.js';
 import { dropinMethods } from './methods/dropin.js';
 import { gethReadMethods } from './methods/gethReads.js';
+import { erc20Methods } from './methods/erc20.js';
 import { controlMethods } from './methods/control.js';
 import { stateMethods } from './methods/state.js';
 import { executionMethods } from './methods/execution.js';
@@ -48,6 +49,7 @@ export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {
   chain_loadState: ['anvil_loadState', 'hardhat_loadState'],
   // viem's hardhat mode sends hardhat_dumpState: Anvil's gzipped hex, which anvil_loadState and hardhat_loadState take.
   anvil_dumpState: ['hardhat_dumpState'],
+  anvil_dealERC20: ['anvil_setERC20Balance'],
   chain_reset: ['hardhat_reset', 'anvil_reset'],
   chain_metadata: ['hardhat_metadata', 'anvil_metadata'],
   chain_setLoggingEnabled: ['hardhat_setLoggingEnabled', 'anvil_setLoggingEnabled'],
@@ -77,4 +79,4 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
 
 const WITHOUT_ETH_TWIN: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods, ...poolMethods, ...debugMethods]);
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods, dropinMethods, gethReadMethods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods, dropinMethods, gethReadMethods, erc20Methods];

@@ -100,3 +100,38 @@ describe('Wallet-era and Anvil methods', () => {
     expect((await rpc<{ pending: string }>('txpool_status')).pending).to.equal('0x1');
   });
 });
+
+describe('eth_fillTransaction, as viem asks for it first', () => {
+  it("viem's prepareTransactionRequest takes nonce, gas, fees and chain id from eth_fillTransaction", async () => {
+    const { createWalletClient, custom } = await import('viem');
+    const { provider } = newNode();
+    const asked: string[] = [];
+    const transport = custom({ request: (args: { method: string; params?: unknown }) => (asked.push(args.method), provider.request(args as never)) });
+    const wallet = createWalletClient({ transport, chain: { id: 1337, name: 'x', nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: [] } } } });
+    const prepared = await wallet.prepareTransactionRequest({ account: ADDRESSES[0] as `0x${string}`, to: ADDRESSES[1] as `0x${string}`, value: 1n });
+    expect(asked).to.include('eth_fillTransaction');
+    expect(prepared).to.include({ gas: 21000n, nonce: 0, type: 'eip1559' });
+    const filled = await provider.request({ method: 'eth_fillTransaction', params: [{ from: ADDRESSES[0], to: ADDRESSES[1], value: '0x1' }] }) as { raw: string; tx: Record<string, string> };
+    expect(filled.tx).to.include({ nonce: '0x0', gas: '0x5208', chainId: '0x539', type: '0x2', v: '0x0' });
+    expect(filled.raw).to.match(/^0x02/);
+  });
+});
+
+describe('anvil_dealERC20 / anvil_setERC20Balance and anvil_setERC20Allowance', () => {
+  it("find the token's balance and allowance slots by trial and set them, as Anvil does", async () => {
+    const { Interface } = await import('ethers');
+    const { artifact, deploy } = await import('../helpers/chain.js');
+    const { rpc } = newNode();
+    const token = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n]);
+    const erc20 = new Interface(artifact('Token').abi);
+    const read = async (fn: string, args: unknown[]) => BigInt(await rpc<string>('eth_call', [{ to: token, data: erc20.encodeFunctionData(fn, args) }]));
+    expect(await rpc('anvil_dealERC20', [ADDRESSES[2], token, '0x1234'])).to.equal(null);
+    expect(await read('balanceOf', [ADDRESSES[2]])).to.equal(0x1234n);
+    await rpc('anvil_setERC20Balance', [ADDRESSES[1], token, '0x99']);
+    expect(await read('balanceOf', [ADDRESSES[1]])).to.equal(0x99n);
+    expect(await read('balanceOf', [ADDRESSES[2]])).to.equal(0x1234n);
+    await rpc('anvil_setERC20Allowance', [ADDRESSES[1], ADDRESSES[2], token, '0x77']);
+    expect(await read('allowance', [ADDRESSES[1], ADDRESSES[2]])).to.equal(0x77n);
+    await expectRpcError(rpc('anvil_dealERC20', [ADDRESSES[1], ADDRESSES[0], '0x1']), -32000, /^Unable to set ERC20 balance, no slot found$/);
+  });
+});

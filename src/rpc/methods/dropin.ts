@@ -4,7 +4,9 @@
  * eth_networkId, EIP-7966's synchronous sends) and Anvil's account and node helpers.
  * docs/methods-dropin.md lists them.
  */
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToBigInt } from '@ethereumjs/util';
+import { keccak256 } from '../../engine/keccak256.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { authorizationTuple } from '../../engine/authorizations.js';
 import type { Chain } from '../../engine/chain.js';
@@ -63,6 +65,21 @@ const milliseconds = (value: unknown, path: string): bigint => {
   }
   return uint64(value, path);
 };
+/** An unsigned transaction as go-ethereum marshals it: v, r and s 0. */
+function formatUnsigned(tx: TypedTransaction): Record<string, Json> {
+  const json = tx.toJSON() as Record<string, Json | undefined>;
+  const out: Record<string, Json> = { type: encodeQuantity(tx.type), nonce: encodeQuantity(tx.nonce), gas: encodeQuantity(tx.gasLimit), to: tx.to ? tx.to.toString() : null, value: encodeQuantity(tx.value), input: encodeData(tx.data) };
+  for (const key of ['gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'chainId'] as const) {
+    const value = json[key];
+    if (typeof value === 'string') out[key] = encodeQuantity(BigInt(value));
+  }
+  if (json.accessList !== undefined) out.accessList = json.accessList as Json;
+  out.v = '0x0';
+  out.r = '0x0';
+  out.s = '0x0';
+  return out;
+}
+
 const timeoutParam = optionalParam('timeout', (value, path) => {
   const ms = milliseconds(value, path);
   if (ms > MAX_SYNC_TIMEOUT_MS) throw invalidParams(`invalid argument ${path}: at most ${MAX_SYNC_TIMEOUT_MS} ms`);
@@ -77,6 +94,13 @@ export const dropinMethods = [
     const tuple = authorizationTuple({ ...request, signature: undefined, authority: signer }, chain.accounts, 0);
     const [chainId, , nonce, yParity, r, s] = tuple.map((bytes) => bytesToBigInt(bytes));
     return { chainId: encodeQuantity(chainId!), address: encodeData(tuple[1]), nonce: encodeQuantity(nonce!), yParity: encodeQuantity(yParity!), r: encodeQuantity(r!), s: encodeQuantity(s!) };
+  }),
+  // go-ethereum's eth_fillTransaction: the unsigned transaction with nonce, gas, fees and chain id filled (viem tries it first).
+  defineMethod('eth_fillTransaction', [param('transaction', callRequest)], async ({ chain }, request) => {
+    const tx = await chain.completeTransaction(request);
+    const raw = tx.serialize();
+    const json: Record<string, Json> = { ...formatUnsigned(tx), hash: encodeData(keccak256(raw)) };
+    return { raw: encodeData(raw), tx: json };
   }),
   defineMethod('eth_requestAccounts', [], ({ chain }) => chain.accounts.list().map((a) => a.toString())),
   defineMethod('eth_networkId', [], ({ chain }) => chain.chainId.toString()),
