@@ -15,6 +15,7 @@ function buildParser(argv: string[]) {
     .usage('$0 [options]\n\nStart an in-memory Ethereum simulator with a JSON-RPC endpoint over HTTP and WebSocket (same port).\n\nOther commands:\n  chain-sim compile-serpent FILE   print Serpent creation code and ABI signatures\n  chain-sim export FILE            write a running node\'s chain as RLP blocks (see chain-sim export --help)')
     .version(VERSION)
     .help('help')
+    .alias('help', 'h')
     .strict()
     .wrap(Math.min(110, process.stdout.columns ?? 110));
   for (const decl of OPTION_DECLARATIONS) {

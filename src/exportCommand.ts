@@ -36,6 +36,7 @@ async function parse(argv: string[]): Promise<ExportArgs> {
     .option('last', { type: 'number', describe: 'last block [default: the head]', requiresArg: true })
     .demandCommand(1, 1, 'expected one FILE', 'expected one FILE')
     .help('help')
+    .alias('help', 'h')
     .version(false)
     .strict()
     .fail((message, error) => {
@@ -91,12 +92,43 @@ async function writeChainFile(args: ExportArgs): Promise<string> {
   return count === 0n ? `Exported no blocks (the chain has only its genesis block) to ${args.file}` : `Exported blocks ${first}..${last} (${bytes} bytes) to ${args.file}`;
 }
 
+interface ExportCheck {
+  readonly blocks: readonly string[];
+  readonly impersonatedTransactions: readonly string[];
+  readonly changedAfterHead: boolean;
+}
+
+/**
+ * A chain file holds blocks only: state changed by test controls outside any block, and sends
+ * from impersonated accounts, cannot be replayed by `--import` (chain_exportCheck finds them).
+ */
+async function unexplainedWarnings(args: ExportArgs): Promise<string[]> {
+  let check: ExportCheck;
+  try {
+    const range = [args.first === undefined ? null : encodeQuantity(args.first), args.last === undefined ? null : encodeQuantity(args.last)];
+    check = (await callRpc(args.rpcUrl, 'chain_exportCheck', range)) as ExportCheck;
+  } catch {
+    return []; // a node without chain_exportCheck: nothing to say
+  }
+  const lines: string[] = [];
+  const list = (items: readonly string[]) => (items.length > 5 ? `${items.slice(0, 5).join(', ')} and ${items.length - 5} more` : items.join(', '));
+  if (check.blocks.length > 0) {
+    lines.push(`the chain holds state changes no block explains (test controls such as setBalance, setCode, setNonce, setStorageAt or loadState before block ${list(check.blocks.map((n) => BigInt(n).toString()))}): --import of this file will fail there with "state root mismatch"`);
+  }
+  if (check.impersonatedTransactions.length > 0) {
+    lines.push(`transactions sent by impersonated accounts carry no real signature and cannot be imported: ${list(check.impersonatedTransactions)}`);
+  }
+  if (check.changedAfterHead) lines.push('the state was changed by test controls after the last block: those changes are in no block and not in the file');
+  return lines;
+}
+
 export async function exportCommand(argv: string[]): Promise<number> {
   try {
     const args = await parse(argv);
     console.log(await writeChainFile(args));
     // The genesis beside the blocks: `--genesis FILE.genesis.json --import FILE` rebuilds the chain.
     await writeFile(`${args.file}.genesis.json`, `${JSON.stringify(await callRpc(args.rpcUrl, 'chain_exportGenesis'), null, 2)}\n`);
+    for (const line of await unexplainedWarnings(args)) console.error(`chain-sim: export: warning: ${line}`);
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -24,6 +24,8 @@ export const VERSION: string = (createRequire(import.meta.url)('../../package.js
  * "Mozilla/5.0"; chain-sim and its version follow.
  */
 export const CLIENT_VERSION = `HardhatNetwork/chain-sim/v${VERSION}/${process.platform}-${process.arch}/node${process.versions.node}`;
+/** web3_clientVersion with --no-hardhat-node: chain-sim under its own name (Hardhat's network helpers then refuse it). */
+export const PLAIN_CLIENT_VERSION = CLIENT_VERSION.slice('HardhatNetwork/'.length);
 
 export interface SimNode {
   readonly options: ResolvedOptions;
@@ -65,6 +67,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     genesisTimestamp: saved?.blocks ? undefined : (saved?.timestamp ?? fixtures?.timestamp),
     genesisAlloc: genesis ? new Map([...genesis.alloc, ...(fixtures?.alloc ?? [])]) : fixtures?.alloc,
     genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
+    throwOnTransactionFailures: options.hardhatNode,
   }, options.genesis);
   // Interval mining has no caller to reject: its failure (a bug) is logged, not thrown as an unhandled 'error' event.
   chain.on('error', (error) => console.error('chain-sim: internal error in a background task (mining, console.log):', error));
@@ -89,7 +92,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   const requestLog = { enabled: options.verbose };
   const dispatcher = new Dispatcher(
     buildMethodTable(),
-    { chain, filters, clientVersion: CLIENT_VERSION, pow, requestLog },
+    { chain, filters, clientVersion: options.hardhatNode ? CLIENT_VERSION : PLAIN_CLIENT_VERSION, pow, requestLog, dialect: { current: 'hardhat' } },
     {
       maxBatchSize: options.maxBatchSize,
       onInternalError: (error, method) => {

@@ -64,6 +64,12 @@ export interface ChainSimOptions {
   stateFile?: string;
   /** With stateFile: also save every this many seconds (fractions allowed; 0: only on shutdown). */
   stateInterval?: number;
+  /**
+   * Present as Hardhat's node (default true): web3_clientVersion starts with `HardhatNetwork/`, and
+   * under automine a send whose transaction fails answers Hardhat's error (the transaction is
+   * still mined). false: `chain-sim/...` and sends answer the hash, as go-ethereum and Anvil.
+   */
+  hardhatNode?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -100,6 +106,7 @@ export interface ResolvedOptions {
   readonly genesis: string | undefined;
   readonly stateFile: string | undefined;
   readonly stateInterval: number;
+  readonly hardhatNode: boolean;
 }
 
 export class OptionError extends Error {
@@ -131,7 +138,7 @@ export const POW_DEFAULT_HARDFORK = 'grayGlacier';
 
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'port', flag: 'port', alias: 'p', type: 'number', describe: 'HTTP port (0 picks a free one)', defaultText: '8545' },
-  { key: 'host', flag: 'host', alias: 'h', type: 'string', describe: 'address to listen on', defaultText: '127.0.0.1' },
+  { key: 'host', flag: 'host', alias: 'H', type: 'string', describe: 'address to listen on (short flag -H: -h is help)', defaultText: '127.0.0.1' },
   { key: 'accounts', flag: 'accounts', alias: 'a', type: 'number', describe: 'number of prefunded accounts', defaultText: '10' },
   { key: 'balance', flag: 'balance', alias: 'e', type: 'string', describe: 'initial balance of each account, in ether', defaultText: '10000' },
   { key: 'mnemonic', flag: 'mnemonic', alias: 'm', type: 'string', describe: 'BIP-39 mnemonic the accounts derive from', defaultText: DEFAULT_MNEMONIC },
@@ -158,6 +165,7 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'genesis', flag: 'genesis', type: 'string', describe: 'go-ethereum genesis.json: chain id, fork schedule (by block and time), genesis header and alloc', defaultText: 'none' },
   { key: 'stateFile', flag: 'state', type: 'string', describe: 'state file: loaded at start if it exists, saved atomically on exit (SIGINT, SIGTERM, SIGHUP)', defaultText: 'none' },
   { key: 'stateInterval', flag: 'state-interval', type: 'number', describe: 'with --state: also save every N seconds', defaultText: '0 (only on exit)' },
+  { key: 'hardhatNode', flag: 'hardhat-node', type: 'boolean', describe: "present as Hardhat's node: HardhatNetwork/ client version, and a send whose transaction fails under automine answers Hardhat's error (the transaction is still mined); --no-hardhat-node: chain-sim/ version, sends answer the hash", defaultText: 'true' },
   { key: 'quiet', flag: 'quiet', alias: 'q', type: 'boolean', describe: 'print nothing but errors', defaultText: 'false' },
   { key: 'verbose', flag: 'verbose', alias: 'v', type: 'boolean', describe: 'log each request: method and duration', defaultText: 'false' },
 ];
@@ -279,6 +287,12 @@ function powDifficulty(mining: 'instant' | 'pow', value: number | bigint | strin
   return integer('difficulty', value, DEFAULT_DIFFICULTY, 1n, 2n ** 256n - 1n);
 }
 
+function booleanOf(option: string, value: boolean | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') throw new OptionError(option, `expected true or false, got "${String(value)}"`);
+  return value;
+}
+
 export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
   const mining = input.mining ?? 'instant';
   if (mining !== 'instant' && mining !== 'pow') throw new OptionError('mining', `expected instant or pow, got "${String(mining)}"`);
@@ -331,5 +345,6 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     genesis: genesisOf(input),
     stateFile: filePathOf('state', input.stateFile),
     stateInterval: stateIntervalOf(input.stateInterval, input.stateFile),
+    hardhatNode: booleanOf('hardhat-node', input.hardhatNode, true),
   };
 }

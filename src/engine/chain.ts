@@ -12,11 +12,12 @@ import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
 import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
 import { BlockClock, MAX_TIMESTAMP, type WallClock, assertMinable } from './clock.js';
-import { EngineError, rejected } from './errors.js';
+import { EngineError, TransactionFailedError, rejected } from './errors.js';
+import { type UnexplainedState, findUnexplainedState } from './exportCheck.js';
 import { ConsolePrinter } from './consoleLog.js';
 import { impersonate } from './impersonation.js';
 import { askTerminalColorsOnce } from './debugColors.js';
-import { type AccessListOutcome, type CallRequest, createAccessList, estimateGas, executeCall, runCall, transactionGasCap } from './execution.js';
+import { type AccessListOutcome, type CallRequest, assertHonourable, createAccessList, estimateGas, executeCall, runCall, transactionGasCap, withAuthorizations } from './execution.js';
 import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
@@ -26,7 +27,7 @@ import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { installStepLoop } from './stepLoop.js';
 import { installRevertTraceGuard } from './revertTraceGuard.js';
 import { TrieNodeDB } from './trieDb.js';
-import { type MiningOutcome, type NextBlockOverrides, mineBlock, replayTransaction } from './miner.js';
+import { type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock, replayTransaction } from './miner.js';
 import type { ExecutionTracer, TracedRun } from './tracing.js';
 import { SerialQueue } from './serial.js';
 import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
@@ -66,6 +67,12 @@ export interface EngineOptions {
    * settings above, and the genesis state is `genesisAlloc` alone (no prefunded accounts).
    */
   readonly genesis?: { readonly schedule: ForkSchedule; readonly header: GenesisHeader };
+  /**
+   * Hardhat's node (throwOnTransactionFailures): under automine a send waits for its block, and a
+   * transaction that failed there answers TransactionFailedError instead of its hash (still mined).
+   * Otherwise the hash is answered first and the block built right after (as Anvil and geth).
+   */
+  readonly throwOnTransactionFailures?: boolean;
 }
 
 /** What the state setters (chain_setBalance, chain_setCode, chain_setNonce) change in an account. */
@@ -157,6 +164,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Where chain_reset returns: the genesis block, or the head of an imported chain. */
   private genesisPoint: ChainSnapshot | undefined;
   private intervalTimer: NodeJS.Timeout | undefined;
+  /** The interval mining period in milliseconds, while interval mining is on (anvil_getIntervalMining). */
+  intervalMs: number | undefined;
   private historical: { root: string; vm: VM } | undefined;
   /** The pending block and its state, by what they were built from (pendingBuild). */
   private pending: { key: string; template: NextBlockOverrides; vm: VM; block: MinedBlock } | undefined;
@@ -239,6 +248,11 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   get chainId(): bigint {
     return this.common.chainId();
+  }
+
+  /** The pool's order when several transactions fit a block (--order). */
+  get poolOrder(): PoolOrder {
+    return this.options.order ?? 'fees';
   }
 
   get head(): MinedBlock {
@@ -467,18 +481,18 @@ export class Chain extends EventEmitter<ChainEvents> {
    * head's state in the context of the next block (its number, timestamp with time
    * travel applied, base fee), so a call sees what a transaction sent now would see.
    */
-  private async executionContext(ref: BlockRef): Promise<{ vm: VM; block: Block }> {
+  private async executionContext(ref: BlockRef): Promise<{ vm: VM; block: Block; accounts: AccountRegistry }> {
     if ('tag' in ref && ref.tag === 'pending') {
       const vm = await this.pendingState();
       // With an empty pool that is the live VM: it runs under the next block's fork.
       const header = this.pendingHeaderBlock();
       this.alignVm(vm, header.header.number, header.header.timestamp);
-      return { vm, block: header };
+      return { vm, block: header, accounts: this.accounts };
     }
     const mined = this.resolve(ref);
     const vm = await this.vmAt(mined);
     this.alignVm(vm, mined.number, mined.block.header.timestamp);
-    return { vm, block: mined.block };
+    return { vm, block: mined.block, accounts: this.accounts };
   }
 
   private pendingHeaderBlock(): Block {
@@ -550,6 +564,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
+  /** The transaction eth_sendTransaction would send, unsigned, with every default filled (eth_fillTransaction). */
+  completeTransaction(request: CallRequest): Promise<TypedTransaction> {
+    return this.queue.run(async () => this.fillTransaction(request, senderOfRequest(request, 'fillTransaction')));
+  }
+
   private sendFrom(request: CallRequest, unsigned: boolean): Promise<string> {
     return this.queue.run(async () => {
       const from = senderOfRequest(request, 'sendTransaction');
@@ -563,6 +582,7 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** Complete a transaction request with go-ethereum's defaults (nonce, gas, fees, chain id). */
   private async fillTransaction(request: CallRequest, from: Address): Promise<TypedTransaction> {
+    assertHonourable(request, 'eth_sendTransaction');
     const account = await this.vm.stateManager.getAccount(from);
     const nonce = request.nonce ?? this.pool.nextNonce(from, account?.nonce ?? 0n);
     const gasLimit = request.gas ?? (await this.estimateUnqueued({ ...request, from }, { tag: 'pending' }));
@@ -582,6 +602,9 @@ export class Chain extends EventEmitter<ChainEvents> {
       // a base fee set for the next block may be higher than that, so it counts instead.
       const cap = request.maxFeePerGas ?? 2n * (this.nextBlock.baseFeePerGas ?? this.blocks.headBaseFee!) + tip;
       data = { ...base, type: 2, maxPriorityFeePerGas: tip, maxFeePerGas: cap, accessList: request.accessList as never };
+      if (request.authorizationList) data = withAuthorizations(data, request.authorizationList, this.accounts, this.nextBlockCommon());
+    } else if (request.authorizationList) {
+      throw new EngineError('invalidInput', 'a transaction with an authorizationList (EIP-7702) is type 4: it needs EIP-1559 fees (the london hardfork or later), not type 0 or 1');
     } else {
       const gasPrice = request.gasPrice ?? (nextBaseFee ?? 0n) + SUGGESTED_TIP;
       data = request.accessList || request.type === 1
@@ -597,9 +620,14 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   private async admit(tx: TypedTransaction, sender: Address): Promise<string> {
     const hashHex = hashHexOf(tx);
-    if (this.pool.get(hashHex) || this.blocks.transaction(hashHex)) throw rejected('already known');
+    // go-ethereum: 'already known' while it is pooled; once mined its nonce is used ('nonce too low').
+    if (this.pool.get(hashHex)) throw rejected('already known');
+    const mined = this.blocks.transaction(hashHex) !== undefined;
     const account = await this.vm.stateManager.getAccount(sender);
     const stateNonce = account?.nonce ?? 0n;
+    if (mined && tx.nonce < stateNonce) throw rejected(`nonce too low: address ${sender.toString()}, tx: ${tx.nonce} state: ${stateNonce}`);
+    // A nonce set back by a test control would let it run twice under one hash.
+    if (mined) throw rejected('already known');
     validateAdmission(tx, sender, {
       stateNonce,
       poolNonce: this.pool.nextNonce(sender, stateNonce),
@@ -614,7 +642,14 @@ export class Chain extends EventEmitter<ChainEvents> {
     }
     this.pool.add(tx, sender, hashHex);
     this.emit('pendingTransaction', hashHex);
-    if (this.automine) this.mineAfterAnswer();
+    if (this.automine && this.options.throwOnTransactionFailures) {
+      const { dropped, failures } = await this.mineExecutable();
+      this.reportRefused(dropped);
+      const failure = failures.get(hashHex);
+      if (failure) throw new TransactionFailedError(hashHex, failure.error, failure.returnValue);
+    } else if (this.automine) {
+      this.mineAfterAnswer();
+    }
     return hashHex;
   }
 
@@ -624,11 +659,13 @@ export class Chain extends EventEmitter<ChainEvents> {
    * means a check is missing there: reported as an internal error, not left unsaid.
    */
   private mineAfterAnswer(): void {
-    this.afterAnswer(async () => {
-      for (const { entry, reason } of await this.mineExecutable()) {
-        this.emit('error', new Error(`transaction ${entry.hashHex} was answered but refused by the block builder: ${reason}`));
-      }
-    });
+    this.afterAnswer(async () => this.reportRefused((await this.mineExecutable()).dropped));
+  }
+
+  private reportRefused(dropped: MiningOutcome['dropped']): void {
+    for (const { entry, reason } of dropped) {
+      this.emit('error', new Error(`transaction ${entry.hashHex} was answered but refused by the block builder: ${reason}`));
+    }
   }
 
   /**
@@ -656,12 +693,15 @@ export class Chain extends EventEmitter<ChainEvents> {
   // ---- mining ---------------------------------------------------------------------------
 
   /** Automine: one block per executable transaction, until none is left. Returns what the blocks could not take (it left the pool). */
-  private async mineExecutable(): Promise<MiningOutcome['dropped']> {
+  private async mineExecutable(): Promise<Pick<MiningOutcome, 'dropped' | 'failures'>> {
     const dropped: Array<MiningOutcome['dropped'][number]> = [];
+    const failures = new Map<string, ExecutionFailure>();
     for (;;) {
       const next = (await this.executable())[0];
-      if (!next) return dropped;
-      dropped.push(...(await this.mineWith([next])).dropped);
+      if (!next) return { dropped, failures };
+      const outcome = await this.mineWith([next]);
+      dropped.push(...outcome.dropped);
+      for (const [hash, failure] of outcome.failures) failures.set(hash, failure);
     }
   }
 
@@ -828,6 +868,22 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.emit('reserved', range);
   }
 
+  /**
+   * Anvil's anvil_mine with an interval: the clock jumps `interval` seconds before each of the
+   * `count` blocks and stays that far ahead afterwards (mineMany's spacing, shifted by one step).
+   */
+  async mineManyAhead(count: bigint, interval: bigint): Promise<void> {
+    assertTimestamp(this.clock.nowSeconds() + count * interval);
+    this.clock.increase(interval);
+    try {
+      await this.mineMany(count, interval);
+    } catch (error) {
+      this.clock.increase(-interval);
+      throw error;
+    }
+    // mineMany leaves the clock at the last block's time, which is where Anvil's stands too.
+  }
+
   increaseTime(seconds: bigint): bigint {
     assertTimestamp(this.clock.nowSeconds() + seconds);
     return this.clock.increase(seconds);
@@ -946,6 +1002,11 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.vm.stateManager as TrackingStateManager;
   }
 
+  /** What an export of blocks first..last cannot carry (exportCheck.ts). */
+  unexplainedState(first: bigint, last: bigint): Promise<UnexplainedState> {
+    return this.queue.run(async () => findUnexplainedState(this.blocks, first, last, await this.vm.stateManager.getStateRoot()));
+  }
+
   /** Every account of the current state (chain_dumpState). */
   dumpState(): Promise<Map<string, AccountState>> {
     return this.queue.run(() => this.state.dump());
@@ -1051,6 +1112,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   setIntervalMining(ms: number): void {
     if (this.intervalTimer) clearInterval(this.intervalTimer);
     this.intervalTimer = undefined;
+    this.intervalMs = ms > 0 ? ms : undefined;
     if (ms > 0) {
       this.intervalTimer = setInterval(() => {
         this.mine(1n).catch((error: unknown) => this.emit('error', error));

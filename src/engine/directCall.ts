@@ -29,6 +29,8 @@ const RUN_TX_EIPS = [2780, 6800, 7708, 7864, 7928, 8037];
 export function callsDirectly(common: Common, request: CallRequest): boolean {
   if (request.gasPrice !== undefined || request.maxFeePerGas !== undefined || request.maxPriorityFeePerGas !== undefined) return false;
   if (request.to === undefined || (request.blobVersionedHashes?.length ?? 0) > 0) return false;
+  // Authorizations are applied by runTx before the message runs.
+  if (request.authorizationList !== undefined) return false;
   return !RUN_TX_EIPS.some((eip) => common.isActivatedEIP(eip));
 }
 

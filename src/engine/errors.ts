@@ -30,3 +30,21 @@ export class RevertError extends Error {
     this.data = data;
   }
 }
+
+/**
+ * A transaction that automine mined and that failed, reported to its sender as Hardhat's node
+ * reports it (its `throwOnTransactionFailures`): the transaction stays mined, the send answers
+ * this instead of the hash. `error` is the EVM's ('revert', 'out of gas', 'invalid opcode', ...).
+ */
+export class TransactionFailedError extends Error {
+  readonly hashHex: string;
+  readonly error: string;
+  readonly data: Uint8Array;
+  constructor(hashHex: string, error: string, data: Uint8Array) {
+    super(`transaction ${hashHex} failed: ${error}`);
+    this.name = 'TransactionFailedError';
+    this.hashHex = hashHex;
+    this.error = error;
+    this.data = data;
+  }
+}

@@ -3,6 +3,8 @@ import type { Common } from '@ethereumjs/common';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
 import { Address, createZeroAddress } from '@ethereumjs/util';
 import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
+import type { AccountRegistry } from './accounts.js';
+import { type AuthorizationRequest, authorizationTuple } from './authorizations.js';
 import { letContractSend } from './contractSenders.js';
 import { type Execution, callDirectly, callsDirectly } from './directCall.js';
 import { EngineError, RevertError, rejected } from './errors.js';
@@ -29,6 +31,27 @@ export interface CallRequest {
   readonly accessList?: AccessList;
   readonly blobVersionedHashes?: readonly string[];
   readonly chainId?: bigint;
+  /** EIP-7702: the request is a type-4 transaction (authorizations.ts makes the tuples). */
+  readonly authorizationList?: readonly AuthorizationRequest[];
+}
+
+/**
+ * What a request asks for that no transaction built from it could honour: refused by name.
+ * Blob transactions are sent signed (eth_sendRawTransaction); calls do not simulate them.
+ */
+export function assertHonourable(request: CallRequest, action: string, runsBlobs = false): void {
+  if (runsBlobs && request.blobVersionedHashes !== undefined) {
+    if (request.to === undefined) throw new EngineError('invalidInput', 'a blob transaction (blobVersionedHashes) must have a "to" address');
+    if (request.authorizationList !== undefined) throw new EngineError('invalidInput', 'a transaction cannot carry both blobVersionedHashes and an authorizationList');
+  } else if (request.blobVersionedHashes !== undefined || request.maxFeePerBlobGas !== undefined) {
+    throw new EngineError('invalidInput', `blob transactions (blobVersionedHashes, maxFeePerBlobGas) are not supported by ${action}: sign one and send it with eth_sendRawTransaction`);
+  }
+  if (request.authorizationList !== undefined && request.to === undefined) {
+    throw new EngineError('invalidInput', 'a transaction with an authorizationList (EIP-7702) must have a "to" address');
+  }
+  if (request.authorizationList !== undefined && request.gasPrice !== undefined) {
+    throw new EngineError('invalidInput', 'a transaction with an authorizationList (EIP-7702) takes maxFeePerGas and maxPriorityFeePerGas, not gasPrice');
+  }
 }
 
 /** The gas a single transaction may use: the block limit, and the EIP-7825 cap once Osaka is active. */
@@ -48,7 +71,8 @@ function hasFees(request: CallRequest): boolean {
  * Build an unsigned transaction whose sender is `from`, as go-ethereum's message from a call.
  * A fee-less call runs in a copy of the block with base fee 0 (go-ethereum's NoBaseFee).
  */
-function callTransaction(common: Common, request: CallRequest, gasLimit: bigint, block: Block): TypedTransaction {
+function callTransaction(common: Common, request: CallRequest, gasLimit: bigint, block: Block, accounts?: AccountRegistry): TypedTransaction {
+  assertHonourable(request, 'eth_call and eth_estimateGas', common.isActivatedEIP(4844) && request.gasPrice === undefined);
   const from = request.from ?? createZeroAddress();
   const feeMarket = common.isActivatedEIP(1559) && request.gasPrice === undefined;
   const base = {
@@ -69,6 +93,14 @@ function callTransaction(common: Common, request: CallRequest, gasLimit: bigint,
       maxPriorityFeePerGas: tip > cap ? cap : tip,
       accessList: request.accessList && accessListData(request.accessList),
     };
+    if (request.authorizationList) data = withAuthorizations(data, request.authorizationList, accounts, common);
+    // A blob transaction's message: BLOBHASH sees the hashes; the blob fee is at least the block's blob gas price.
+    if (request.blobVersionedHashes) {
+      const blobGasPrice = block.header.excessBlobGas === undefined ? 1n : block.header.getBlobGasPrice();
+      data = { ...data, type: 3, blobVersionedHashes: [...request.blobVersionedHashes], maxFeePerBlobGas: request.maxFeePerBlobGas ?? blobGasPrice } as TypedTxData;
+    }
+  } else if (request.authorizationList) {
+    throw new EngineError('unsupported', 'authorizationList (EIP-7702) needs the prague hardfork or later');
   } else if (request.accessList) {
     data = { ...base, type: 1, gasPrice: request.gasPrice ?? 0n, accessList: accessListData(request.accessList) };
   } else {
@@ -86,6 +118,16 @@ function callTransaction(common: Common, request: CallRequest, gasLimit: bigint,
   Object.defineProperty(tx, 'isSigned', { value: () => true });
   Object.defineProperty(tx, 'hash', { value: () => new Uint8Array(32) });
   return tx;
+}
+
+/** A type-2 request's data as type 4, with the authorizations as signed tuples. */
+export function withAuthorizations(data: TypedTxData, list: readonly AuthorizationRequest[], accounts: AccountRegistry | undefined, common: Common): TypedTxData {
+  if (!common.isActivatedEIP(7702)) throw new EngineError('unsupported', 'authorizationList (EIP-7702) needs the prague hardfork or later');
+  const tuples = list.map((item, i) => {
+    if (!item.signature && !accounts) throw new EngineError('invalidInput', `authorizationList[${i}] has no signature (yParity, r, s)`);
+    return authorizationTuple(item, accounts!, i);
+  });
+  return { ...data, type: 4, authorizationList: tuples } as TypedTxData;
 }
 
 function accessListData(list: AccessList): Array<{ address: `0x${string}`; storageKeys: `0x${string}`[] }> {
@@ -110,6 +152,8 @@ function callBlock(block: Block, request: CallRequest): Block {
 export interface ExecutionContext {
   readonly vm: VM;
   readonly block: Block;
+  /** The node's keys: unsigned EIP-7702 authorizations of its accounts are signed with them. */
+  readonly accounts?: AccountRegistry;
 }
 
 /** A call's block and transaction, built once and run with different gas limits. */
@@ -120,7 +164,7 @@ interface PreparedCall {
 
 function prepare(ctx: ExecutionContext, request: CallRequest, gasLimit: bigint): PreparedCall {
   const block = callBlock(ctx.block, request);
-  return { block, tx: callTransaction(ctx.vm.common, request, gasLimit, block) };
+  return { block, tx: callTransaction(ctx.vm.common, request, gasLimit, block, ctx.accounts) };
 }
 
 /**
@@ -174,11 +218,12 @@ function translateRunError(error: unknown, request: CallRequest): EngineError {
 }
 
 /**
- * A failed execution as go-ethereum reports it: a revert with data is code 3 with the
- * data attached; a revert without data, like any other failure, is a plain error.
+ * A failed execution: any revert is code 3 with its data attached, `0x` when it had none (as
+ * Anvil answers; go-ethereum sends -32000 without data there, which Hardhat's chai matchers,
+ * ethers and viem cannot tell from a node failure). Other failures are plain errors.
  */
-function executionFailure(error: string, returnValue: Uint8Array): Error {
-  if (error === 'revert' && returnValue.length > 0) return new RevertError(describeRevert(returnValue), returnValue);
+export function executionFailure(error: string, returnValue: Uint8Array): Error {
+  if (error === 'revert') return new RevertError(describeRevert(returnValue), returnValue);
   return rejected(executionErrorText(error));
 }
 

@@ -126,6 +126,9 @@ async function executeBlock(vm: VM, block: Block, parent: MinedBlock, store: Blo
   return minedBlock(block, senders, buildReceipts(block, senders, result.results, vm.common), parent.totalDifficulty + header.difficulty);
 }
 
+/** What a state root mismatch usually means for a file chain-sim exported. */
+const STATE_ROOT_HINT = ' (running the block on its parent\'s state gave another state than the block records: the chain it came from changed state outside any block, e.g. with test controls such as setBalance, setCode, setStorageAt or loadState, which a chain file cannot carry; `chain-sim export` warns about such chains)';
+
 /**
  * runBlock names a mismatching root but not the values; run the block again generating
  * the fields, and compare them in go-ethereum's order (ValidateState) for a message with
@@ -143,7 +146,7 @@ async function diagnose(vm: VM, block: Block, rootBefore: Uint8Array): Promise<s
     if (run.requestsHash && header.requestsHash && toHex(run.requestsHash) !== toHex(header.requestsHash)) {
       return `requests hash mismatch: have ${toHex(run.requestsHash)}, want ${toHex(header.requestsHash)}`;
     }
-    if (toHex(run.stateRoot) !== toHex(header.stateRoot)) return `state root mismatch: have ${toHex(run.stateRoot)}, want ${toHex(header.stateRoot)}`;
+    if (toHex(run.stateRoot) !== toHex(header.stateRoot)) return `state root mismatch: have ${toHex(run.stateRoot)}, want ${toHex(header.stateRoot)}${STATE_ROOT_HINT}`;
     return undefined;
   } catch {
     return undefined;

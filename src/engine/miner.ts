@@ -35,6 +35,14 @@ export interface MiningOutcome {
   readonly included: readonly PooledTransaction[];
   /** Transactions that could not be included, with the reason (they leave the pool). */
   readonly dropped: ReadonlyArray<{ readonly entry: PooledTransaction; readonly reason: string }>;
+  /** Included transactions whose execution failed (status 0), by hash: what a send may report (failedSends.ts). */
+  readonly failures: ReadonlyMap<string, ExecutionFailure>;
+}
+
+/** Why an included transaction failed: the EVM's error ('revert', 'out of gas', ...) and its return data. */
+export interface ExecutionFailure {
+  readonly error: string;
+  readonly returnValue: Uint8Array;
 }
 
 /**
@@ -67,11 +75,15 @@ export async function mineBlock(
   const included: PooledTransaction[] = [];
   const results: RunTxResult[] = [];
   const dropped: Array<{ entry: PooledTransaction; reason: string }> = [];
+  const failures = new Map<string, ExecutionFailure>();
   for (const entry of candidates) {
     if (entry.tx.gasLimit > template.gasLimit - builder.gasUsed) continue; // waits for the next block
     try {
-      results.push(await addTransaction(vm, builder, entry.tx, entry.sender));
+      const result = await addTransaction(vm, builder, entry.tx, entry.sender);
+      results.push(result);
       included.push(entry);
+      const failure = result.execResult.exceptionError;
+      if (failure) failures.set(entry.hashHex, { error: failure.error, returnValue: result.execResult.returnValue });
     } catch (error) {
       dropped.push({ entry, reason: error instanceof Error ? error.message : String(error) });
     }
@@ -85,7 +97,7 @@ export async function mineBlock(
   const senders = included.map((entry) => entry.sender);
   const receipts = buildReceipts(block, senders, results, common);
   const mined = minedBlock(block, senders, receipts, parent.totalDifficulty + block.header.difficulty, preStateRoot);
-  return { mined, included, dropped };
+  return { mined, included, dropped, failures };
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { Address, hexToBytes } from '@ethereumjs/util';
 import type { BlockRef, BlockTag } from '../engine/chain.js';
+import type { AuthorizationRequest } from '../engine/authorizations.js';
 import type { CallRequest } from '../engine/execution.js';
 import { invalidParams } from './errors.js';
 
@@ -116,8 +117,19 @@ export const string: Decoder<string> = (value, path) => {
 
 const TAGS: readonly BlockTag[] = ['latest', 'earliest', 'pending', 'safe', 'finalized'];
 
-/** A block parameter: QUANTITY, tag, or an EIP-1898 object ({ blockHash, requireCanonical } | { blockNumber }). */
+/** A block number sent as a JSON number (Hardhat and Anvil take them, and suites send them): a whole number from 0 up. */
+function jsonBlockNumber(value: number, path: string): BlockRef {
+  if (!Number.isSafeInteger(value) || value < 0) fail(path, `expected a block number, got ${value}`);
+  return { number: BigInt(value) };
+}
+
+/**
+ * A block parameter: QUANTITY (also as a JSON number), tag, a 32-byte block hash (as go-ethereum
+ * reads a 66-character string), or an EIP-1898 object ({ blockHash, requireCanonical } | { blockNumber }).
+ */
 export const blockRef: Decoder<BlockRef> = (value, path) => {
+  if (typeof value === 'number') return jsonBlockNumber(value, path);
+  if (typeof value === 'string' && value.length === 66 && /^0[xX]/.test(value)) return { hash: hash(value, path), requireCanonical: false };
   if (typeof value === 'string') {
     if ((TAGS as readonly string[]).includes(value)) return { tag: value as BlockTag };
     if (!/^0[xX]/.test(value)) fail(path, `expected a block number, tag (${TAGS.join(', ')}) or hash object, got "${value.slice(0, 40)}"`);
@@ -144,7 +156,9 @@ export const blockRef: Decoder<BlockRef> = (value, path) => {
 
 /** Block number or tag only (no hash object), as getBlockByNumber takes. */
 export const blockNumberOrTag: Decoder<BlockRef> = (value, path) => {
+  if (typeof value === 'number') return jsonBlockNumber(value, path);
   if (typeof value !== 'string') fail(path, `expected a block number or tag, got ${describe(value)}`);
+  if (value.length === 66) fail(path, 'expected a block number or tag, got a 32-byte hash (use the by-hash method)');
   return blockRef(value, path);
 };
 
@@ -170,6 +184,45 @@ const accessListItem: Decoder<{ address: string; storageKeys: string[] }> = (val
   const addr = address(item.address, `${path}.address`).toString();
   const keys = arrayOf(hash)(item.storageKeys ?? [], `${path}.storageKeys`);
   return { address: addr, storageKeys: keys };
+};
+
+const AUTHORIZATION_FIELDS = new Set(['chainId', 'address', 'nonce', 'yParity', 'v', 'r', 's', 'authority']);
+
+/** An EIP-7702 authorization: signed (yParity or v, r, s), or unsigned with the `authority` (an owned account) to sign it. */
+const authorization: Decoder<AuthorizationRequest> = (value, path) => {
+  const item = record(value, path);
+  for (const key of Object.keys(item)) {
+    if (!AUTHORIZATION_FIELDS.has(key)) fail(path, `unknown field "${key}" in authorization`);
+  }
+  const at = (key: string) => `${path}.${key}`;
+  const base = { chainId: uint256(item.chainId, at('chainId')), address: address(item.address, at('address')), nonce: uint64(item.nonce, at('nonce')) };
+  const parity = item.yParity ?? item.v;
+  const signed = parity !== undefined || item.r !== undefined || item.s !== undefined;
+  if (!signed) {
+    if (item.authority === undefined) fail(path, 'an authorization needs its signature (yParity, r, s) or the authority (an account of this node) to sign it');
+    return { ...base, authority: address(item.authority, at('authority')) };
+  }
+  if (parity === undefined || item.r === undefined || item.s === undefined) fail(path, 'a signed authorization needs yParity (or v), r and s');
+  const yParity = uint256(parity, at(item.yParity !== undefined ? 'yParity' : 'v'));
+  if (yParity > 1n) fail(at(item.yParity !== undefined ? 'yParity' : 'v'), `expected 0 or 1, got ${yParity}`);
+  return { ...base, signature: { yParity, r: uint256(item.r, at('r')), s: uint256(item.s, at('s')) } };
+};
+
+export const authorizationRequest = authorization;
+
+/** The unsigned part of an authorization (chainId, address, nonce; `authority` optional), to be signed. */
+export const unsignedAuthorization: Decoder<AuthorizationRequest> = (value, path) => {
+  const item = record(value, path);
+  for (const key of Object.keys(item)) {
+    if (!['chainId', 'address', 'nonce', 'authority'].includes(key)) fail(path, `unknown field "${key}" in an authorization to sign`);
+  }
+  const at = (key: string) => `${path}.${key}`;
+  return {
+    chainId: uint256(item.chainId, at('chainId')),
+    address: address(item.address, at('address')),
+    nonce: uint64(item.nonce, at('nonce')),
+    authority: optional(address)(item.authority, at('authority')),
+  };
 };
 
 const CALL_FIELDS = new Set([
@@ -199,6 +252,12 @@ export const callRequest: Decoder<CallRequest> = (value, path) => {
     fail(path, `maxFeePerGas (${maxFeePerGas}) < maxPriorityFeePerGas (${maxPriorityFeePerGas})`);
   }
   const type = optional(quantity(8))(fields.type, at('type'));
+  // A blob sidecar cannot be honoured in a request: refused, never dropped.
+  for (const key of ['blobs', 'commitments', 'proofs']) {
+    if (fields[key] !== undefined && fields[key] !== null) {
+      fail(at(key), 'blob sidecars are not taken in a transaction request: sign the blob transaction and send it with eth_sendRawTransaction');
+    }
+  }
   return {
     from: optional(address)(fields.from, at('from')),
     to: optional(address)(fields.to, at('to')),
@@ -214,5 +273,6 @@ export const callRequest: Decoder<CallRequest> = (value, path) => {
     accessList: optional(arrayOf(accessListItem))(fields.accessList, at('accessList')),
     blobVersionedHashes: optional(arrayOf(hash))(fields.blobVersionedHashes, at('blobVersionedHashes')),
     chainId: optional(uint64)(fields.chainId, at('chainId')),
+    authorizationList: optional(arrayOf(authorization, 1000))(fields.authorizationList, at('authorizationList')),
   };
 };

@@ -59,6 +59,9 @@ export class Dispatcher {
       // A send's answer goes out before automine's block is in: whatever is asked next sees it.
       const settling = this.ctx.chain.settling;
       if (settling) await settling;
+      const dialect = this.ctx.dialect;
+      if (dialect && method.startsWith('anvil_')) dialect.current = 'anvil';
+      else if (dialect && method.startsWith('hardhat_')) dialect.current = 'hardhat';
       return await handler.invoke(this.ctx, (params as unknown[] | undefined | null) ?? []);
     } catch (error) {
       failure = toRpcError(error, (e) => this.options.onInternalError(e, method));

@@ -1,4 +1,5 @@
-import { EngineError, RevertError } from '../engine/errors.js';
+import { EngineError, RevertError, TransactionFailedError } from '../engine/errors.js';
+import { hardhatSendError } from './hardhatErrors.js';
 import type { Json } from './json.js';
 import { encodeData } from './encode.js';
 
@@ -39,6 +40,7 @@ export function serverError(message: string): RpcError {
  */
 export function toRpcError(error: unknown, onInternal: (error: unknown) => void): RpcError {
   if (error instanceof RpcError) return error;
+  if (error instanceof TransactionFailedError) return hardhatSendError(error);
   if (error instanceof RevertError) return new RpcError(ErrorCode.executionReverted, error.message, encodeData(error.data));
   if (error instanceof EngineError) {
     return new RpcError(error.kind === 'invalidInput' ? ErrorCode.invalidParams : ErrorCode.server, error.message);

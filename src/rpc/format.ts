@@ -92,6 +92,8 @@ export function formatTransaction(tx: TypedTransaction, from: Address, position:
   const out: JsonObject = {
     blockHash: position ? position.mined.hashHex : null,
     blockNumber: position ? encodeQuantity(position.mined.number) : null,
+    // go-ethereum (1.16+) names the block's time in mined transactions, as in logs.
+    ...(position ? { blockTimestamp: encodeQuantity(position.mined.block.header.timestamp) } : {}),
     from: from.toString(),
     gas: encodeQuantity(tx.gasLimit),
     gasPrice: encodeQuantity(
@@ -112,7 +114,18 @@ export function formatTransaction(tx: TypedTransaction, from: Address, position:
   if (tx.supports(Capability.EIP2930AccessLists)) out.accessList = (json.accessList ?? []) as Json;
   if (json.maxFeePerBlobGas !== undefined) out.maxFeePerBlobGas = json.maxFeePerBlobGas;
   if (json.blobVersionedHashes !== undefined) out.blobVersionedHashes = json.blobVersionedHashes as Json;
-  if (json.authorizationList !== undefined) out.authorizationList = json.authorizationList as Json;
+  // ethereumjs writes the tuple's bytes ("0x" for 0, "0x0c..." with a leading zero): go-ethereum's quantities.
+  if (json.authorizationList !== undefined) {
+    const quantity = (hex: string) => encodeQuantity(hex === '0x' ? 0n : BigInt(hex));
+    out.authorizationList = json.authorizationList.map((item) => ({
+      chainId: quantity(item.chainId),
+      address: item.address,
+      nonce: quantity(item.nonce),
+      yParity: quantity(item.yParity),
+      r: quantity(item.r),
+      s: quantity(item.s),
+    }));
+  }
   // go-ethereum omits chainId only for unprotected legacy transactions.
   const chainId = (tx as TypedTransaction & { chainId?: bigint }).chainId ?? legacyChainId(tx);
   if (chainId !== undefined) out.chainId = encodeQuantity(chainId);

@@ -20,6 +20,11 @@ export interface RpcContext {
   readonly requestLog: { enabled: boolean };
   /** Present in proof-of-work mode (--mining pow). */
   readonly pow?: PowSealer;
+  /**
+   * Which tool's rules a name shared by Hardhat and Anvil follows (evm_setIntervalMining): the
+   * family of the last anvil_/hardhat_ method called on this node (dispatch.ts), Hardhat's before any.
+   */
+  readonly dialect?: { current: 'hardhat' | 'anvil' };
   /** The connection's eth_subscribe state; absent over plain HTTP, which cannot push. */
   readonly subscriptions?: Subscriptions;
 }

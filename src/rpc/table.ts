@@ -6,6 +6,9 @@ import type { RpcMethod } from './method.js';
 import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
 import { debugMethods } from './methods/debug.js';
+import { dropinMethods } from './methods/dropin.js';
+import { gethReadMethods } from './methods/gethReads.js';
+import { erc20Methods } from './methods/erc20.js';
 import { controlMethods } from './methods/control.js';
 import { stateMethods } from './methods/state.js';
 import { executionMethods } from './methods/execution.js';
@@ -24,10 +27,8 @@ export type MethodTable = ReadonlyMap<string, RpcMethod>;
 export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {
   evm_snapshot: ['anvil_snapshot'],
   evm_revert: ['anvil_revert'],
-  chain_mine: ['anvil_mine'],
   chain_getAutomine: ['hardhat_getAutomine', 'anvil_getAutomine'],
   chain_setAutomine: ['evm_setAutomine', 'anvil_setAutomine'],
-  chain_setIntervalMining: ['evm_setIntervalMining'],
   chain_setNextBlockTimestamp: ['evm_setNextBlockTimestamp', 'anvil_setNextBlockTimestamp'],
   chain_setTime: ['evm_setTime', 'anvil_setTime'],
   chain_setBlockTimestampInterval: ['anvil_setBlockTimestampInterval'],
@@ -41,11 +42,14 @@ export const EXTRA_ALIASES: Readonly<Record<string, readonly string[]>> = {
   chain_autoImpersonateAccount: ['anvil_autoImpersonateAccount'],
   chain_setCoinbase: ['hardhat_setCoinbase', 'anvil_setCoinbase'],
   chain_setNextBlockBaseFeePerGas: ['hardhat_setNextBlockBaseFeePerGas', 'anvil_setNextBlockBaseFeePerGas'],
-  chain_setPrevRandao: ['hardhat_setPrevRandao'],
+  chain_setPrevRandao: ['hardhat_setPrevRandao', 'anvil_setNextBlockPrevRandao'],
   chain_setBlockGasLimit: ['evm_setBlockGasLimit', 'anvil_setBlockGasLimit'],
   chain_dropTransaction: ['hardhat_dropTransaction'],
   chain_signTypedData_v4: ['eth_signTypedData'],
-  chain_loadState: ['anvil_loadState'],
+  chain_loadState: ['anvil_loadState', 'hardhat_loadState'],
+  // viem's hardhat mode sends hardhat_dumpState: Anvil's gzipped hex, which anvil_loadState and hardhat_loadState take.
+  anvil_dumpState: ['hardhat_dumpState'],
+  anvil_dealERC20: ['anvil_setERC20Balance'],
   chain_reset: ['hardhat_reset', 'anvil_reset'],
   chain_metadata: ['hardhat_metadata', 'anvil_metadata'],
   chain_setLoggingEnabled: ['hardhat_setLoggingEnabled', 'anvil_setLoggingEnabled'],
@@ -75,4 +79,4 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
 
 const WITHOUT_ETH_TWIN: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods, ...poolMethods, ...debugMethods]);
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods, dropinMethods, gethReadMethods, erc20Methods];

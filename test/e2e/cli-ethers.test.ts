@@ -90,6 +90,16 @@ describe('CLI end to end with ethers v6', function () {
     }
   });
 
+  it('-h is help, as everywhere else; -H is the host', async () => {
+    for (const args of [['-h'], ['export', '-h']]) {
+      const result = await runCli(args);
+      expect(result.code, args.join(' ')).to.equal(0);
+      expect(result.stdout, args.join(' ')).to.match(/--help/);
+      expect(result.stderr).to.equal('');
+    }
+    expect((await runCli(['-h'])).stdout).to.match(/-H, --host/);
+  });
+
   it('prints the real port for --port 0 and serves on it', async () => {
     expect(cli.url).to.match(/:\d+$/);
     expect(cli.url).to.not.match(/:0$/);

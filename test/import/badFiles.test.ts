@@ -8,6 +8,9 @@ import { runCli } from '../helpers/cli.js';
 import { newNode, send } from '../helpers/chain.js';
 import { SAME_GENESIS, TO, exportToFile, hexNumber, importedNode, tempDir } from './chain.js';
 
+/** What the importer adds to a state root mismatch: what it usually means for a file chain-sim exported. */
+const STATE_ROOT_HINT = " (running the block on its parent's state gave another state than the block records: the chain it came from changed state outside any block, e.g. with test controls such as setBalance, setCode, setStorageAt or loadState, which a chain file cannot carry; `chain-sim export` warns about such chains)";
+
 type Values = Uint8Array | Values[];
 
 /** The blocks of a chain file as RLP values (headers are item 0, transactions item 1). */
@@ -97,7 +100,7 @@ describe('--import of bad chain files', function () {
     header(blocks[1]!)[STATE_ROOT] = wantRoot;
     const file = writeBlocks(join(dir, 'state-root.rlp'), blocks);
     const haveRoot = hex(blocksOf(good)[1]![0]![STATE_ROOT] as Uint8Array);
-    expect(await importError(file)).to.equal(`import ${file}: block 2: state root mismatch: have ${haveRoot}, want ${hex(wantRoot)}`);
+    expect(await importError(file)).to.equal(`import ${file}: block 2: state root mismatch: have ${haveRoot}, want ${hex(wantRoot)}${STATE_ROOT_HINT}`);
 
     const receipts = blocksOf(good);
     const wantReceipts = flipLastByte(header(receipts[2]!)[RECEIPTS_ROOT]!);
@@ -179,7 +182,7 @@ describe('--import of bad chain files', function () {
     expect(result.code).to.equal(1);
     expect(result.stdout).to.not.match(/Listening/);
     expect(result.stderr.trim().split('\n')).to.deep.equal([
-      `chain-sim: import ${file}: block 2: state root mismatch: have ${hex(blocksOf(join(dir, 'cli-source.rlp'))[1]![0]![STATE_ROOT] as Uint8Array)}, want ${hex(wantRoot)}`,
+      `chain-sim: import ${file}: block 2: state root mismatch: have ${hex(blocksOf(join(dir, 'cli-source.rlp'))[1]![0]![STATE_ROOT] as Uint8Array)}, want ${hex(wantRoot)}${STATE_ROOT_HINT}`,
     ]);
     const missing = await runCli(['--import', join(dir, 'nope.rlp'), '--port', '0']);
     expect(missing.code).to.equal(1);

@@ -82,14 +82,18 @@ describe('eth_call and eth_estimateGas', () => {
     expect(token.parseError(custom.data as string)?.name).to.equal('InsufficientAllowance');
   });
 
-  it('reports an empty revert like go-ethereum: -32000 "execution reverted"', async () => {
-    await expectRpcError(call('0xdeadbeef'), -32000, /^execution reverted$/);
+  it('reports an empty revert as Anvil does: code 3, "execution reverted", data 0x', async () => {
+    const viaCall = await expectRpcError(call('0xdeadbeef'), 3, /^execution reverted$/);
+    expect(viaCall.data).to.equal('0x');
+    const viaEstimate = await expectRpcError(estimate('0xdeadbeef'), 3, /^execution reverted$/);
+    expect(viaEstimate.data).to.equal('0x');
   });
 
   it('reports out of gas and gas beyond the allowance', async () => {
     await expectRpcError(call(probe.encodeFunctionData('needsGasLeft', [0]), 22_000n), -32000, /^out of gas$/);
     // An inner call that runs out of gas makes Solidity revert the outer one without data.
-    await expectRpcError(call(probe.encodeFunctionData('nest', [3]), 30_000n), -32000, /^execution reverted$/);
+    const inner = await expectRpcError(call(probe.encodeFunctionData('nest', [3]), 30_000n), 3, /^execution reverted$/);
+    expect(inner.data).to.equal('0x');
     await expectRpcError(
       rpc('eth_estimateGas', [{ from: ADDRESSES[0], to: probeAddress, data: probe.encodeFunctionData('needsGasLeft', [0]), gas: '0x55f0' }]),
       -32000,

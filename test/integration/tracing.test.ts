@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { Interface, Wallet } from 'ethers';
-import { ADDRESSES, CHAIN_ID, type Rpc, artifact, deploy, expectRpcError, newNode, send, signed } from '../helpers/chain.js';
+import { ADDRESSES, CHAIN_ID, type Rpc, artifact, deploy, expectRpcError, newNode, send, sentHash, signed } from '../helpers/chain.js';
 
 interface Recording {
   gasUsed: string;
@@ -174,7 +174,7 @@ describe('debug_traceTransaction and debug_traceCall', () => {
     const reverter = '0x000000000000000000000000000000000000dead';
     // PUSH32 2^255 (length), PUSH1 0 (offset), REVERT
     await rpc('hardhat_setCode', [reverter, `0x7f80${'00'.repeat(31)}6000fd`]);
-    const hash = await rpc<string>('eth_sendTransaction', [{ from: ADDRESSES[0], to: reverter, gas: '0x30000' }]);
+    const hash = await sentHash(rpc<string>('eth_sendTransaction', [{ from: ADDRESSES[0], to: reverter, gas: '0x30000' }]));
     const traced = await rpc<StructResult>('debug_traceTransaction', [hash]);
     const called = await rpc<StructResult>('debug_traceCall', [{ from: ADDRESSES[0], to: reverter, gas: '0x30000' }, 'latest']);
     for (const trace of [traced, called]) {

@@ -296,10 +296,22 @@ describe('rpc/codec', () => {
       rejects(() => blockRef('Latest', P), P, 'expected a block number, tag');
       rejects(() => blockRef('head', P), P, 'expected a block number, tag');
       rejects(() => blockRef('16', P), P, 'expected a block number, tag');
-      rejects(() => blockRef(16, P), P, 'got number');
       rejects(() => blockRef(null, P), P, 'got null');
       rejects(() => blockRef(true, P), P, 'got boolean');
       rejects(() => blockRef([], P), P, 'got array');
+    });
+
+    it('accepts block numbers as JSON numbers (as Hardhat and Anvil), whole and from 0 only', () => {
+      expect(blockRef(16, P)).to.deep.equal({ number: 16n });
+      expect(blockRef(0, P)).to.deep.equal({ number: 0n });
+      expect(blockNumberOrTag(3, P)).to.deep.equal({ number: 3n });
+      for (const bad of [-1, 1.5, 2 ** 53, Number.NaN]) rejects(() => blockRef(bad, P), P, 'expected a block number');
+    });
+
+    it('reads a 32-byte hash string as that block (as go-ethereum), never in blockNumberOrTag', () => {
+      expect(blockRef(HASH, P)).to.deep.equal({ hash: HASH, requireCanonical: false });
+      rejects(() => blockNumberOrTag(HASH, P), P, 'got a 32-byte hash');
+      rejects(() => blockRef(`0x${'zz'.repeat(32)}`, P), P, 'invalid hex');
     });
 
     it('does not echo a huge unknown tag back in full', () => {
@@ -349,7 +361,6 @@ describe('rpc/codec', () => {
       expect(blockNumberOrTag('latest', '0 (block)')).to.deep.equal({ tag: 'latest' });
       expect(blockNumberOrTag('0x3', '0 (block)')).to.deep.equal({ number: 3n });
       rejects(() => blockNumberOrTag({ blockHash: HASH }, '0 (block)'), '0 (block)', 'expected a block number or tag, got object');
-      rejects(() => blockNumberOrTag(3, '0 (block)'), '0 (block)', 'got number');
     });
   });
 

@@ -34,7 +34,10 @@ describe('log filter options (SPEC 2.6)', () => {
     expect(decode({ fromBlock: 'pending', toBlock: '0x0' }).scope).to.deep.equal({ from: { tag: 'pending' }, to: { number: 0n } });
     expect(invalid({ fromBlock: '0x01' })).to.contain(`${PATH}.fromBlock`).and.contain('leading zero');
     expect(invalid({ toBlock: 'newest' })).to.contain(`${PATH}.toBlock`);
-    expect(invalid({ toBlock: 5 })).to.contain(`${PATH}.toBlock`);
+    // JSON numbers are block numbers, as Hardhat and Anvil read them (issue 27); negative ones are not.
+    expect(decode({ fromBlock: 0, toBlock: 5 }).scope).to.deep.equal({ from: { number: 0n }, to: { number: 5n } });
+    expect(invalid({ toBlock: -5 })).to.contain(`${PATH}.toBlock`);
+    expect(invalid({ toBlock: true })).to.contain(`${PATH}.toBlock`);
   });
 
   it('address: one or a list, case-insensitive', () => {

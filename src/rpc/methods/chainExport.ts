@@ -2,6 +2,7 @@
 import { exportBlocks } from '../../engine/chainExport.js';
 import { toHex } from '../../engine/hex.js';
 import { blockNumberOrTag } from '../codec.js';
+import { encodeQuantity } from '../encode.js';
 import { defineMethod, optionalParam } from '../method.js';
 
 export const chainExportMethods = [
@@ -13,5 +14,12 @@ export const chainExportMethods = [
     // Nothing after genesis yet: an empty file, not an error.
     if (first === undefined && last === undefined && head === 0n) return '0x';
     return toHex(exportBlocks(chain.blocks, from, to));
+  }),
+  // What such a file cannot carry: blocks after test-control state changes, impersonated sends, changes after the head.
+  defineMethod('chain_exportCheck', [optionalParam('first', blockNumberOrTag), optionalParam('last', blockNumberOrTag)], async ({ chain }, first, last) => {
+    const from = first === undefined ? 1n : chain.resolve(first).number;
+    const to = last === undefined ? chain.head.number : chain.resolve(last).number;
+    const found = await chain.unexplainedState(from, to);
+    return { blocks: found.blocks.map(encodeQuantity), impersonatedTransactions: [...found.impersonated], changedAfterHead: found.afterHead };
   }),
 ];

@@ -2,6 +2,7 @@
 import { address, boolean, data, fixedData, hash, index, quantity, storageSlot, storageValue, uint256, uint64 } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { invalidParams } from '../errors.js';
+import type { Chain } from '../../engine/chain.js';
 import { defineMethod, optionalParam, param } from '../method.js';
 
 /** Snapshot ids: Ganache sends numbers or hex strings; accept both. */
@@ -42,6 +43,12 @@ function timerMs(value: bigint, name: string, msPerUnit: bigint): number {
   return Number(value * msPerUnit);
 }
 
+async function anvilIntervalMining(chain: Chain, seconds: bigint): Promise<void> {
+  const ms = timerMs(seconds, 'seconds', 1000n);
+  await chain.setAutomine(false);
+  chain.setIntervalMining(ms);
+}
+
 export const controlMethods = [
   defineMethod('chain_snapshot', [], async ({ chain }) => encodeQuantity(await chain.snapshot())),
   defineMethod('evm_snapshot', [], async ({ chain }) => encodeQuantity(await chain.snapshot())),
@@ -49,6 +56,17 @@ export const controlMethods = [
   defineMethod('chain_revert', [param('snapshotId', snapshotId)], ({ chain }, id) => chain.revert(id, false)),
   defineMethod('evm_revert', [param('snapshotId', snapshotId)], ({ chain }, id) => chain.revert(id, true)),
 
+  // Anvil's: the clock jumps `interval` seconds before each block (and stays ahead), so the first
+  // block is already `interval` after the clock's time; without one, as chain_mine.
+  defineMethod('anvil_mine', [optionalParam('blocks', count), optionalParam('interval', count)], async ({ chain }, blocks, interval) => {
+    const n = blocks ?? 1n;
+    if (!interval || n === 0n) {
+      await chain.mineMany(n, interval);
+      return null;
+    }
+    await chain.mineManyAhead(n, interval);
+    return null;
+  }),
   ...(['chain_mine', 'hardhat_mine'] as const).map((name) =>
     defineMethod(name, [optionalParam('blocks', count), optionalParam('interval', count)], async ({ chain }, blocks, interval) => {
       await chain.mineMany(blocks ?? 1n, interval);
@@ -66,16 +84,25 @@ export const controlMethods = [
     await chain.setAutomine(enabled);
     return true;
   }),
-  // Hardhat's semantics (milliseconds; automine stays as it is): also evm_setIntervalMining.
+  // Hardhat's semantics (milliseconds; automine stays as it is).
   defineMethod('chain_setIntervalMining', [param('milliseconds', count)], ({ chain }, ms) => {
     chain.setIntervalMining(timerMs(ms, 'milliseconds', 1n));
     return true;
   }),
   // Anvil's: seconds, and one mining mode, so an interval turns automine off (0: no mining at all).
   defineMethod('anvil_setIntervalMining', [param('seconds', count)], async ({ chain }, seconds) => {
-    await chain.setAutomine(false);
-    chain.setIntervalMining(timerMs(seconds, 'seconds', 1000n));
+    await anvilIntervalMining(chain, seconds);
     return null;
+  }),
+  // Both tools serve this name, Hardhat in milliseconds, Anvil in seconds (viem sends each its
+  // own): the rules of the tool whose own methods this node was last called by (RpcContext.dialect).
+  defineMethod('evm_setIntervalMining', [param('interval', count)], async ({ chain, dialect }, interval) => {
+    if (dialect?.current === 'anvil') {
+      await anvilIntervalMining(chain, interval);
+      return null;
+    }
+    chain.setIntervalMining(timerMs(interval, 'milliseconds', 1n));
+    return true;
   }),
   // In proof-of-work mode they start and stop handing out work (and the built-in miner).
   defineMethod('miner_start', [optionalParam('threads', count)], async ({ chain, pow }) => {
