@@ -103,7 +103,10 @@ export interface ResolvedOptions {
 }
 
 export class OptionError extends Error {
-  constructor(option: string, problem: string) {
+  constructor(
+    readonly option: string,
+    readonly problem: string,
+  ) {
     super(`invalid value for ${option}: ${problem}`);
     this.name = 'OptionError';
   }

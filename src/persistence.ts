@@ -15,10 +15,11 @@ import { readFile } from 'node:fs/promises';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { removeStaleTempFiles, writeFileAtomically } from './atomicFile.js';
 import type { Chain } from './engine/chain.js';
+import { MAX_TIMESTAMP } from './engine/clock.js';
 import type { TrackingStateManager } from './engine/stateDump.js';
-import type { ChainSimOptions } from './options.js';
 import { decodeBlocks, encodeBlocks } from './savedBlocks.js';
-import { type StateFile, StateFileError, decodeStateFile, encodeStateFile } from './stateFile.js';
+import { type ChainSimOptions, OptionError, resolveOptions } from './options.js';
+import { type StateFile, StateFileError, decodeStateFile, encodeStateFile, preview } from './stateFile.js';
 
 /** A state file that cannot be used; the message is one line naming the file. */
 export class StatePersistenceError extends Error {
@@ -28,8 +29,48 @@ export class StatePersistenceError extends Error {
   }
 }
 
+/** The top-level fields chain-sim writes; a file with any other is not one of its state files. */
+const STATE_FIELDS = new Set(['chainSimState', 'chainId', 'hardfork', 'gasLimit', 'timestamp', 'clockOffset', 'privateKeys', 'alloc', 'blocks']);
+
+/**
+ * `--state` rewrites its file on exit, so it takes only a file chain-sim could have written:
+ * an object with `alloc` and no field a state file does not have. package.json, a
+ * go-ethereum genesis (`config`, `difficulty`, ...) or an Anvil dump would otherwise load as
+ * an empty state and be replaced by one, private keys and all.
+ */
+function assertOwnStateFile(json: unknown): void {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return; // decodeStateFile names the problem
+  const foreign = Object.keys(json).find((key) => !STATE_FIELDS.has(key));
+  if (foreign !== undefined) {
+    throw new StateFileError('not a chain-sim state file', `it has a field ${preview(foreign)} that a state file does not have; --state would overwrite it, so it is left alone (give a new file name)`);
+  }
+  if (!('alloc' in json)) throw new StateFileError('not a chain-sim state file', 'no "alloc" field; --state would overwrite it, so it is left alone (give a new file name)');
+}
+
+/**
+ * Chain settings a node would start with: checked here so that a bad one is reported as the
+ * file's (the same value given as a flag is the flag's error).
+ */
+function assertUsableSettings(file: StateFile): void {
+  try {
+    resolveOptions({ chainId: file.chainId, hardfork: file.hardfork, gasLimit: file.gasLimit });
+  } catch (error) {
+    if (!(error instanceof OptionError)) throw error;
+    const field = ({ 'chain-id': 'chainId', hardfork: 'hardfork', 'gas-limit': 'gasLimit' } as Record<string, string>)[error.option] ?? error.option;
+    throw new StateFileError(`state.${field}`, error.problem);
+  }
+}
+
+export interface ReadStateOptions {
+  /**
+   * The file will be written over (`--state`): refuse one chain-sim did not write. Fixtures,
+   * only read, may be any state (a plain `alloc`).
+   */
+  readonly overwrites?: boolean;
+}
+
 /** The saved state, or undefined when the file does not exist yet (first run). */
-export async function readStateFile(path: string): Promise<StateFile | undefined> {
+export async function readStateFile(path: string, { overwrites = false }: ReadStateOptions = {}): Promise<StateFile | undefined> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -44,7 +85,10 @@ export async function readStateFile(path: string): Promise<StateFile | undefined
     throw new StatePersistenceError(path, `not valid JSON (truncated or corrupt?): ${(error as Error).message}`);
   }
   try {
-    return decodeStateFile(json);
+    if (overwrites) assertOwnStateFile(json);
+    const file = decodeStateFile(json);
+    assertUsableSettings(file);
+    return file;
   } catch (error) {
     if (error instanceof StateFileError) throw new StatePersistenceError(path, error.message);
     throw error;
@@ -57,12 +101,22 @@ export function withSavedSettings(input: ChainSimOptions, saved: StateFile): Cha
   return { chainId: saved.chainId, hardfork: saved.hardfork, gasLimit: saved.gasLimit, ...given };
 }
 
-/** Apply a saved state to a freshly built chain: accounts, owned keys and the clock. */
-export async function restoreState(chain: Chain, saved: StateFile): Promise<void> {
-  if (saved.blocks) await chain.adoptSavedBlocks(decodeBlocks(saved.blocks, chain.common));
-  await chain.loadState(saved.alloc);
-  for (const privateKey of saved.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
-  if (saved.clockOffset !== undefined) chain.clock.offset = saved.clockOffset;
+/** Apply a saved state to a freshly built chain: accounts, owned keys and the clock; any failure is the file's. */
+export async function restoreState(chain: Chain, saved: StateFile, path: string): Promise<void> {
+  try {
+    if (saved.blocks) await chain.adoptSavedBlocks(decodeBlocks(saved.blocks, chain.common));
+    await chain.loadState(saved.alloc);
+    for (const privateKey of saved.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
+    if (saved.clockOffset !== undefined) {
+      chain.clock.offset = saved.clockOffset;
+      // Blocks are stamped with the clock: one past uint64 could never mine a block.
+      if (chain.clock.nowSeconds() > MAX_TIMESTAMP) throw new StateFileError('state.clockOffset', `${saved.clockOffset} puts the clock past 2^64-1 (block timestamps are uint64)`);
+    }
+  } catch (error) {
+    if (error instanceof StatePersistenceError) throw error;
+    if (error instanceof StateFileError) throw new StatePersistenceError(path, error.message);
+    throw new StatePersistenceError(path, error instanceof Error ? error.message : String(error));
+  }
 }
 
 /** The chain's state now, every field read in one task of the chain's queue so they describe the same moment. */

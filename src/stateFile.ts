@@ -68,14 +68,25 @@ export function encodeStateFile(file: StateFile): JsonObject {
   return out;
 }
 
-function integer(value: unknown, where: string): bigint {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) return BigInt(value);
-  throw new StateFileError(where, `expected a non-negative integer (hex or decimal), got ${preview(value)}`);
+const MAX_UINT64 = 2n ** 64n - 1n;
+const MAX_UINT256 = 2n ** 256n - 1n;
+/** secp256k1's group order: a private key is a scalar in 1..n-1. */
+const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/** A non-negative integer of at most `max` (a header or account field's width: a larger value could never be used). */
+function integer(value: unknown, where: string, max = MAX_UINT256): bigint {
+  let out: bigint | undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) out = BigInt(value);
+  // 80 digits is past 2^256 in either base: longer text is out of range without parsing it.
+  else if (typeof value === 'string' && value.length <= 80 && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) out = BigInt(value);
+  else if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) out = max + 1n;
+  if (out === undefined) throw new StateFileError(where, `expected a non-negative integer (hex or decimal), got ${preview(value)}`);
+  if (out > max) throw new StateFileError(where, `${preview(value)} is out of range (at most ${max === MAX_UINT64 ? '2^64-1' : max === MAX_UINT256 ? '2^256-1' : String(max)})`);
+  return out;
 }
 
 /** A short rendering of a bad value; in-process callers may pass what JSON cannot show (bigint, cycles). */
-function preview(value: unknown): string {
+export function preview(value: unknown): string {
   try {
     return String(JSON.stringify(value)).slice(0, 40);
   } catch {
@@ -83,10 +94,10 @@ function preview(value: unknown): string {
   }
 }
 
-function signedInteger(value: unknown, where: string): bigint {
-  if (typeof value === 'string' && value.startsWith('-')) return -integer(value.slice(1), where);
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value < 0) return BigInt(value);
-  return integer(value, where);
+function signedInteger(value: unknown, where: string, max: bigint): bigint {
+  if (typeof value === 'string' && value.startsWith('-')) return -integer(value.slice(1), where, max);
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value < 0) return -integer(-value, where, max);
+  return integer(value, where, max);
 }
 
 function bytes(value: unknown, where: string, size?: number): Uint8Array {
@@ -130,7 +141,7 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
     }
     alloc.set(key.toLowerCase(), {
       balance: fields.balance === undefined ? 0n : integer(fields.balance, `${at}.balance`),
-      nonce: fields.nonce === undefined ? 0n : integer(fields.nonce, `${at}.nonce`),
+      nonce: fields.nonce === undefined ? 0n : integer(fields.nonce, `${at}.nonce`, MAX_UINT64),
       code: fields.code === undefined ? new Uint8Array() : bytes(fields.code, `${at}.code`),
       storage,
     });
@@ -140,16 +151,19 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
     return top.privateKeys.map((k, i) => {
       const key = bytes(k, `${where}.privateKeys[${i}]`, 32);
       if (key.length !== 32) throw new StateFileError(`${where}.privateKeys[${i}]`, 'expected 32 bytes');
+      const scalar = BigInt(bytesToHex(key));
+      if (scalar === 0n || scalar >= CURVE_ORDER) throw new StateFileError(`${where}.privateKeys[${i}]`, 'not a valid secp256k1 private key (zero, or not below the curve order)');
       return key;
     });
   })();
   if (top.hardfork !== undefined && typeof top.hardfork !== 'string') throw new StateFileError(`${where}.hardfork`, 'expected a string');
   return {
-    chainId: top.chainId === undefined ? undefined : integer(top.chainId, `${where}.chainId`),
+    chainId: top.chainId === undefined ? undefined : integer(top.chainId, `${where}.chainId`, MAX_UINT64),
     hardfork: top.hardfork as string | undefined,
-    gasLimit: top.gasLimit === undefined ? undefined : integer(top.gasLimit, `${where}.gasLimit`),
-    timestamp: top.timestamp === undefined ? undefined : integer(top.timestamp, `${where}.timestamp`),
-    clockOffset: top.clockOffset === undefined ? undefined : signedInteger(top.clockOffset, `${where}.clockOffset`),
+    gasLimit: top.gasLimit === undefined ? undefined : integer(top.gasLimit, `${where}.gasLimit`, MAX_UINT64),
+    // Header timestamps are uint64: a later one could never be mined on.
+    timestamp: top.timestamp === undefined ? undefined : integer(top.timestamp, `${where}.timestamp`, MAX_UINT64),
+    clockOffset: top.clockOffset === undefined ? undefined : signedInteger(top.clockOffset, `${where}.clockOffset`, MAX_UINT64),
     privateKeys,
     alloc,
     blocks: top.blocks === undefined ? undefined : (() => {
