@@ -11,6 +11,7 @@
  * is what `--state` saves so time travel survives a restart.
  */
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { clip } from './engine/clip.js';
 import type { AccountState, Alloc } from './engine/stateDump.js';
 import { encodeQuantity as hex } from './rpc/encode.js';
 import type { Json, JsonObject } from './rpc/json.js';
@@ -129,14 +130,14 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
   // Anvil's anvil_dumpState names the accounts `accounts` (same fields; nonces as numbers, storage as quantities).
   const accountsField = top.alloc === undefined && top.accounts !== undefined ? 'accounts' : 'alloc';
   for (const [address, raw] of Object.entries(object(top[accountsField] ?? {}, `${where}.${accountsField}`))) {
-    const at = `${where}.${accountsField}.${address}`;
+    const at = `${where}.${accountsField}.${clip(address)}`;
     const key = address.startsWith('0x') ? address : `0x${address}`; // geth allows addresses without 0x
     if (!/^0x[0-9a-fA-F]{40}$/.test(key)) throw new StateFileError(at, 'not a 20-byte address');
     const fields = object(raw, at);
     const storage = new Map<string, Uint8Array>();
     for (const [slot, value] of Object.entries(object(fields.storage ?? {}, `${at}.storage`))) {
       const slotBytes = word(slot, `${at}.storage key`);
-      const valueBytes = word(value, `${at}.storage.${slot}`);
+      const valueBytes = word(value, `${at}.storage.${clip(slot)}`);
       if (valueBytes.some((b) => b !== 0)) storage.set(bytesToHex(slotBytes), valueBytes);
     }
     alloc.set(key.toLowerCase(), {

@@ -9,6 +9,7 @@ import type { Dispatcher } from '../rpc/dispatch.js';
 import { ErrorCode } from '../rpc/errors.js';
 import type { CorsPolicy } from './cors.js';
 import type { HostCheck } from './hostCheck.js';
+import { clip } from '../engine/clip.js';
 
 /** How long a slow or idle client may hold a socket. */
 export interface HttpTimeouts {
@@ -101,7 +102,7 @@ export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions
         if (req.method !== 'POST') throw createHttpError(405, `method ${req.method} not allowed: use POST`);
         const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
         if (!JSON_CONTENT_TYPES.includes(type)) {
-          throw createHttpError(415, `invalid content type "${type}", only application/json is supported`);
+          throw createHttpError(415, `invalid content type "${clip(type)}", only application/json is supported`);
         }
         const raw = await readBody(req, options.maxBodyBytes);
         let body: unknown;
