@@ -17,9 +17,12 @@ import { removeStaleTempFiles, writeFileAtomically } from './atomicFile.js';
 import type { Chain } from './engine/chain.js';
 import { MAX_TIMESTAMP } from './engine/clock.js';
 import type { TrackingStateManager } from './engine/stateDump.js';
-import { decodeBlocks, encodeBlocks } from './savedBlocks.js';
+import type { ChainSegment, MinedBlock } from './engine/blocks.js';
+import type { ReservedBlocks } from './engine/emptyRanges.js';
+import { SavedBlockDecoder } from './savedBlocks.js';
+import { isStateStream, readStateStreamHead, streamedBlocks, writeStateStream } from './stateStream.js';
 import { type ChainSimOptions, OptionError, resolveOptions } from './options.js';
-import { type StateFile, StateFileError, decodeStateFile, encodeStateFile, preview } from './stateFile.js';
+import { type StateFile, StateFileError, decodeStateFile, preview } from './stateFile.js';
 
 /** A state file that cannot be used; the message is one line naming the file. */
 export class StatePersistenceError extends Error {
@@ -71,24 +74,32 @@ export interface ReadStateOptions {
 
 /** The saved state, or undefined when the file does not exist yet (first run). */
 export async function readStateFile(path: string, { overwrites = false }: ReadStateOptions = {}): Promise<StateFile | undefined> {
-  let text: string;
+  let json: unknown;
+  let streamed = false;
   try {
-    text = await readFile(path, 'utf8');
+    streamed = await isStateStream(path);
+    if (streamed) {
+      json = (await readStateStreamHead(path)).json;
+    } else {
+      const text = await readFile(path, 'utf8');
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        throw new StatePersistenceError(path, `not valid JSON (truncated or corrupt?): ${(error as Error).message}`);
+      }
+    }
   } catch (error) {
+    if (error instanceof StatePersistenceError) throw error;
+    if (error instanceof StateFileError) throw new StatePersistenceError(path, error.message);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new StatePersistenceError(path, (error as Error).message);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new StatePersistenceError(path, `not valid JSON (truncated or corrupt?): ${(error as Error).message}`);
   }
   try {
     if (overwrites) assertOwnStateFile(json);
     const file = decodeStateFile(json);
     assertUsableSettings(file);
-    return file;
+    // A streamed file's blocks are read again, one at a time, when they are restored.
+    return streamed ? { ...file, blocks: streamedBlocks(path) } : file;
   } catch (error) {
     if (error instanceof StateFileError) throw new StatePersistenceError(path, error.message);
     throw error;
@@ -104,7 +115,12 @@ export function withSavedSettings(input: ChainSimOptions, saved: StateFile): Cha
 /** Apply a saved state to a freshly built chain: accounts, owned keys and the clock; any failure is the file's. */
 export async function restoreState(chain: Chain, saved: StateFile, path: string): Promise<void> {
   try {
-    if (saved.blocks) await chain.adoptSavedBlocks(decodeBlocks(saved.blocks, chain.common));
+    if (saved.blocks) {
+      const decoder = new SavedBlockDecoder(chain.common);
+      const entries: (MinedBlock | ReservedBlocks)[] = [];
+      for await (const entry of saved.blocks) entries.push(decoder.decode(entry));
+      await chain.adoptSavedBlocks(entries);
+    }
     await chain.loadState(saved.alloc);
     for (const privateKey of saved.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
     if (saved.clockOffset !== undefined) {
@@ -119,26 +135,40 @@ export async function restoreState(chain: Chain, saved: StateFile, path: string)
   }
 }
 
-/** The chain's state now, every field read in one task of the chain's queue so they describe the same moment. */
-export function captureState(chain: Chain): Promise<StateFile> {
+/** What a save writes: the state file's fields, and the chain as segments (runs of empty blocks uncomputed). */
+export interface CapturedState {
+  readonly file: StateFile;
+  readonly segments: readonly ChainSegment[];
+}
+
+/**
+ * The chain's state now, every field read in one task of the chain's queue so they describe
+ * the same moment. The blocks are a list of references (blocks are immutable, a run is a
+ * few fields), so writing them can happen after the task, while the node serves requests.
+ */
+export function captureState(chain: Chain): Promise<CapturedState> {
   return chain.queue.run(async () => ({
-    chainId: chain.chainId,
-    hardfork: chain.common.hardfork(),
-    gasLimit: chain.blockGasLimit,
-    timestamp: chain.head.block.header.timestamp,
-    clockOffset: chain.clock.offset,
-    privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
-    // chain.dumpState() would queue a second task behind this one and never run.
-    alloc: await (chain.vm.stateManager as TrackingStateManager).dump(),
-    blocks: encodeBlocks(chain.allBlocks()),
+    file: {
+      chainId: chain.chainId,
+      hardfork: chain.common.hardfork(),
+      gasLimit: chain.blockGasLimit,
+      timestamp: chain.blocks.headTimestamp,
+      clockOffset: chain.clock.offset,
+      privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
+      // chain.dumpState() would queue a second task behind this one and never run.
+      alloc: await (chain.vm.stateManager as TrackingStateManager).dump(),
+    },
+    segments: chain.segments(),
   }));
 }
 
-/** Write `file` to `path` atomically (atomicFile.ts); readable by its owner only, as it holds private keys. */
-export async function writeStateFile(path: string, file: StateFile): Promise<void> {
-  const text = `${JSON.stringify(encodeStateFile(file))}\n`;
+/**
+ * Write `file` and the chain's `segments` to `path` atomically (atomicFile.ts), streamed
+ * (stateStream.ts); readable by its owner only, as it holds private keys.
+ */
+export async function writeStateFile(path: string, file: StateFile, segments: readonly ChainSegment[] = []): Promise<void> {
   try {
-    await writeFileAtomically(path, (handle) => handle.writeFile(text, 'utf8'), 0o600);
+    await writeFileAtomically(path, (handle) => writeStateStream(handle, file, segments), 0o600);
   } catch (error) {
     throw new StatePersistenceError(path, `cannot write: ${(error as Error).message}`);
   }
@@ -170,7 +200,10 @@ export class StateSaver {
   /** Capture and write the state; saves run one after another, never two writes at once. */
   save(): Promise<void> {
     this.inFlight++;
-    const next = this.last.then(async () => writeStateFile(this.path, await captureState(this.chain)));
+    const next = this.last.then(async () => {
+      const { file, segments } = await captureState(this.chain);
+      await writeStateFile(this.path, file, segments);
+    });
     this.last = next.catch(() => {}).finally(() => this.inFlight--);
     return next;
   }

@@ -24,8 +24,11 @@ export interface StateFile {
   readonly clockOffset?: bigint;
   readonly privateKeys?: readonly Uint8Array[];
   readonly alloc: Alloc;
-  /** `--state` only: the chain's blocks with senders and receipts (see savedBlocks.ts), checked there. */
-  readonly blocks?: readonly Json[];
+  /**
+   * `--state` only: the chain's blocks with senders and receipts, and runs of empty blocks
+   * (see savedBlocks.ts), checked there; read one at a time from a streamed file (stateStream.ts).
+   */
+  readonly blocks?: readonly Json[] | AsyncIterable<Json>;
 }
 
 export class StateFileError extends Error {
@@ -65,7 +68,7 @@ export function encodeStateFile(file: StateFile): JsonObject {
   if (file.clockOffset !== undefined) out.clockOffset = file.clockOffset < 0n ? `-${hex(-file.clockOffset)}` : hex(file.clockOffset);
   if (file.privateKeys && file.privateKeys.length > 0) out.privateKeys = file.privateKeys.map((k) => bytesToHex(k));
   out.alloc = alloc;
-  if (file.blocks) out.blocks = [...file.blocks];
+  if (Array.isArray(file.blocks)) out.blocks = [...(file.blocks as readonly Json[])];
   return out;
 }
 

@@ -59,6 +59,16 @@ export function minedBlock(
   return { block, hash, hashHex: toHex(hash), number: block.header.number, senders, receipts, totalDifficulty, preStateRoot };
 }
 
+/** Blocks `from`..`from+count-1` of a run of empty blocks (emptyRanges.ts). */
+export interface RunSegment {
+  readonly run: RangeBlock['run'];
+  readonly from: number;
+  readonly count: number;
+}
+
+/** A stretch of the chain as a save writes it: one block, or a run of empty ones. */
+export type ChainSegment = MinedBlock | RunSegment;
+
 export interface TransactionLocation {
   readonly mined: MinedBlock;
   readonly index: number;
@@ -184,6 +194,30 @@ export class BlockStore {
       for (const tx of mined.block.transactions) this.txIndex.delete(toHex(tx.hash()));
     }
     return dropped;
+  }
+
+  /**
+   * The chain from genesis to the head as it is held, for a save: blocks, and runs of
+   * reserved empty blocks as one entry each (computed ones too), without computing anything.
+   * A copy: later appends and reverts do not change it.
+   */
+  segments(): ChainSegment[] {
+    const out: ChainSegment[] = [];
+    let open: { run: RangeBlock['run']; from: number; count: number } | undefined;
+    const extend = (run: RangeBlock['run'], index: number, count: number) => {
+      if (open !== undefined && out[out.length - 1] === open && open.run === run && open.from + open.count === index) {
+        open.count += count;
+      } else {
+        open = { run, from: index, count };
+        out.push(open);
+      }
+    };
+    for (const mined of this.chain) {
+      if (mined instanceof RangeBlock) extend(mined.run, mined.index, 1);
+      else out.push(mined);
+    }
+    for (const { range, settled } of this.pending) if (settled < range.count) extend(range.run, settled, range.count - settled);
+    return out;
   }
 
   byNumber(number: bigint): MinedBlock | undefined {
