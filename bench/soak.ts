@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { type Account, deriveAccounts, TxSigner } from './accounts.js';
 import { httpClient, RpcError, type RpcClient } from './rpc.js';
 import { CHAIN_ID, MNEMONIC } from './targets.js';
+import { saveSoak } from './soakSave.js';
 
 const BIN = fileURLToPath(new URL('../../bin/chain-sim.js', import.meta.url));
 const FILTER_TIMEOUT_S = 2;
@@ -153,7 +154,12 @@ function renderSoak(samples: readonly Sample[], perPhase: number): string {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { requests: { type: 'string' }, soak: { type: 'boolean' } }, strict: false });
+  const { values } = parseArgs({ options: { requests: { type: 'string' }, soak: { type: 'boolean' }, row: { type: 'string' } }, strict: false });
+  if (values.row === 'save') {
+    // Only the --state save of a 1,000,000-block chain (bench/soakSave.ts).
+    process.stdout.write(`\nchain-sim soak: --state save, node ${process.version}\n\n${(await saveSoak()).table}\n`);
+    return 0;
+  }
   const requests = values.requests === undefined ? 50_000 : Number(values.requests);
   if (!Number.isInteger(requests) || requests < 100) {
     log('--requests must be an integer >= 100');
@@ -161,6 +167,8 @@ async function main(): Promise<number> {
   }
   const report = await soak(requests);
   process.stdout.write(`\nchain-sim soak: ${report.requests} requests, node ${process.version}\n\n${report.table}\n`);
+  log('soak: --state save of a 1,000,000-block chain');
+  process.stdout.write(`\n--state save of a long chain:\n\n${(await saveSoak()).table}\n`);
   return 0;
 }
 
