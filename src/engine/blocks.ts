@@ -123,9 +123,18 @@ export class BlockStore {
     return head instanceof RangeBlock ? head.baseFee : head.block.header.baseFeePerGas;
   }
 
-  /** Blocks above this number are reserved empty blocks not yet in the block array: no transactions, no logs. */
+  /**
+   * Blocks above this number are reserved empty blocks not computed yet: no transactions, no
+   * logs. Computed ones may still sit in their run (a read by number leaves them there).
+   */
   get lastUnreserved(): bigint {
-    return BigInt(this.chain.length - 1);
+    let last = BigInt(this.chain.length - 1);
+    for (const { range } of this.pending) {
+      const done = Math.min(range.run.materialized, range.count);
+      if (range.first + BigInt(done) - 1n > last) last = range.first + BigInt(done) - 1n;
+      if (done < range.count) break;
+    }
+    return last;
   }
 
   append(mined: MinedBlock): void {
@@ -224,9 +233,13 @@ export class BlockStore {
     if (number < 0n || number >= BigInt(this.length)) return undefined;
     const n = Number(number);
     if (n >= this.chain.length) {
+      // Hashes up to the block are computed (each needs its parent's); moving every one of
+      // them into the block array and the hash index too cost a third as much again, so a
+      // read leaves them in their run: a by-hash miss or a new block moves them in.
       const entry = this.pending.find((p) => p.range.last >= number)!;
-      entry.range.run.materializeThrough(Number(number - entry.range.first));
-      this.settle();
+      const index = Number(number - entry.range.first);
+      entry.range.run.materializeThrough(index);
+      return entry.range.run.blockAt(index);
     }
     return this.chain[n];
   }
