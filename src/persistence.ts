@@ -3,7 +3,10 @@
  * (a corrupt or truncated one is an error, never a silent fresh chain); the state is written
  * on shutdown, and every `--state-interval` seconds, to a temporary file in the same directory,
  * flushed to disk and renamed over FILE, so a crash mid-write leaves the old or the new
- * complete file, never a torn one.
+ * complete file, never a torn one. The file is written and read as a stream, one account or
+ * block per line, a run of empty blocks as one line (stateStream.ts), so a long chain takes
+ * bounded memory to save and load; a file that is not one chain-sim wrote is never taken,
+ * since it would be overwritten.
  *
  * Saved and restored: every account (balance, nonce, code, storage), the owned private keys,
  * chain id, hardfork, block gas limit, the clock offset, and every block with its senders and
@@ -77,9 +80,10 @@ export async function readStateFile(path: string, { overwrites = false }: ReadSt
   let json: unknown;
   let streamed = false;
   try {
-    streamed = await isStateStream(path);
-    if (streamed) {
-      json = (await readStateStreamHead(path)).json;
+    const head = (await isStateStream(path)) ? await readStateStreamHead(path) : undefined;
+    streamed = head !== undefined;
+    if (head) {
+      json = head.json;
     } else {
       const text = await readFile(path, 'utf8');
       try {

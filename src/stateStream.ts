@@ -105,9 +105,10 @@ const withoutComma = (line: string) => (line.endsWith(',') ? line.slice(0, -1) :
 /**
  * The header and accounts of a streamed file, as one object for decodeStateFile; the block
  * lines are only checked to end the document (a truncated file is refused here, before a
- * node starts), and are read again, one at a time, by streamedBlocks.
+ * node starts), and are read again, one at a time, by streamedBlocks. Undefined when the
+ * file starts with the marker but is not laid out in lines (to be read whole).
  */
-export async function readStateStreamHead(path: string): Promise<{ json: JsonObject; blockLines: number }> {
+export async function readStateStreamHead(path: string): Promise<{ json: JsonObject; blockLines: number } | undefined> {
   let json: JsonObject | undefined;
   let part: 'header' | 'alloc' | 'between' | 'blocks' | 'end' = 'header';
   let blockLines = 0;
@@ -115,14 +116,18 @@ export async function readStateStreamHead(path: string): Promise<{ json: JsonObj
   for await (const [number, line] of lines(path)) {
     last = number;
     if (part === 'header') {
-      if (!line.endsWith(',')) throw new StateFileError('line 1', 'not a complete header');
+      // The marker, but not this layout (e.g. `jq -c` made it one line): read whole instead.
+      if (!line.endsWith(',')) return undefined;
       json = parseLine(`${line.slice(0, -1)}}`, number) as JsonObject;
       json.alloc = {};
       part = 'alloc';
       continue;
     }
     if (part === 'alloc') {
-      if (line === ALLOC_START && number === 2) continue;
+      if (number === 2) {
+        if (line !== ALLOC_START) return undefined;
+        continue;
+      }
       if (line === ALLOC_END) {
         part = 'between';
         continue;

@@ -116,6 +116,27 @@ describe('persistence: a long chain', function () {
     }
   });
 
+  it('reads a streamed file reformatted as one line or pretty-printed (read whole), runs included', async () => {
+    let head: Header | undefined;
+    {
+      const { provider, rpc } = newNode({ stateFile: file });
+      await rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], value: '0x1' }]);
+      await rpc('chain_mine', ['0x400']);
+      head = await rpc<Header>('eth_getBlockByNumber', ['latest', false]);
+      await provider.disconnect();
+    }
+    const parsed = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    for (const text of [JSON.stringify(parsed), JSON.stringify(parsed, null, 2)]) {
+      await writeFile(file, text);
+      const { provider, rpc } = newNode({ stateFile: file });
+      try {
+        expect(await rpc<Header>('eth_getBlockByNumber', ['latest', false])).to.deep.include({ hash: head!.hash, number: head!.number });
+      } finally {
+        await provider.disconnect();
+      }
+    }
+  });
+
   it('refuses a streamed file cut short, naming the file and the line', async () => {
     {
       const { provider, rpc } = newNode({ stateFile: file });
