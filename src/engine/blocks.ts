@@ -249,6 +249,11 @@ export class BlockStore {
     const key = hashHex.toLowerCase();
     const found = this.byHash.get(key);
     if (found || this.pending.length === 0) return found;
+    // Blocks already computed (by reads by number) first: a hash read back after its block
+    // was read by number should not compute the rest of a long run.
+    this.settle();
+    const computed = this.byHash.get(key);
+    if (computed || this.pending.length === 0) return computed;
     this.settle(true);
     return this.byHash.get(key);
   }

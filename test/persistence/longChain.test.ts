@@ -81,6 +81,20 @@ describe('persistence: a long chain', function () {
     }
   });
 
+  it('a block read by number and then by hash inside a long run computes nothing past it', async () => {
+    const { provider, rpc } = newNode({});
+    try {
+      const node = await provider.ready();
+      await rpc('chain_mine', [`0x${RUN.toString(16)}`]);
+      const block = await rpc<Header>('eth_getBlockByNumber', ['0xa', false]);
+      expect(node.chain.blocks.lastUnreserved).to.equal(10n);
+      expect(await rpc<Header>('eth_getBlockByHash', [block.hash, false])).to.deep.include({ number: '0xa', hash: block.hash });
+      expect(node.chain.blocks.lastUnreserved, 'the rest of the run is not computed').to.equal(10n);
+    } finally {
+      await provider.disconnect();
+    }
+  });
+
   it('reads a state file written before the stream format (one JSON object, every block)', async () => {
     let head: Header | undefined;
     let oldText = '';
