@@ -52,6 +52,7 @@ const USAGE = `usage: node dist/bench/run.js [options]
   --startup-runs N     start-up samples per target, median reported (default 3)
   --json FILE          also write the raw results as JSON
   --soak               instead: chain-sim's memory over --requests N mixed requests (default 50000; bench/soak.ts),
+                       then peak RSS while --state saves a 1,000,000-block chain (--row save: only that),
                        then WebSocket subscriber rows (bench/soakSubscribers.ts; --subscribers-only: those alone)
 environment: ANVIL_BIN overrides the anvil binary (default: node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil)`;
 

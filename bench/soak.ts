@@ -14,6 +14,7 @@ import { type Account, deriveAccounts, TxSigner } from './accounts.js';
 import { httpClient, RpcError, type RpcClient } from './rpc.js';
 import { soakSubscribers } from './soakSubscribers.js';
 import { CHAIN_ID, MNEMONIC } from './targets.js';
+import { saveSoak } from './soakSave.js';
 
 const BIN = fileURLToPath(new URL('../../bin/chain-sim.js', import.meta.url));
 const FILTER_TIMEOUT_S = 2;
@@ -156,7 +157,12 @@ function renderSoak(samples: readonly Sample[], perPhase: number): string {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { requests: { type: 'string' }, soak: { type: 'boolean' }, 'subscribers-only': { type: 'boolean' } }, strict: false });
+  const { values } = parseArgs({ options: { requests: { type: 'string' }, soak: { type: 'boolean' }, row: { type: 'string' }, 'subscribers-only': { type: 'boolean' } }, strict: false });
+  if (values.row === 'save') {
+    // Only the --state save of a 1,000,000-block chain (bench/soakSave.ts).
+    process.stdout.write(`\nchain-sim soak: --state save, node ${process.version}\n\n${(await saveSoak()).table}\n`);
+    return 0;
+  }
   if (values['subscribers-only']) {
     process.stdout.write(`\nchain-sim soak: WebSocket subscribers, node ${process.version}\n\n${await soakSubscribers(startCli, rssMb)}\n`);
     return 0;
@@ -168,6 +174,8 @@ async function main(): Promise<number> {
   }
   const report = await soak(requests);
   process.stdout.write(`\nchain-sim soak: ${report.requests} requests, node ${process.version}\n\n${report.table}\n`);
+  log('soak: --state save of a 1,000,000-block chain');
+  process.stdout.write(`\n--state save of a long chain:\n\n${(await saveSoak()).table}\n`);
   process.stdout.write(`\n${await soakSubscribers(startCli, rssMb)}\n`);
   return 0;
 }

@@ -40,7 +40,7 @@ export interface SimNode {
 
 export async function startNode(input: ChainSimOptions | ResolvedOptions): Promise<SimNode> {
   const given = isResolved(input) ? input : resolveOptions(input);
-  const saved = given.stateFile === undefined ? undefined : await readStateFile(given.stateFile);
+  const saved = given.stateFile === undefined ? undefined : await readStateFile(given.stateFile, { overwrites: true });
   const fixtures = given.fixtures.length > 0 ? await readFixtures(given.fixtures) : undefined;
   const genesis = given.genesis === undefined ? undefined : await readGethGenesis(given.genesis);
   // Settings saved in files apply unless given explicitly (resolved options are taken as they are); a genesis file's win over a fixture's.
@@ -74,7 +74,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   // Solidity's console.log, printed as Hardhat, Ganache and Anvil print it.
   chain.on('consoleLog', (line) => options.logger(line));
   for (const privateKey of fixtures?.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
-  if (saved) await restoreState(chain, saved);
+  if (saved) await restoreState(chain, saved, options.stateFile!);
   if (options.importFile !== undefined) {
     const { imported, transactions } = await importChainFile(chain, options.importFile);
     options.logger(`Imported ${imported} blocks (${transactions} transactions) from ${options.importFile}`);

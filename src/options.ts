@@ -7,6 +7,7 @@ import { HARDFORK_NAMES, createChainCommon, isPostMerge, newestLiveHardfork } fr
 import type { WallClock } from './engine/clock.js';
 import { DEFAULT_CORS_ORIGINS } from './server/cors.js';
 import { DEFAULT_ALLOWED_HOSTS } from './server/hostCheck.js';
+import { clip } from './engine/clip.js';
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
 
@@ -110,7 +111,10 @@ export interface ResolvedOptions {
 }
 
 export class OptionError extends Error {
-  constructor(option: string, problem: string) {
+  constructor(
+    readonly option: string,
+    readonly problem: string,
+  ) {
     super(`invalid value for ${option}: ${problem}`);
     this.name = 'OptionError';
   }
@@ -181,7 +185,7 @@ function integer(option: string, value: number | bigint | string | undefined, fa
     if (typeof value === 'string' && !/^(0x[0-9a-fA-F]+|\d+)$/.test(value.trim())) throw new Error();
     parsed = BigInt(typeof value === 'string' ? value.trim() : value);
   } catch {
-    throw new OptionError(option, `expected a whole number, got "${String(value)}"`);
+    throw new OptionError(option, `expected a whole number, got "${clip(String(value))}"`);
   }
   if (parsed < min || parsed > max) throw new OptionError(option, `must be between ${min} and ${max}, got ${parsed}`);
   return parsed;
@@ -192,7 +196,7 @@ function ether(option: string, value: number | string | undefined, fallback: big
   if (value === undefined) return fallback;
   const text = String(value).trim();
   const match = /^(\d+)(?:\.(\d{1,18}))?$/.exec(text);
-  if (!match) throw new OptionError(option, `expected an amount of ether like 10000 or 0.5, got "${text}"`);
+  if (!match) throw new OptionError(option, `expected an amount of ether like 10000 or 0.5, got "${clip(text)}"`);
   return BigInt(match[1]!) * WEI_PER_ETHER + BigInt((match[2] ?? '').padEnd(18, '0'));
 }
 
@@ -221,7 +225,7 @@ function list(option: string, value: string | readonly string[] | undefined, fal
   const items = (typeof value === 'string' ? value.split(',') : [...value]).map((item) => String(item).trim()).filter((item) => item.length > 0);
   if (items.length === 0) throw new OptionError(option, `expected at least one ${what} (or *)`);
   for (const item of items) {
-    if (item !== '*' && !entry.test(item)) throw new OptionError(option, `"${item}" is not ${what}`);
+    if (item !== '*' && !entry.test(item)) throw new OptionError(option, `"${clip(item)}" is not ${what}`);
   }
   return items;
 }
@@ -282,7 +286,7 @@ function powOnly<T>(mining: 'instant' | 'pow', option: string, value: T | undefi
 function powDifficulty(mining: 'instant' | 'pow', value: number | bigint | string | undefined): bigint | 'canonical' {
   if (powOnly(mining, 'difficulty', value) === 'canonical') return 'canonical';
   if (typeof value === 'string' && !/^(0x[0-9a-fA-F]+|\d+)$/.test(value.trim())) {
-    throw new OptionError('difficulty', `expected a whole number or "canonical", got "${value}"`);
+    throw new OptionError('difficulty', `expected a whole number or "canonical", got "${clip(value)}"`);
   }
   return integer('difficulty', value, DEFAULT_DIFFICULTY, 1n, 2n ** 256n - 1n);
 }
@@ -295,21 +299,21 @@ function booleanOf(option: string, value: boolean | undefined, fallback: boolean
 
 export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
   const mining = input.mining ?? 'instant';
-  if (mining !== 'instant' && mining !== 'pow') throw new OptionError('mining', `expected instant or pow, got "${String(mining)}"`);
+  if (mining !== 'instant' && mining !== 'pow') throw new OptionError('mining', `expected instant or pow, got "${clip(String(mining))}"`);
   const hardfork = input.hardfork ?? (mining === 'pow' ? POW_DEFAULT_HARDFORK : newestLiveHardfork());
   if (!HARDFORK_NAMES.includes(hardfork)) {
-    throw new OptionError('hardfork', `unknown hardfork "${hardfork}"; choose one of ${HARDFORK_NAMES.join(', ')}`);
+    throw new OptionError('hardfork', `unknown hardfork "${clip(hardfork)}"; choose one of ${HARDFORK_NAMES.join(', ')}`);
   }
   if (mining === 'pow' && isPostMerge(createChainCommon(1n, hardfork))) {
     throw new OptionError('mining', `pow needs a pre-merge hardfork (${POW_DEFAULT_HARDFORK} or earlier), but ${hardfork} is after the merge`);
   }
   const coinbaseText = input.coinbase ?? ZERO_ADDRESS;
   if (!/^0x[0-9a-fA-F]{40}$/.test(coinbaseText)) {
-    throw new OptionError('coinbase', `expected a 20-byte 0x-prefixed address, got "${coinbaseText}"`);
+    throw new OptionError('coinbase', `expected a 20-byte 0x-prefixed address, got "${clip(coinbaseText)}"`);
   }
   const coinbase = createAddressFromString(coinbaseText);
   const order = input.order ?? 'fees';
-  if (order !== 'fees' && order !== 'fifo') throw new OptionError('order', `expected fees or fifo, got "${String(order)}"`);
+  if (order !== 'fees' && order !== 'fifo') throw new OptionError('order', `expected fees or fifo, got "${clip(String(order))}"`);
   const quiet = input.quiet ?? false;
   return {
     chainId: integer('chain-id', input.chainId, 1337n, 1n, 2n ** 64n - 1n),

@@ -3,7 +3,10 @@
  * (a corrupt or truncated one is an error, never a silent fresh chain); the state is written
  * on shutdown, and every `--state-interval` seconds, to a temporary file in the same directory,
  * flushed to disk and renamed over FILE, so a crash mid-write leaves the old or the new
- * complete file, never a torn one.
+ * complete file, never a torn one. The file is written and read as a stream, one account or
+ * block per line, a run of empty blocks as one line (stateStream.ts), so a long chain takes
+ * bounded memory to save and load; a file that is not one chain-sim wrote is never taken,
+ * since it would be overwritten.
  *
  * Saved and restored: every account (balance, nonce, code, storage), the owned private keys,
  * chain id, hardfork, block gas limit, the clock offset, and every block with its senders and
@@ -15,10 +18,14 @@ import { readFile } from 'node:fs/promises';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { removeStaleTempFiles, writeFileAtomically } from './atomicFile.js';
 import type { Chain } from './engine/chain.js';
+import { MAX_TIMESTAMP } from './engine/clock.js';
 import type { TrackingStateManager } from './engine/stateDump.js';
-import type { ChainSimOptions } from './options.js';
-import { decodeBlocks, encodeBlocks } from './savedBlocks.js';
-import { type StateFile, StateFileError, decodeStateFile, encodeStateFile } from './stateFile.js';
+import type { ChainSegment, MinedBlock } from './engine/blocks.js';
+import type { ReservedBlocks } from './engine/emptyRanges.js';
+import { SavedBlockDecoder } from './savedBlocks.js';
+import { isStateStream, readStateStreamHead, streamedBlocks, writeStateStream } from './stateStream.js';
+import { type ChainSimOptions, OptionError, resolveOptions } from './options.js';
+import { type StateFile, StateFileError, decodeStateFile, preview } from './stateFile.js';
 
 /** A state file that cannot be used; the message is one line naming the file. */
 export class StatePersistenceError extends Error {
@@ -28,23 +35,75 @@ export class StatePersistenceError extends Error {
   }
 }
 
-/** The saved state, or undefined when the file does not exist yet (first run). */
-export async function readStateFile(path: string): Promise<StateFile | undefined> {
-  let text: string;
+/** The top-level fields chain-sim writes; a file with any other is not one of its state files. */
+const STATE_FIELDS = new Set(['chainSimState', 'chainId', 'hardfork', 'gasLimit', 'timestamp', 'clockOffset', 'privateKeys', 'alloc', 'blocks']);
+
+/**
+ * `--state` rewrites its file on exit, so it takes only a file chain-sim could have written:
+ * an object with `alloc` and no field a state file does not have. package.json, a
+ * go-ethereum genesis (`config`, `difficulty`, ...) or an Anvil dump would otherwise load as
+ * an empty state and be replaced by one, private keys and all.
+ */
+function assertOwnStateFile(json: unknown): void {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return; // decodeStateFile names the problem
+  const foreign = Object.keys(json).find((key) => !STATE_FIELDS.has(key));
+  if (foreign !== undefined) {
+    throw new StateFileError('not a chain-sim state file', `it has a field ${preview(foreign)} that a state file does not have; --state would overwrite it, so it is left alone (give a new file name)`);
+  }
+  if (!('alloc' in json)) throw new StateFileError('not a chain-sim state file', 'no "alloc" field; --state would overwrite it, so it is left alone (give a new file name)');
+}
+
+/**
+ * Chain settings a node would start with: checked here so that a bad one is reported as the
+ * file's (the same value given as a flag is the flag's error).
+ */
+function assertUsableSettings(file: StateFile): void {
   try {
-    text = await readFile(path, 'utf8');
+    resolveOptions({ chainId: file.chainId, hardfork: file.hardfork, gasLimit: file.gasLimit });
   } catch (error) {
+    if (!(error instanceof OptionError)) throw error;
+    const field = ({ 'chain-id': 'chainId', hardfork: 'hardfork', 'gas-limit': 'gasLimit' } as Record<string, string>)[error.option] ?? error.option;
+    throw new StateFileError(`state.${field}`, error.problem);
+  }
+}
+
+export interface ReadStateOptions {
+  /**
+   * The file will be written over (`--state`): refuse one chain-sim did not write. Fixtures,
+   * only read, may be any state (a plain `alloc`).
+   */
+  readonly overwrites?: boolean;
+}
+
+/** The saved state, or undefined when the file does not exist yet (first run). */
+export async function readStateFile(path: string, { overwrites = false }: ReadStateOptions = {}): Promise<StateFile | undefined> {
+  let json: unknown;
+  let streamed = false;
+  try {
+    const head = (await isStateStream(path)) ? await readStateStreamHead(path) : undefined;
+    streamed = head !== undefined;
+    if (head) {
+      json = head.json;
+    } else {
+      const text = await readFile(path, 'utf8');
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        throw new StatePersistenceError(path, `not valid JSON (truncated or corrupt?): ${(error as Error).message}`);
+      }
+    }
+  } catch (error) {
+    if (error instanceof StatePersistenceError) throw error;
+    if (error instanceof StateFileError) throw new StatePersistenceError(path, error.message);
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new StatePersistenceError(path, (error as Error).message);
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new StatePersistenceError(path, `not valid JSON (truncated or corrupt?): ${(error as Error).message}`);
-  }
-  try {
-    return decodeStateFile(json);
+    if (overwrites) assertOwnStateFile(json);
+    const file = decodeStateFile(json);
+    assertUsableSettings(file);
+    // A streamed file's blocks are read again, one at a time, when they are restored.
+    return streamed ? { ...file, blocks: streamedBlocks(path) } : file;
   } catch (error) {
     if (error instanceof StateFileError) throw new StatePersistenceError(path, error.message);
     throw error;
@@ -57,34 +116,63 @@ export function withSavedSettings(input: ChainSimOptions, saved: StateFile): Cha
   return { chainId: saved.chainId, hardfork: saved.hardfork, gasLimit: saved.gasLimit, ...given };
 }
 
-/** Apply a saved state to a freshly built chain: accounts, owned keys and the clock. */
-export async function restoreState(chain: Chain, saved: StateFile): Promise<void> {
-  if (saved.blocks) await chain.adoptSavedBlocks(decodeBlocks(saved.blocks, chain.common));
-  await chain.loadState(saved.alloc);
-  for (const privateKey of saved.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
-  if (saved.clockOffset !== undefined) chain.clock.offset = saved.clockOffset;
+/** Apply a saved state to a freshly built chain: accounts, owned keys and the clock; any failure is the file's. */
+export async function restoreState(chain: Chain, saved: StateFile, path: string): Promise<void> {
+  try {
+    if (saved.blocks) {
+      const decoder = new SavedBlockDecoder(chain.common);
+      const entries: (MinedBlock | ReservedBlocks)[] = [];
+      for await (const entry of saved.blocks) entries.push(decoder.decode(entry));
+      await chain.adoptSavedBlocks(entries);
+    }
+    await chain.loadState(saved.alloc);
+    for (const privateKey of saved.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
+    if (saved.clockOffset !== undefined) {
+      chain.clock.offset = saved.clockOffset;
+      // Blocks are stamped with the clock: one past uint64 could never mine a block.
+      if (chain.clock.nowSeconds() > MAX_TIMESTAMP) throw new StateFileError('state.clockOffset', `${saved.clockOffset} puts the clock past 2^64-1 (block timestamps are uint64)`);
+    }
+  } catch (error) {
+    if (error instanceof StatePersistenceError) throw error;
+    if (error instanceof StateFileError) throw new StatePersistenceError(path, error.message);
+    throw new StatePersistenceError(path, error instanceof Error ? error.message : String(error));
+  }
 }
 
-/** The chain's state now, every field read in one task of the chain's queue so they describe the same moment. */
-export function captureState(chain: Chain): Promise<StateFile> {
+/** What a save writes: the state file's fields, and the chain as segments (runs of empty blocks uncomputed). */
+export interface CapturedState {
+  readonly file: StateFile;
+  readonly segments: readonly ChainSegment[];
+}
+
+/**
+ * The chain's state now, every field read in one task of the chain's queue so they describe
+ * the same moment. The blocks are a list of references (blocks are immutable, a run is a
+ * few fields), so writing them can happen after the task, while the node serves requests.
+ */
+export function captureState(chain: Chain): Promise<CapturedState> {
   return chain.queue.run(async () => ({
-    chainId: chain.chainId,
-    hardfork: chain.common.hardfork(),
-    gasLimit: chain.blockGasLimit,
-    timestamp: chain.head.block.header.timestamp,
-    clockOffset: chain.clock.offset,
-    privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
-    // chain.dumpState() would queue a second task behind this one and never run.
-    alloc: await (chain.vm.stateManager as TrackingStateManager).dump(),
-    blocks: encodeBlocks(chain.allBlocks()),
+    file: {
+      chainId: chain.chainId,
+      hardfork: chain.common.hardfork(),
+      gasLimit: chain.blockGasLimit,
+      timestamp: chain.blocks.headTimestamp,
+      clockOffset: chain.clock.offset,
+      privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
+      // chain.dumpState() would queue a second task behind this one and never run.
+      alloc: await (chain.vm.stateManager as TrackingStateManager).dump(),
+    },
+    segments: chain.segments(),
   }));
 }
 
-/** Write `file` to `path` atomically (atomicFile.ts); readable by its owner only, as it holds private keys. */
-export async function writeStateFile(path: string, file: StateFile): Promise<void> {
-  const text = `${JSON.stringify(encodeStateFile(file))}\n`;
+/**
+ * Write `file` and the chain's `segments` to `path` atomically (atomicFile.ts), streamed
+ * (stateStream.ts); readable by its owner only, as it holds private keys.
+ */
+export async function writeStateFile(path: string, file: StateFile, segments: readonly ChainSegment[] = []): Promise<void> {
   try {
-    await writeFileAtomically(path, (handle) => handle.writeFile(text, 'utf8'), 0o600);
+    await writeFileAtomically(path, (handle) => writeStateStream(handle, file, segments), 0o600);
   } catch (error) {
     throw new StatePersistenceError(path, `cannot write: ${(error as Error).message}`);
   }
@@ -116,7 +204,10 @@ export class StateSaver {
   /** Capture and write the state; saves run one after another, never two writes at once. */
   save(): Promise<void> {
     this.inFlight++;
-    const next = this.last.then(async () => writeStateFile(this.path, await captureState(this.chain)));
+    const next = this.last.then(async () => {
+      const { file, segments } = await captureState(this.chain);
+      await writeStateFile(this.path, file, segments);
+    });
     this.last = next.catch(() => {}).finally(() => this.inFlight--);
     return next;
   }

@@ -6,7 +6,9 @@
 import { createBlockFromRLP } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
-import { type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from './engine/blocks.js';
+import { type ChainSegment, type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from './engine/blocks.js';
+import { MAX_TIMESTAMP } from './engine/clock.js';
+import { ReservedBlocks, reserveEmptyBlocks } from './engine/emptyRanges.js';
 import { PRELOADED_PARAMS } from './engine/hardforks.js';
 import { toHex } from './engine/hex.js';
 import { encodeQuantity as q } from './rpc/encode.js';
@@ -93,26 +95,103 @@ function decodeReceipt(json: unknown, where: string): ReceiptRecord {
   };
 }
 
-/** Rebuild saved blocks on `common`; numbers must run 0, 1, 2, ... with matching parent hashes. */
-export function decodeBlocks(json: readonly Json[], common: Common, where = 'state.blocks'): MinedBlock[] {
-  const blocks: MinedBlock[] = [];
-  json.forEach((entry, i) => {
-    const at = `${where}[${i}]`;
+/** The most blocks one saved run may hold: a run is one chain_mine call's reservation. */
+const MAX_RUN = 1_000_000n;
+
+/**
+ * Rebuilds saved blocks on `common` one entry at a time, so a stream never holds more than
+ * one entry's JSON: numbers must run 0, 1, 2, ... with matching parent hashes. A run of
+ * empty blocks (`{ "emptyRun": ... }`) comes back as a reservation (emptyRanges.ts), its
+ * hashes computed when first read, as they were before the save.
+ */
+export class SavedBlockDecoder {
+  private parent: MinedBlock | undefined;
+  private next = 0n;
+  private index = 0;
+
+  constructor(
+    private readonly common: Common,
+    private readonly where = 'state.blocks',
+  ) {}
+
+  /** The head so far, undefined before the first entry. */
+  get head(): MinedBlock | undefined {
+    return this.parent;
+  }
+
+  decode(entry: unknown): MinedBlock | ReservedBlocks {
+    const at = `${this.where}[${this.index++}]`;
+    const run = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>).emptyRun : undefined;
+    const out = run === undefined ? this.block(entry, at) : this.run(run, `${at}.emptyRun`);
+    this.parent = out instanceof ReservedBlocks ? out.head : out;
+    this.next += out instanceof ReservedBlocks ? BigInt(out.count) : 1n;
+    return out;
+  }
+
+  private block(entry: unknown, at: string): MinedBlock {
     let block;
     try {
-      block = createBlockFromRLP(bytesOf(field(entry, 'rlp', at), `${at}.rlp`), { common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS });
+      block = createBlockFromRLP(bytesOf(field(entry, 'rlp', at), `${at}.rlp`), { common: this.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS });
     } catch (error) {
+      if (error instanceof StateFileError) throw error;
       throw new StateFileError(`${at}.rlp`, `not a block for this chain: ${(error as Error).message.replace(/\s*\(.*$/s, '')}`);
     }
-    if (block.header.number !== BigInt(i)) throw new StateFileError(at, `block number ${block.header.number}, expected ${i}`);
-    const parent = blocks[i - 1];
+    if (block.header.number !== this.next) throw new StateFileError(at, `block number ${block.header.number}, expected ${this.next}`);
+    const parent = this.parent;
     if (parent && toHex(block.header.parentHash) !== parent.hashHex) throw new StateFileError(at, 'parent hash does not match the previous block');
     const senders = list(field(entry, 'senders', at), `${at}.senders`).map((s, j) => addressOf(s, `${at}.senders[${j}]`));
     const receipts = list(field(entry, 'receipts', at), `${at}.receipts`).map((r, j) => decodeReceipt(r, `${at}.receipts[${j}]`));
     if (senders.length !== block.transactions.length || receipts.length !== block.transactions.length) {
       throw new StateFileError(at, 'senders and receipts must match the block\'s transactions');
     }
-    blocks.push(minedBlock(block, senders, receipts, big(field(entry, 'totalDifficulty', at), `${at}.totalDifficulty`)));
-  });
-  return blocks;
+    return minedBlock(block, senders, receipts, big(field(entry, 'totalDifficulty', at), `${at}.totalDifficulty`));
+  }
+
+  private run(json: unknown, at: string): ReservedBlocks {
+    const parent = this.parent;
+    if (!parent) throw new StateFileError(at, 'a run of empty blocks cannot start the chain');
+    const get = (key: string) => field(json, key, at);
+    let template;
+    try {
+      template = createBlockFromRLP(bytesOf(get('template'), `${at}.template`), { common: this.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS });
+    } catch (error) {
+      if (error instanceof StateFileError) throw error;
+      throw new StateFileError(`${at}.template`, `not a block for this chain: ${(error as Error).message.replace(/\s*\(.*$/s, '')}`);
+    }
+    if (template.transactions.length > 0 || template.uncleHeaders.length > 0 || (template.withdrawals?.length ?? 0) > 0) {
+      throw new StateFileError(`${at}.template`, 'not an empty block');
+    }
+    const count = big(get('count'), `${at}.count`);
+    if (count < 1n || count > MAX_RUN) throw new StateFileError(`${at}.count`, `expected 1 to ${MAX_RUN} blocks`);
+    const firstTimestamp = big(get('firstTimestamp'), `${at}.firstTimestamp`);
+    const step = big(get('step'), `${at}.step`);
+    if (firstTimestamp + (count - 1n) * step > MAX_TIMESTAMP) throw new StateFileError(at, 'its last block would be past timestamp 2^64-1');
+    const baseFee = get('firstBaseFee');
+    const firstBaseFee = baseFee === undefined ? undefined : big(baseFee, `${at}.firstBaseFee`);
+    if ((firstBaseFee === undefined) !== (template.header.baseFeePerGas === undefined)) {
+      throw new StateFileError(`${at}.firstBaseFee`, template.header.baseFeePerGas === undefined ? 'the template has no base fee' : 'missing (the template has a base fee)');
+    }
+    return reserveEmptyBlocks({ parent, template, count: Number(count), firstTimestamp, step, firstBaseFee });
+  }
+}
+
+/** Rebuild saved blocks on `common` (the whole-file form; streams use SavedBlockDecoder). */
+export function decodeBlocks(json: readonly Json[], common: Common, where = 'state.blocks'): (MinedBlock | ReservedBlocks)[] {
+  const decoder = new SavedBlockDecoder(common, where);
+  return json.map((entry) => decoder.decode(entry));
+}
+
+/** One saved entry: a block, or a run of empty blocks in a few fields (its blocks follow from them). */
+export function encodeSegment(segment: ChainSegment): Json {
+  if (!('run' in segment)) return encodeBlocks([segment])[0]!;
+  const { run, from, count } = segment;
+  const out: JsonObject = {
+    template: bytesToHex(run.spec.template.serialize()),
+    count: q(count),
+    firstTimestamp: q(run.timestampAt(from)),
+    step: q(run.spec.step),
+  };
+  const baseFee = run.baseFeeAt(from);
+  if (baseFee !== undefined) out.firstBaseFee = q(baseFee);
+  return { emptyRun: out };
 }

@@ -11,6 +11,7 @@
  * is what `--state` saves so time travel survives a restart.
  */
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { clip } from './engine/clip.js';
 import type { AccountState, Alloc } from './engine/stateDump.js';
 import { encodeQuantity as hex } from './rpc/encode.js';
 import type { Json, JsonObject } from './rpc/json.js';
@@ -23,8 +24,11 @@ export interface StateFile {
   readonly clockOffset?: bigint;
   readonly privateKeys?: readonly Uint8Array[];
   readonly alloc: Alloc;
-  /** `--state` only: the chain's blocks with senders and receipts (see savedBlocks.ts), checked there. */
-  readonly blocks?: readonly Json[];
+  /**
+   * `--state` only: the chain's blocks with senders and receipts, and runs of empty blocks
+   * (see savedBlocks.ts), checked there; read one at a time from a streamed file (stateStream.ts).
+   */
+  readonly blocks?: readonly Json[] | AsyncIterable<Json>;
 }
 
 export class StateFileError extends Error {
@@ -64,18 +68,29 @@ export function encodeStateFile(file: StateFile): JsonObject {
   if (file.clockOffset !== undefined) out.clockOffset = file.clockOffset < 0n ? `-${hex(-file.clockOffset)}` : hex(file.clockOffset);
   if (file.privateKeys && file.privateKeys.length > 0) out.privateKeys = file.privateKeys.map((k) => bytesToHex(k));
   out.alloc = alloc;
-  if (file.blocks) out.blocks = [...file.blocks];
+  if (Array.isArray(file.blocks)) out.blocks = [...(file.blocks as readonly Json[])];
   return out;
 }
 
-function integer(value: unknown, where: string): bigint {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return BigInt(value);
-  if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) return BigInt(value);
-  throw new StateFileError(where, `expected a non-negative integer (hex or decimal), got ${preview(value)}`);
+const MAX_UINT64 = 2n ** 64n - 1n;
+const MAX_UINT256 = 2n ** 256n - 1n;
+/** secp256k1's group order: a private key is a scalar in 1..n-1. */
+const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+/** A non-negative integer of at most `max` (a header or account field's width: a larger value could never be used). */
+function integer(value: unknown, where: string, max = MAX_UINT256): bigint {
+  let out: bigint | undefined;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) out = BigInt(value);
+  // 80 digits is past 2^256 in either base: longer text is out of range without parsing it.
+  else if (typeof value === 'string' && value.length <= 80 && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) out = BigInt(value);
+  else if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) out = max + 1n;
+  if (out === undefined) throw new StateFileError(where, `expected a non-negative integer (hex or decimal), got ${preview(value)}`);
+  if (out > max) throw new StateFileError(where, `${preview(value)} is out of range (at most ${max === MAX_UINT64 ? '2^64-1' : max === MAX_UINT256 ? '2^256-1' : String(max)})`);
+  return out;
 }
 
 /** A short rendering of a bad value; in-process callers may pass what JSON cannot show (bigint, cycles). */
-function preview(value: unknown): string {
+export function preview(value: unknown): string {
   try {
     return String(JSON.stringify(value)).slice(0, 40);
   } catch {
@@ -83,10 +98,10 @@ function preview(value: unknown): string {
   }
 }
 
-function signedInteger(value: unknown, where: string): bigint {
-  if (typeof value === 'string' && value.startsWith('-')) return -integer(value.slice(1), where);
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value < 0) return BigInt(value);
-  return integer(value, where);
+function signedInteger(value: unknown, where: string, max: bigint): bigint {
+  if (typeof value === 'string' && value.startsWith('-')) return -integer(value.slice(1), where, max);
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value < 0) return -integer(-value, where, max);
+  return integer(value, where, max);
 }
 
 function bytes(value: unknown, where: string, size?: number): Uint8Array {
@@ -118,19 +133,19 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
   // Anvil's anvil_dumpState names the accounts `accounts` (same fields; nonces as numbers, storage as quantities).
   const accountsField = top.alloc === undefined && top.accounts !== undefined ? 'accounts' : 'alloc';
   for (const [address, raw] of Object.entries(object(top[accountsField] ?? {}, `${where}.${accountsField}`))) {
-    const at = `${where}.${accountsField}.${address}`;
+    const at = `${where}.${accountsField}.${clip(address)}`;
     const key = address.startsWith('0x') ? address : `0x${address}`; // geth allows addresses without 0x
     if (!/^0x[0-9a-fA-F]{40}$/.test(key)) throw new StateFileError(at, 'not a 20-byte address');
     const fields = object(raw, at);
     const storage = new Map<string, Uint8Array>();
     for (const [slot, value] of Object.entries(object(fields.storage ?? {}, `${at}.storage`))) {
       const slotBytes = word(slot, `${at}.storage key`);
-      const valueBytes = word(value, `${at}.storage.${slot}`);
+      const valueBytes = word(value, `${at}.storage.${clip(slot)}`);
       if (valueBytes.some((b) => b !== 0)) storage.set(bytesToHex(slotBytes), valueBytes);
     }
     alloc.set(key.toLowerCase(), {
       balance: fields.balance === undefined ? 0n : integer(fields.balance, `${at}.balance`),
-      nonce: fields.nonce === undefined ? 0n : integer(fields.nonce, `${at}.nonce`),
+      nonce: fields.nonce === undefined ? 0n : integer(fields.nonce, `${at}.nonce`, MAX_UINT64),
       code: fields.code === undefined ? new Uint8Array() : bytes(fields.code, `${at}.code`),
       storage,
     });
@@ -140,16 +155,19 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
     return top.privateKeys.map((k, i) => {
       const key = bytes(k, `${where}.privateKeys[${i}]`, 32);
       if (key.length !== 32) throw new StateFileError(`${where}.privateKeys[${i}]`, 'expected 32 bytes');
+      const scalar = BigInt(bytesToHex(key));
+      if (scalar === 0n || scalar >= CURVE_ORDER) throw new StateFileError(`${where}.privateKeys[${i}]`, 'not a valid secp256k1 private key (zero, or not below the curve order)');
       return key;
     });
   })();
   if (top.hardfork !== undefined && typeof top.hardfork !== 'string') throw new StateFileError(`${where}.hardfork`, 'expected a string');
   return {
-    chainId: top.chainId === undefined ? undefined : integer(top.chainId, `${where}.chainId`),
+    chainId: top.chainId === undefined ? undefined : integer(top.chainId, `${where}.chainId`, MAX_UINT64),
     hardfork: top.hardfork as string | undefined,
-    gasLimit: top.gasLimit === undefined ? undefined : integer(top.gasLimit, `${where}.gasLimit`),
-    timestamp: top.timestamp === undefined ? undefined : integer(top.timestamp, `${where}.timestamp`),
-    clockOffset: top.clockOffset === undefined ? undefined : signedInteger(top.clockOffset, `${where}.clockOffset`),
+    gasLimit: top.gasLimit === undefined ? undefined : integer(top.gasLimit, `${where}.gasLimit`, MAX_UINT64),
+    // Header timestamps are uint64: a later one could never be mined on.
+    timestamp: top.timestamp === undefined ? undefined : integer(top.timestamp, `${where}.timestamp`, MAX_UINT64),
+    clockOffset: top.clockOffset === undefined ? undefined : signedInteger(top.clockOffset, `${where}.clockOffset`, MAX_UINT64),
     privateKeys,
     alloc,
     blocks: top.blocks === undefined ? undefined : (() => {

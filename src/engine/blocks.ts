@@ -59,6 +59,16 @@ export function minedBlock(
   return { block, hash, hashHex: toHex(hash), number: block.header.number, senders, receipts, totalDifficulty, preStateRoot };
 }
 
+/** Blocks `from`..`from+count-1` of a run of empty blocks (emptyRanges.ts). */
+export interface RunSegment {
+  readonly run: RangeBlock['run'];
+  readonly from: number;
+  readonly count: number;
+}
+
+/** A stretch of the chain as a save writes it: one block, or a run of empty ones. */
+export type ChainSegment = MinedBlock | RunSegment;
+
 export interface TransactionLocation {
   readonly mined: MinedBlock;
   readonly index: number;
@@ -113,9 +123,18 @@ export class BlockStore {
     return head instanceof RangeBlock ? head.baseFee : head.block.header.baseFeePerGas;
   }
 
-  /** Blocks above this number are reserved empty blocks not yet in the block array: no transactions, no logs. */
+  /**
+   * Blocks above this number are reserved empty blocks not computed yet: no transactions, no
+   * logs. Computed ones may still sit in their run (a read by number leaves them there).
+   */
   get lastUnreserved(): bigint {
-    return BigInt(this.chain.length - 1);
+    let last = BigInt(this.chain.length - 1);
+    for (const { range } of this.pending) {
+      const done = Math.min(range.run.materialized, range.count);
+      if (range.first + BigInt(done) - 1n > last) last = range.first + BigInt(done) - 1n;
+      if (done < range.count) break;
+    }
+    return last;
   }
 
   append(mined: MinedBlock): void {
@@ -186,13 +205,41 @@ export class BlockStore {
     return dropped;
   }
 
+  /**
+   * The chain from genesis to the head as it is held, for a save: blocks, and runs of
+   * reserved empty blocks as one entry each (computed ones too), without computing anything.
+   * A copy: later appends and reverts do not change it.
+   */
+  segments(): ChainSegment[] {
+    const out: ChainSegment[] = [];
+    let open: { run: RangeBlock['run']; from: number; count: number } | undefined;
+    const extend = (run: RangeBlock['run'], index: number, count: number) => {
+      if (open !== undefined && out[out.length - 1] === open && open.run === run && open.from + open.count === index) {
+        open.count += count;
+      } else {
+        open = { run, from: index, count };
+        out.push(open);
+      }
+    };
+    for (const mined of this.chain) {
+      if (mined instanceof RangeBlock) extend(mined.run, mined.index, 1);
+      else out.push(mined);
+    }
+    for (const { range, settled } of this.pending) if (settled < range.count) extend(range.run, settled, range.count - settled);
+    return out;
+  }
+
   byNumber(number: bigint): MinedBlock | undefined {
     if (number < 0n || number >= BigInt(this.length)) return undefined;
     const n = Number(number);
     if (n >= this.chain.length) {
+      // Hashes up to the block are computed (each needs its parent's); moving every one of
+      // them into the block array and the hash index too cost a third as much again, so a
+      // read leaves them in their run: a by-hash miss or a new block moves them in.
       const entry = this.pending.find((p) => p.range.last >= number)!;
-      entry.range.run.materializeThrough(Number(number - entry.range.first));
-      this.settle();
+      const index = Number(number - entry.range.first);
+      entry.range.run.materializeThrough(index);
+      return entry.range.run.blockAt(index);
     }
     return this.chain[n];
   }
@@ -202,6 +249,11 @@ export class BlockStore {
     const key = hashHex.toLowerCase();
     const found = this.byHash.get(key);
     if (found || this.pending.length === 0) return found;
+    // Blocks already computed (by reads by number) first: a hash read back after its block
+    // was read by number should not compute the rest of a long run.
+    this.settle();
+    const computed = this.byHash.get(key);
+    if (computed || this.pending.length === 0) return computed;
     this.settle(true);
     return this.byHash.get(key);
   }

@@ -10,7 +10,7 @@ import { Account, type Address, ValueEncoding, bytesToHex, createAddressFromStri
 import type { EVM } from '@ethereumjs/evm';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
-import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
+import { BlockStore, type ChainSegment, type MinedBlock, type TransactionLocation } from './blocks.js';
 import { BlockClock, MAX_TIMESTAMP, type WallClock, assertMinable } from './clock.js';
 import { EngineError, TransactionFailedError, rejected } from './errors.js';
 import { type UnexplainedState, findUnexplainedState } from './exportCheck.js';
@@ -18,7 +18,7 @@ import { ConsolePrinter } from './consoleLog.js';
 import { impersonate } from './impersonation.js';
 import { askTerminalColorsOnce } from './debugColors.js';
 import { type AccessListOutcome, type CallRequest, assertHonourable, createAccessList, estimateGas, executeCall, runCall, transactionGasCap, withAuthorizations } from './execution.js';
-import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
+import { RangeBlock, ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
 import { type GenesisHeader, createGenesis } from './genesis.js';
@@ -1027,13 +1027,19 @@ export class Chain extends EventEmitter<ChainEvents> {
    * Replace the whole chain with blocks saved by an earlier run (--state); the caller loads
    * the matching state. Nothing is re-executed and no events fire: this is the start of a run.
    */
-  adoptSavedBlocks(saved: readonly MinedBlock[]): Promise<void> {
+  adoptSavedBlocks(saved: readonly (MinedBlock | ReservedBlocks)[]): Promise<void> {
     return this.queue.run(async () => {
       if (saved.length === 0) return;
       this.blocks.truncateAbove(-1n);
-      for (const mined of saved) this.blocks.append(mined);
+      // Saved runs of empty blocks come back as reservations: nothing is hashed until read.
+      for (const entry of saved) entry instanceof ReservedBlocks ? this.blocks.reserve(entry) : this.blocks.append(entry);
       this.pending = undefined;
     });
+  }
+
+  /** The chain as a save writes it (blocks, and runs of empty blocks uncomputed); call inside a queue task. */
+  segments(): ChainSegment[] {
+    return this.blocks.segments();
   }
 
   /**

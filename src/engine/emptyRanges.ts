@@ -59,8 +59,13 @@ export class EmptyRun {
   private done = 0;
   /** The base fee of block `done` (the next one to compute). */
   private cursorBaseFee: bigint | undefined;
+  /**
+   * The block objects handed out (one per block, made on first request, so that computing
+   * hashes allocates nothing per block: a read far into a long run hashes every block before
+   * it, and making an object for each cost a fifth of that): blocks 0..n-1 in an array, as
+   * the store asks for them in order, and any handed out beyond those in a map.
+   */
   private readonly blocks: RangeBlock[] = [];
-  /** Block objects handed out before their block was computed (the head of a reservation). */
   private readonly early = new Map<number, RangeBlock>();
 
   constructor(readonly spec: RunSpec) {
@@ -80,10 +85,16 @@ export class EmptyRun {
   /** The object for block `index` (one per block, so identity comparisons hold); computes nothing. */
   blockAt(index: number): RangeBlock {
     if (index < this.blocks.length) return this.blocks[index]!;
-    let block = this.early.get(index);
-    if (!block) {
-      block = new RangeBlock(this, index);
+    const block = this.early.get(index) ?? new RangeBlock(this, index);
+    if (index !== this.blocks.length) {
       this.early.set(index, block);
+      return block;
+    }
+    this.blocks.push(block);
+    this.early.delete(index);
+    for (let next = this.early.get(this.blocks.length); next; next = this.early.get(this.blocks.length)) {
+      this.early.delete(this.blocks.length);
+      this.blocks.push(next);
     }
     return block;
   }
@@ -151,21 +162,25 @@ export class EmptyRun {
       parentMixAt = 0;
     }
     let baseFee = this.cursorBaseFee;
+    let feeSettled = false;
     for (let i = this.done; i <= index; i++) {
       const at = i * 32;
       keccak256Into(parentMixes, parentMixAt, 32, mixes, at);
       const length = writer.encode(parents, parentAt, this.first + BigInt(i), this.timestampAt(i), mixes, at, baseFee);
       keccak256Into(writer.bytes, 0, length, hashes, at);
-      this.blocks.push(this.early.get(i) ?? new RangeBlock(this, i));
       parents = hashes;
       parentAt = at;
       parentMixes = mixes;
       parentMixAt = at;
-      if (baseFee !== undefined) baseFee = baseFeeAfterEmpty(common, baseFee);
+      // Once the fee stops falling (below 8 wei) it stays: no parameter lookup per block.
+      if (baseFee !== undefined && !feeSettled) {
+        const next = baseFeeAfterEmpty(common, baseFee);
+        feeSettled = next === baseFee;
+        baseFee = next;
+      }
     }
     this.cursorBaseFee = baseFee;
     this.done = index + 1;
-    for (const key of this.early.keys()) if (key <= index) this.early.delete(key);
   }
 
   /** Block `index` as an ethereumjs Block (for getters, export, the EVM's block context). */

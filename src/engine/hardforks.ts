@@ -5,6 +5,7 @@ import { secp256k1Ecrecover, secp256k1Ecsign } from './secp256k1.js';
 import { type ForkSchedule, forkAt } from './forkSchedule.js';
 import { keccak256 } from './keccak256.js';
 import { sidecarlessKzg } from './kzg.js';
+import { clip } from './clip.js';
 
 export const HARDFORK_NAMES: readonly string[] = Object.values(Hardfork);
 
@@ -30,7 +31,7 @@ export function newestLiveHardfork(nowMs: number = Date.now()): string {
  */
 export function createChainCommon(chainId: bigint, hardfork: string): Common {
   if (!HARDFORK_NAMES.includes(hardfork)) {
-    throw new Error(`unknown hardfork "${hardfork}"; known: ${HARDFORK_NAMES.join(', ')}`);
+    throw new Error(`unknown hardfork "${clip(hardfork)}"; known: ${HARDFORK_NAMES.join(', ')}`);
   }
   return fastEipLookup(skipEmptyParamUpdates(createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, {
     hardfork,

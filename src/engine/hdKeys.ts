@@ -10,6 +10,7 @@
  */
 import { createHmac, pbkdf2Sync } from 'node:crypto';
 import { curve } from './secp256k1.js';
+import { clip } from './clip.js';
 
 /** A private key with its chain code (a BIP-32 extended private key without the metadata). */
 export interface ExtendedKey {
@@ -60,11 +61,11 @@ export function deriveChild(parent: ExtendedKey, index: number): ExtendedKey {
 /** Indexes of a path such as m/44'/60'/0'/0 (' or h marks a hardened index). */
 export function parsePath(path: string): number[] {
   const parts = path.split('/');
-  if (parts[0] !== 'm' && parts[0] !== 'M') throw new Error(`derivation path "${path}" must start with m`);
+  if (parts[0] !== 'm' && parts[0] !== 'M') throw new Error(`derivation path "${clip(path)}" must start with m`);
   return parts.slice(1).map((part) => {
     const match = /^(\d{1,10})(['hH]?)$/.exec(part);
     const index = match ? Number(match[1]) : NaN;
-    if (!match || index >= HARDENED) throw new Error(`derivation path "${path}": "${part}" is not an index below 2^31`);
+    if (!match || index >= HARDENED) throw new Error(`derivation path "${clip(path)}": "${clip(part)}" is not an index below 2^31`);
     return match[2] ? index + HARDENED : index;
   });
 }

@@ -10,6 +10,7 @@ import type { ForkActivation, ForkSchedule, BlobParams } from '../engine/forkSch
 import type { GenesisHeader } from '../engine/genesis.js';
 import type { AccountState, Alloc } from '../engine/stateDump.js';
 import { toHex } from '../engine/hex.js';
+import { clip } from '../engine/clip.js';
 
 export interface GethGenesis {
   readonly chainId: bigint;
@@ -221,7 +222,7 @@ function allocOf(value: unknown): Alloc {
   const alloc = new Map<string, AccountState>();
   for (const [key, raw] of Object.entries(object(value, 'alloc'))) {
     const hex = key.startsWith('0x') || key.startsWith('0X') ? key.slice(2) : key;
-    if (!/^[0-9a-fA-F]{40}$/.test(hex)) throw new Invalid(`alloc: "${key}" is not a 20-byte address`);
+    if (!/^[0-9a-fA-F]{40}$/.test(hex)) throw new Invalid(`alloc: "${clip(key)}" is not a 20-byte address`);
     const address = `0x${hex.toLowerCase()}`;
     const at = `alloc ${address}`;
     const account = object(raw, at);
@@ -289,7 +290,7 @@ function optionalQuantity(obj: Record<string, unknown>, name: string, max: bigin
 function bytes(value: unknown, what: string, length?: number, atMost = false): Uint8Array {
   if (typeof value !== 'string') throw new Invalid(`${what}: expected a hex string`);
   const hex = value.startsWith('0x') || value.startsWith('0X') ? value.slice(2) : value;
-  if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length % 2 !== 0) throw new Invalid(`${what}: "${value}" is not hex bytes`);
+  if (!/^[0-9a-fA-F]*$/.test(hex) || hex.length % 2 !== 0) throw new Invalid(`${what}: "${clip(String(value))}" is not hex bytes`);
   const n = hex.length / 2;
   if (length !== undefined && (atMost ? n > length : n !== length)) {
     throw new Invalid(`${what}: expected ${atMost ? 'at most ' : ''}${length} bytes, got ${n}`);

@@ -7,6 +7,7 @@ import type { BlockRef, BlockTag } from '../engine/chain.js';
 import type { AuthorizationRequest } from '../engine/authorizations.js';
 import type { CallRequest } from '../engine/execution.js';
 import { invalidParams } from './errors.js';
+import { clip } from '../engine/clip.js';
 
 /** Where a value sits in the params, for messages: `argument 0 (address)` or `argument 0 (call).gas`. */
 export type ParamPath = string;
@@ -132,14 +133,14 @@ export const blockRef: Decoder<BlockRef> = (value, path) => {
   if (typeof value === 'string' && value.length === 66 && /^0[xX]/.test(value)) return { hash: hash(value, path), requireCanonical: false };
   if (typeof value === 'string') {
     if ((TAGS as readonly string[]).includes(value)) return { tag: value as BlockTag };
-    if (!/^0[xX]/.test(value)) fail(path, `expected a block number, tag (${TAGS.join(', ')}) or hash object, got "${value.slice(0, 40)}"`);
+    if (!/^0[xX]/.test(value)) fail(path, `expected a block number, tag (${TAGS.join(', ')}) or hash object, got "${clip(value)}"`);
     return { number: uint64(value, path) };
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const fields = value as Record<string, unknown>;
     const keys = Object.keys(fields);
     const unknown = keys.filter((k) => k !== 'blockHash' && k !== 'blockNumber' && k !== 'requireCanonical');
-    if (unknown.length > 0) fail(path, `unknown field "${unknown[0]}" in block object`);
+    if (unknown.length > 0) fail(path, `unknown field "${clip(unknown[0]!)}" in block object`);
     if (fields.blockHash !== undefined && fields.blockNumber !== undefined) {
       fail(path, 'cannot specify both blockHash and blockNumber, choose one or the other');
     }
@@ -234,7 +235,7 @@ const CALL_FIELDS = new Set([
 export const callRequest: Decoder<CallRequest> = (value, path) => {
   const fields = record(value ?? {}, path);
   for (const key of Object.keys(fields)) {
-    if (!CALL_FIELDS.has(key)) fail(path, `unknown field "${key}" in transaction object`);
+    if (!CALL_FIELDS.has(key)) fail(path, `unknown field "${clip(key)}" in transaction object`);
   }
   const at = (key: string) => `${path}.${key}`;
   const input = optional(data)(fields.input, at('input'));

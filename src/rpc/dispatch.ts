@@ -3,6 +3,7 @@
  * error mapping. Dispatch goes only to the method table (a Map), never to object
  * properties, so `__proto__` or `constructor` are just unknown methods.
  */
+import { clip } from '../engine/clip.js';
 import { ErrorCode, RpcError, toRpcError } from './errors.js';
 import type { Json } from './json.js';
 import type { RpcContext } from './method.js';
@@ -52,7 +53,7 @@ export class Dispatcher {
     let failure: RpcError | undefined;
     try {
       const handler = this.table.get(method);
-      if (!handler) throw new RpcError(ErrorCode.methodNotFound, `the method ${method} does not exist/is not available`);
+      if (!handler) throw new RpcError(ErrorCode.methodNotFound, `the method ${clip(method)} does not exist/is not available`);
       if (params !== undefined && params !== null && !Array.isArray(params)) {
         throw new RpcError(ErrorCode.invalidParams, 'invalid params: expected an array of positional parameters');
       }

@@ -1,3 +1,4 @@
+import { clipLongRuns } from '../engine/clip.js';
 import { EngineError, RevertError, TransactionFailedError } from '../engine/errors.js';
 import { hardhatSendError } from './hardhatErrors.js';
 import type { Json } from './json.js';
@@ -25,6 +26,13 @@ export class RpcError extends Error {
   }
 }
 
+/** The backstop of clip.ts: whatever a handler interpolated, no long input goes back (reverts excepted, as above). */
+function withClippedMessage(error: RpcError): RpcError {
+  if (error.code === ErrorCode.executionReverted) return error;
+  const message = clipLongRuns(error.message);
+  return message === error.message ? error : new RpcError(error.code, message, error.data);
+}
+
 export function invalidParams(message: string): RpcError {
   return new RpcError(ErrorCode.invalidParams, message);
 }
@@ -39,11 +47,12 @@ export function serverError(message: string): RpcError {
  * (logged with the stack on the server side only).
  */
 export function toRpcError(error: unknown, onInternal: (error: unknown) => void): RpcError {
-  if (error instanceof RpcError) return error;
+  if (error instanceof RpcError) return withClippedMessage(error);
   if (error instanceof TransactionFailedError) return hardhatSendError(error);
+  // A revert's reason is the contract's answer, not an echo of the request: it stays whole.
   if (error instanceof RevertError) return new RpcError(ErrorCode.executionReverted, error.message, encodeData(error.data));
   if (error instanceof EngineError) {
-    return new RpcError(error.kind === 'invalidInput' ? ErrorCode.invalidParams : ErrorCode.server, error.message);
+    return new RpcError(error.kind === 'invalidInput' ? ErrorCode.invalidParams : ErrorCode.server, clipLongRuns(error.message));
   }
   onInternal(error);
   return new RpcError(ErrorCode.internal, 'internal error');

@@ -8,6 +8,7 @@ import type { Address } from '@ethereumjs/util';
 import type { LogQuery, RangeBound } from '../engine/logQuery.js';
 import { type Decoder, address, blockNumberOrTag, fixedData, hash } from './codec.js';
 import { invalidParams } from './errors.js';
+import { clip } from '../engine/clip.js';
 
 /** go-ethereum: LOG0..LOG4 give at most 4 topics. */
 export const MAX_TOPICS = 4;
@@ -56,7 +57,7 @@ export const logFilter: Decoder<LogQuery> = (value, path) => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, 'expected a filter object');
   const fields = value as Record<string, unknown>;
   for (const key of Object.keys(fields)) {
-    if (!FIELDS.has(key)) fail(path, `unknown field "${key}" in filter object`);
+    if (!FIELDS.has(key)) fail(path, `unknown field "${clip(key)}" in filter object`);
   }
   const at = (key: string) => `${path}.${key}`;
   const criteria = {

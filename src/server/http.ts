@@ -8,7 +8,8 @@ import createHttpError, { type HttpError } from 'http-errors';
 import type { Dispatcher } from '../rpc/dispatch.js';
 import { ErrorCode } from '../rpc/errors.js';
 import type { CorsPolicy } from './cors.js';
-import type { HostCheck } from './hostCheck.js';
+import { type HostCheck, refuseHost } from './hostCheck.js';
+import { clip } from '../engine/clip.js';
 
 /** How long a slow or idle client may hold a socket. */
 export interface HttpTimeouts {
@@ -53,7 +54,8 @@ function send(res: ServerResponse, status: number, body: string, headers: Outgoi
 /** An HTTP fault, with a JSON-RPC error body so JSON clients can still read why. */
 function sendHttpError(res: ServerResponse, error: HttpError, headers: OutgoingHttpHeaders, rpcCode: number = ErrorCode.invalidRequest): void {
   if (error.status === 405) res.setHeader('allow', 'POST, OPTIONS');
-  if (error.status === 413) res.setHeader('connection', 'close');
+  // A malformed request (duplicate or bad Host) may be a smuggling attempt: nothing more on that connection.
+  if (error.status === 413 || error.status === 400) res.setHeader('connection', 'close');
   send(res, error.status, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: rpcCode, message: error.message } }), headers);
 }
 
@@ -90,7 +92,8 @@ export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions
     async (req, res) => {
       const cors = options.cors(req.headers, req.method === 'OPTIONS');
       try {
-        if (!options.hostCheck(req.headers.host)) throw createHttpError(403, 'invalid host specified');
+        const refused = refuseHost(req, options.hostCheck);
+        if (refused) throw createHttpError(refused.status, refused.message);
         const path = (req.url ?? '/').split('?')[0];
         if (path !== '/') throw createHttpError(404, `not found: only POST / is served`);
         if (req.method === 'OPTIONS') {
@@ -101,7 +104,7 @@ export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions
         if (req.method !== 'POST') throw createHttpError(405, `method ${req.method} not allowed: use POST`);
         const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
         if (!JSON_CONTENT_TYPES.includes(type)) {
-          throw createHttpError(415, `invalid content type "${type}", only application/json is supported`);
+          throw createHttpError(415, `invalid content type "${clip(type)}", only application/json is supported`);
         }
         const raw = await readBody(req, options.maxBodyBytes);
         let body: unknown;

@@ -11,7 +11,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { SimNode } from '../node.js';
 import { ErrorCode } from '../rpc/errors.js';
 import { type FlowControl, HIGH_WATER_BYTES, openConnection } from '../rpc/subscriptions.js';
-import type { HostCheck } from './hostCheck.js';
+import { type HostCheck, refuseHost } from './hostCheck.js';
 
 /** What a connection needs of the node. */
 type NodeParts = Pick<SimNode, 'chain' | 'filters' | 'dispatcher'>;
@@ -36,7 +36,12 @@ export function serveWebSocket(http: Server, node: NodeParts, options: WebSocket
   http.on('upgrade', (req, socket, head) => {
     const path = (req.url ?? '/').split('?')[0];
     const origin = req.headers.origin;
-    if (path !== '/' || !options.hostCheck(req.headers.host) || (origin !== undefined && !options.originAllowed(origin))) {
+    const refused = refuseHost(req, options.hostCheck);
+    if (refused?.status === 400) {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    if (path !== '/' || refused || (origin !== undefined && !options.originAllowed(origin))) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }

@@ -9,6 +9,7 @@ import { encodeData, encodeQuantity } from '../encode.js';
 import { invalidParams, serverError } from '../errors.js';
 import type { Json, JsonObject } from '../json.js';
 import { defineMethod, optionalParam, param } from '../method.js';
+import { clip } from '../../engine/clip.js';
 
 type TraceConfig =
   | { readonly tracer: 'structLogs'; readonly disableStack: boolean; readonly disableStorage: boolean; readonly enableMemory: boolean; readonly limit: number }
@@ -21,7 +22,7 @@ const traceConfig = (value: unknown, path: string): TraceConfig => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidParams(`invalid argument ${path}: expected a trace config object`);
   const fields = value as Record<string, unknown>;
   for (const key of Object.keys(fields)) {
-    if (!CONFIG_KEYS.has(key)) throw invalidParams(`invalid argument ${path}: unknown field "${key}" (state and block overrides are not supported)`);
+    if (!CONFIG_KEYS.has(key)) throw invalidParams(`invalid argument ${path}: unknown field "${clip(key)}" (state and block overrides are not supported)`);
   }
   const flag = (key: string, within: Record<string, unknown> = fields, where = path): boolean => {
     const flagValue = within[key];

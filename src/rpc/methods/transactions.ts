@@ -5,6 +5,7 @@ import { address, callRequest, data } from '../codec.js';
 import { encodeData } from '../encode.js';
 import { invalidParams } from '../errors.js';
 import { defineMethod, param } from '../method.js';
+import { clipLongRuns } from '../../engine/clip.js';
 
 type TypedDataInput = Parameters<typeof hashTypedData>[0];
 
@@ -34,7 +35,8 @@ async function typedDataDigest(input: TypedDataInput, path: string): Promise<Uin
   try {
     return Buffer.from(viem.hashTypedData(input).slice(2), 'hex');
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    // viem's message quotes the offending type or value, which may be as long as the request.
+    const reason = clipLongRuns(error instanceof Error ? error.message.split('\n')[0]! : String(error));
     throw invalidParams(`invalid argument ${path}: ${reason}`);
   }
 }
