@@ -92,41 +92,12 @@ async function compileSerpentCommand(file: string): Promise<number> {
   }
 }
 
-export async function main(argv: string[] = hideBin(process.argv)): Promise<number> {
-  if (argv[0] === 'export') return (await import('./exportCommand.js')).exportCommand(argv.slice(1));
-  if (argv[0] === 'compile-serpent') {
-    if (argv.length !== 2) {
-      console.error('usage: chain-sim compile-serpent FILE');
-      return 1;
-    }
-    return compileSerpentCommand(argv[1]!);
-  }
-  let server: ChainSimServer;
-  let exitWithLauncher = true;
-  try {
-    const args = await buildParser(argv)
-      .fail((message, error) => {
-        throw error ?? new Error(message);
-      })
-      .parseAsync();
-    exitWithLauncher = args['exit-with-launcher'] !== false;
-    // Resolved by startNode, which lets a saved state file fill in the chain settings not given here.
-    server = new ChainSimServer(await startNode(toOptions(args as Record<string, unknown>)));
-    const options = server.node.options;
-    const { url } = await server.listen();
-    void useCompactHeap();
-    if (options.quiet) console.log(`Listening on ${url}`);
-    else console.log(banner(server.node, url));
-    if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
-      console.warn(`Warning: listening on ${options.host}: the unlocked accounts can be used by anyone who can reach this address.`);
-    }
-    if (options.stateFile !== undefined && !options.quiet) console.log(`State file: ${options.stateFile} (saved on exit)`);
-  } catch (error) {
-    // One line, whatever yargs or the engine said.
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`chain-sim: ${message.replace(/\s*\n\s*/g, ' ')}`);
-    return 1;
-  }
+/**
+ * Shut down as on SIGTERM (save the state file, close, exit) on SIGINT, SIGTERM, SIGHUP, or when
+ * the npm process that launched the node ends. Installed before the node says it is listening, so a
+ * signal sent as soon as that line appears still saves.
+ */
+function shutDownOnSignals(server: ChainSimServer, exitWithLauncher: boolean): void {
   let closing = false;
   const shutdown = (reason: string) => {
     if (closing) return;
@@ -150,6 +121,42 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
       for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
       shutdown('the npm process that started chain-sim has ended');
     });
+  }
+}
+
+export async function main(argv: string[] = hideBin(process.argv)): Promise<number> {
+  if (argv[0] === 'export') return (await import('./exportCommand.js')).exportCommand(argv.slice(1));
+  if (argv[0] === 'compile-serpent') {
+    if (argv.length !== 2) {
+      console.error('usage: chain-sim compile-serpent FILE');
+      return 1;
+    }
+    return compileSerpentCommand(argv[1]!);
+  }
+  try {
+    const args = await buildParser(argv)
+      .fail((message, error) => {
+        throw error ?? new Error(message);
+      })
+      .parseAsync();
+    const exitWithLauncher = args['exit-with-launcher'] !== false;
+    // Resolved by startNode, which lets a saved state file fill in the chain settings not given here.
+    const server = new ChainSimServer(await startNode(toOptions(args as Record<string, unknown>)));
+    shutDownOnSignals(server, exitWithLauncher);
+    const options = server.node.options;
+    const { url } = await server.listen();
+    void useCompactHeap();
+    if (options.quiet) console.log(`Listening on ${url}`);
+    else console.log(banner(server.node, url));
+    if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
+      console.warn(`Warning: listening on ${options.host}: the unlocked accounts can be used by anyone who can reach this address.`);
+    }
+    if (options.stateFile !== undefined && !options.quiet) console.log(`State file: ${options.stateFile} (saved on exit)`);
+  } catch (error) {
+    // One line, whatever yargs or the engine said.
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`chain-sim: ${message.replace(/\s*\n\s*/g, ' ')}`);
+    return 1;
   }
   return 0;
 }

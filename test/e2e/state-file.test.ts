@@ -43,6 +43,12 @@ describe('e2e: --state with the CLI', function () {
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
+  it('a SIGTERM sent as soon as "Listening on" appears still saves (the handlers come first)', async () => {
+    const cli = await startCli(['--port', '0', '--quiet', '--state', file]);
+    expect(await cli.stop('SIGTERM')).to.equal(0);
+    expect(decodeStateFile(JSON.parse(await readFile(file, 'utf8'))).alloc.size).to.be.at.least(10);
+  });
+
   it('saves on SIGTERM and SIGINT and restores the state on the next start', async () => {
     let cli = await startCli(['--port', '0', '--quiet', '--state', file]);
     await rpc(cli.url, 'eth_sendTransaction', [{ from: FIRST_ACCOUNT, to: MARKER, value: '0x7' }]);
