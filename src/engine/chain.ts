@@ -26,7 +26,8 @@ import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { installStepLoop } from './stepLoop.js';
 import { installRevertTraceGuard } from './revertTraceGuard.js';
 import { TrieNodeDB } from './trieDb.js';
-import { type MiningOutcome, type NextBlockOverrides, mineBlock, replayTransaction } from './miner.js';
+import { type MiningOutcome, type NextBlockOverrides, mineBlock, replayBlock, replayTransaction } from './miner.js';
+import { type BlockToTrace, type TracedTransaction, planBlockTrace, tracedTransactions } from './blockTrace.js';
 import type { ExecutionTracer, TracedRun } from './tracing.js';
 import { SerialQueue } from './serial.js';
 import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
@@ -429,7 +430,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.queue.run(async () => {
       const ctx = await this.executionContext(ref);
       const vm = await copyOf(ctx.vm);
-      const detach = tracer.attach(vm.evm as EVM);
+      const detach = tracer.attach({ vm, coinbase: ctx.block.header.coinbase });
       try {
         return { result: await executeCall({ vm, block: ctx.block }, request, this.gasCap()), logsBefore: 0 };
       } finally {
@@ -445,14 +446,31 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   traceTransaction(hashHex: string, tracer: ExecutionTracer): Promise<TracedRun | undefined> {
     return this.queue.run(async () => {
-      const location = this.blocks.transaction(hashHex);
-      if (!location) return undefined;
-      const { mined, index } = location;
+      const found = this.blocks.transaction(hashHex);
+      if (!found) return undefined;
+      const { mined, index } = found;
       const parent = this.blocks.byNumber(mined.number - 1n)!;
       const vm = await this.copyAt(parent, mined.preStateRoot ?? stateRootOf(parent));
       this.alignVm(vm, mined.number, mined.block.header.timestamp);
       const result = await replayTransaction(vm, parent, mined, index, tracer);
-      return { result, logsBefore: mined.receipts.slice(0, index).reduce((sum, receipt) => sum + receipt.logs.length, 0) };
+      const location = { blockHash: mined.hash, blockNumber: mined.number, index, txHash: mined.block.transactions[index]!.hash() };
+      return { result, logsBefore: mined.receipts.slice(0, index).reduce((sum, receipt) => sum + receipt.logs.length, 0), location };
+    });
+  }
+
+  /**
+   * Every transaction of a block run again, each with the tracer `tracerFor` gives it
+   * (debug_traceBlock*), on a copy of the state the block started from (blockTrace.ts).
+   */
+  traceBlock(target: BlockToTrace, tracerFor: (index: number) => ExecutionTracer): Promise<TracedTransaction[]> {
+    return this.queue.run(async () => {
+      const scratch = await copyOf(this.vm); // only its Common is used, to decode an RLP block at its fork
+      const plan = planBlockTrace(target, this.blocks, scratch.common, (number, timestamp) => this.alignVm(scratch, number, timestamp));
+      const { header } = plan.replayed.block;
+      const vm = await this.copyAt(plan.parent, plan.preStateRoot ?? stateRootOf(plan.parent));
+      this.alignVm(vm, header.number, header.timestamp);
+      const results = await replayBlock(vm, plan.parent, plan.replayed, plan.replayed.block.transactions.length, tracerFor);
+      return tracedTransactions(plan.replayed.block, results);
     });
   }
 
