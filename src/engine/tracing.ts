@@ -322,8 +322,9 @@ export class CallTracer implements ExecutionTracer {
     const { execResult } = result;
     frame.gasUsed = execResult.executionGasUsed;
     frame.output = this.budget.take(execResult.returnValue.length) ? execResult.returnValue.slice() : new Uint8Array();
-    if (frame.type === 'CREATE' || frame.type === 'CREATE2') frame.to = result.createdAddress;
     const failure = execResult.exceptionError;
+    // A failed creation created nothing: go-ethereum (and Anvil) name no address.
+    if (frame.type === 'CREATE' || frame.type === 'CREATE2') frame.to = failure ? undefined : result.createdAddress;
     if (failure) {
       frame.error = executionErrorText(failure.error);
       clearLogs(frame);

@@ -160,7 +160,22 @@ export function parityError(error: string): string {
 
 function flatCallResult(tracer: CallTracer, run: TracedRun, includePrecompiles: boolean, convertErrors: boolean): Json {
   const root = topFrame(tracer, run);
-  if (!root) return [];
+  return root ? flatFrames(root, run, includePrecompiles, convertErrors, true) : [];
+}
+
+/**
+ * Parity's traces (trace_*), as Erigon and Anvil answer them: precompile calls included,
+ * errors in Parity's words, and the top frame's gas and gasUsed without the intrinsic gas
+ * (what the EVM ran with, not what the transaction paid). `located`: with the block and
+ * transaction fields (trace_transaction, trace_block), or without (trace_replay*, trace_call).
+ */
+export function parityTraces(tracer: CallTracer, run: TracedRun, located: boolean): JsonObject[] {
+  tracer.numberLogs(run.logsBefore);
+  return tracer.root ? flatFrames(tracer.root, run, true, true, located, true) : [];
+}
+
+/** `parity`: a frame that failed has `result: null` (Erigon, Anvil), where go-ethereum leaves it out. */
+function flatFrames(root: CallFrame, run: TracedRun, includePrecompiles: boolean, convertErrors: boolean, located: boolean, parity = false): JsonObject[] {
   const { location } = run;
   return flattenCalls(root, includePrecompiles).map(({ frame, traceAddress, subtraces }) => {
     const created = frame.type === 'CREATE' || frame.type === 'CREATE2';
@@ -168,22 +183,24 @@ function flatCallResult(tracer: CallTracer, run: TracedRun, includePrecompiles: 
     const action: JsonObject = created
       ? { from: frame.from.toString(), gas: encodeQuantity(frame.gas), init: encodeData(frame.input), value, creationMethod: frame.type.toLowerCase() }
       : { from: frame.from.toString(), callType: frame.type.toLowerCase(), gas: encodeQuantity(frame.gas), input: encodeData(frame.input), to: frame.to?.toString(), value };
-    const out: JsonObject = {
-      action,
-      blockHash: location ? encodeData(location.blockHash) : null,
-      blockNumber: location ? Number(location.blockNumber) : 0,
-    };
+    const out: JsonObject = { action };
+    if (located) {
+      out.blockHash = location ? encodeData(location.blockHash) : null;
+      out.blockNumber = location ? Number(location.blockNumber) : 0;
+    }
     if (frame.error !== undefined) out.error = convertErrors ? parityError(frame.error) : frame.error;
     // A frame that failed other than by REVERT has no result.
     if (frame.error === undefined || frame.error === 'execution reverted') {
       out.result = created
         ? { ...(frame.error === undefined && frame.to ? { address: frame.to.toString() } : {}), code: encodeData(frame.output), gasUsed: encodeQuantity(frame.gasUsed) }
         : { gasUsed: encodeQuantity(frame.gasUsed), output: encodeData(frame.output) };
-    }
+    } else if (parity) out.result = null;
     out.subtraces = subtraces;
     out.traceAddress = [...traceAddress];
-    out.transactionHash = location ? encodeData(location.txHash) : null;
-    out.transactionPosition = location?.index ?? 0;
+    if (located) {
+      out.transactionHash = location ? encodeData(location.txHash) : null;
+      out.transactionPosition = location?.index ?? 0;
+    }
     out.type = created ? 'create' : 'call';
     return out;
   });

@@ -29,7 +29,7 @@ export interface AccountState {
   storage?: Map<bigint, bigint>;
 }
 
-interface Tracked extends AccountState {
+export interface Tracked extends AccountState {
   readonly address: Address;
   /** It did not exist before (no nonce, code, storage or balance). */
   empty: boolean;
@@ -39,7 +39,7 @@ export class PrestateTracer implements ExecutionTracer {
   readonly pre = new Map<string, Tracked>();
   readonly post = new Map<string, AccountState>();
   private readonly created = new Set<string>();
-  private readonly deleted = new Set<string>();
+  readonly deleted = new Set<string>();
   private state: StateManagerInterface | undefined;
 
   constructor(
