@@ -255,6 +255,8 @@ export interface CallFrame {
   logs: CallLog[];
   /** A call to a precompile (flatCallTracer and 4byteTracer leave these out). */
   readonly precompile: boolean;
+  /** CREATE/CREATE2: the address it created, or would have (Otterscan lists failed creations too). */
+  createAddress?: Address;
 }
 
 /** Memory a LOG could reach within a block's gas (about 6 MiB at 30M gas), with room to spare. */
@@ -324,7 +326,10 @@ export class CallTracer implements ExecutionTracer {
     frame.output = this.budget.take(execResult.returnValue.length) ? execResult.returnValue.slice() : new Uint8Array();
     const failure = execResult.exceptionError;
     // A failed creation created nothing: go-ethereum (and Anvil) name no address.
-    if (frame.type === 'CREATE' || frame.type === 'CREATE2') frame.to = failure ? undefined : result.createdAddress;
+    if (frame.type === 'CREATE' || frame.type === 'CREATE2') {
+      frame.createAddress = result.createdAddress;
+      frame.to = failure ? undefined : result.createdAddress;
+    }
     if (failure) {
       frame.error = executionErrorText(failure.error);
       clearLogs(frame);
