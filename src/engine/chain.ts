@@ -16,7 +16,7 @@ import { EngineError, rejected } from './errors.js';
 import { ConsolePrinter } from './consoleLog.js';
 import { impersonate } from './impersonation.js';
 import { askTerminalColorsOnce } from './debugColors.js';
-import { type AccessListOutcome, type CallRequest, createAccessList, estimateGas, executeCall, runCall, transactionGasCap } from './execution.js';
+import { type AccessListOutcome, type CallRequest, createAccessList, estimateGas, executeCall, executeCallKeepingState, runCall, transactionGasCap } from './execution.js';
 import { RangeBlock, type ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
@@ -436,6 +436,24 @@ export class Chain extends EventEmitter<ChainEvents> {
       } finally {
         detach();
       }
+    });
+  }
+
+  /** Calls run one after another on one copy of the state, each seeing the ones before (trace_callMany). */
+  traceCalls(requests: readonly CallRequest[], ref: BlockRef, tracerFor: (index: number) => ExecutionTracer): Promise<TracedRun[]> {
+    return this.queue.run(async () => {
+      const ctx = await this.executionContext(ref);
+      const vm = await copyOf(ctx.vm);
+      const runs: TracedRun[] = [];
+      for (let i = 0; i < requests.length; i++) {
+        const detach = tracerFor(i).attach({ vm, coinbase: ctx.block.header.coinbase });
+        try {
+          runs.push({ result: await executeCallKeepingState({ vm, block: ctx.block }, requests[i]!, this.gasCap()), logsBefore: 0 });
+        } finally {
+          detach();
+        }
+      }
+      return runs;
     });
   }
 

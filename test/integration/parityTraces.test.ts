@@ -53,6 +53,21 @@ describe('trace_get, trace_replay*, trace_call, trace_rawTransaction', () => {
     expect(created.nonce).to.deep.equal({ '+': '0x1' });
   });
 
+  it('trace_callMany runs its calls one after another, each seeing the ones before; nothing is kept', async () => {
+    const { rpc } = newNode();
+    const address = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n]);
+    const transfer = { from: ADDRESSES[0], to: address, data: token.encodeFunctionData('transfer', [TO, 600n]) };
+    const results = await rpc<Replay[]>('trace_callMany', [[[transfer, ['trace']], [transfer, ['trace', 'stateDiff']]], 'latest']);
+    expect(results).to.have.length(2);
+    expect(BigInt(results[0]!.output)).to.equal(1n);
+    // The second transfer of 600 finds 400 left: it reverts.
+    expect(results[1]!.trace[0]!.result).to.not.equal(undefined);
+    expect((results[1]!.trace[0] as unknown as { error: string }).error).to.equal('Reverted');
+    expect(results[0]!.stateDiff).to.equal(null);
+    expect(BigInt(await rpc<string>('eth_call', [{ to: address, data: token.encodeFunctionData('balanceOf', [TO]) }]))).to.equal(0n);
+    await expectRpcError(rpc('trace_callMany', [[[transfer]]]), -32602, /expected \[call object, trace types\]/);
+  });
+
   it('trace_call and trace_rawTransaction trace without mining or changing state', async () => {
     const { rpc } = newNode();
     const address = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n]);

@@ -206,6 +206,19 @@ export const parityTraceMethods = [
     [param('transaction', callRequest), param('traceTypes', traceTypes), optionalParam('block', blockRef)],
     ({ chain }, request, types, ref) => replayCall(chain, request, types, ref ?? { tag: 'latest' }),
   ),
+  defineMethod(
+    'trace_callMany',
+    [param('calls', arrayOf((value, path) => {
+      if (!Array.isArray(value) || value.length !== 2) throw invalidParams(`invalid argument ${path}: expected [call object, trace types]`);
+      return [callRequest(value[0], `${path}[0]`), traceTypes(value[1], `${path}[1]`)] as const;
+    }, 1000)), optionalParam('block', blockRef)],
+    async ({ chain }, calls, ref) => {
+      const budget = new TraceBudget();
+      const replays = calls.map(([, types]) => replayTracers(types, budget));
+      const runs = await chain.traceCalls(calls.map(([request]) => request), ref ?? { tag: 'latest' }, (i) => replays[i]!.tracer);
+      return runs.map((run, i) => replays[i]!.result(run));
+    },
+  ),
   defineMethod('trace_rawTransaction', [param('transaction', data), param('traceTypes', traceTypes)], async ({ chain }, raw, types) => {
     const tx = decodeRawTransaction(raw, chain.common);
     const request: CallRequest = {
