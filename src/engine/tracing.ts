@@ -6,7 +6,7 @@
  */
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
-import { type Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
+import { type Address, bigIntToBytes, createAddressFromBigInt, setLengthLeft } from '@ethereumjs/util';
 import { type EngineError, rejected } from './errors.js';
 import { executionErrorText, revertReason } from './revert.js';
 
@@ -224,7 +224,7 @@ function word(value: bigint): string {
 
 // ---- call tree -----------------------------------------------------------------------------
 
-export type CallType = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2';
+export type CallType = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2' | 'SELFDESTRUCT';
 
 export interface CallLog {
   readonly address: Address;
@@ -285,6 +285,7 @@ export class CallTracer implements ExecutionTracer {
       step: (step) => {
         const op = step.opcode.name;
         if (CALL_OPCODES.has(op)) this.lastOpcode = op;
+        else if (op === 'SELFDESTRUCT') this.selfdestruct(step);
         else if (this.withLog && op.startsWith('LOG')) this.log(step);
       },
       beforeMessage: (message) => this.enter(message),
@@ -337,6 +338,29 @@ export class CallTracer implements ExecutionTracer {
       // A failed creation deploys nothing; go-ethereum reports no output then, unless it reverted.
       else frame.output = new Uint8Array();
     }
+  }
+
+  /**
+   * go-ethereum's SELFDESTRUCT frame: the contract sends its balance to the beneficiary, a
+   * call of no gas and no input, listed among the frame's calls.
+   */
+  private selfdestruct(step: InterpreterStep): void {
+    const frame = this.open[this.open.length - 1];
+    if (!frame || step.stack.length < 1) return;
+    const beneficiary = createAddressFromBigInt(step.stack[step.stack.length - 1]! & ((1n << 160n) - 1n));
+    frame.calls.push({
+      type: 'SELFDESTRUCT',
+      from: step.address,
+      to: beneficiary,
+      value: step.account.balance,
+      gas: 0n,
+      gasUsed: 0n,
+      input: new Uint8Array(),
+      output: new Uint8Array(),
+      calls: [],
+      logs: [],
+      precompile: false,
+    });
   }
 
   /** LOGn before it runs: its data is in memory (zeros past its end, which the opcode would allocate). */

@@ -180,6 +180,16 @@ function flatFrames(root: CallFrame, run: TracedRun, includePrecompiles: boolean
   return flattenCalls(root, includePrecompiles).map(({ frame, traceAddress, subtraces }) => {
     const created = frame.type === 'CREATE' || frame.type === 'CREATE2';
     const value = encodeQuantity(frame.value ?? 0n);
+    if (frame.type === 'SELFDESTRUCT') {
+      // Parity's "suicide": no result (null in Parity's own answers).
+      const out: JsonObject = { action: { address: frame.from.toString(), balance: value, refundAddress: frame.to?.toString() } };
+      if (located) Object.assign(out, { blockHash: location ? encodeData(location.blockHash) : null, blockNumber: location ? Number(location.blockNumber) : 0 });
+      if (parity) out.result = null;
+      Object.assign(out, { subtraces, traceAddress: [...traceAddress] });
+      if (located) Object.assign(out, { transactionHash: location ? encodeData(location.txHash) : null, transactionPosition: location?.index ?? 0 });
+      out.type = 'suicide';
+      return out;
+    }
     const action: JsonObject = created
       ? { from: frame.from.toString(), gas: encodeQuantity(frame.gas), init: encodeData(frame.input), value, creationMethod: frame.type.toLowerCase() }
       : { from: frame.from.toString(), callType: frame.type.toLowerCase(), gas: encodeQuantity(frame.gas), input: encodeData(frame.input), to: frame.to?.toString(), value };

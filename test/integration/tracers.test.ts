@@ -170,6 +170,21 @@ describe('4byteTracer, flatCallTracer, noopTracer, muxTracer', () => {
     await expectRpcError(rpc('debug_traceTransaction', [runHash, { tracer: '4byteTracer', tracerConfig: { x: true } }]), -32602, /unknown field "x" for 4byteTracer/);
   });
 
+  it('a SELFDESTRUCT is a frame of its own: callTracer, flatCallTracer ("suicide"), trace_transaction, Otterscan', async () => {
+    const { rpc } = newNode();
+    const doomed = '0x000000000000000000000000000000000000d00d';
+    await rpc('hardhat_setCode', [doomed, `0x73${TO.slice(2)}ff`]); // PUSH20 TO, SELFDESTRUCT
+    const { transactionHash } = await send(rpc, 0, { to: doomed, nonce: 0, value: 9n });
+    const root = await rpc<Frame>('debug_traceTransaction', [transactionHash, { tracer: 'callTracer' }]);
+    expect(root.calls).to.deep.equal([{ from: doomed, gas: '0x0', gasUsed: '0x0', to: TO, input: '0x', value: '0x9', type: 'SELFDESTRUCT' }]);
+    const flat = await rpc<Array<Record<string, unknown>>>('debug_traceTransaction', [transactionHash, { tracer: 'flatCallTracer' }]);
+    expect(flat[1]).to.deep.include({ action: { address: doomed, balance: '0x9', refundAddress: TO }, type: 'suicide', traceAddress: [0], subtraces: 0 });
+    expect(flat[1]).to.not.have.property('result');
+    const parity = await rpc<Array<Record<string, unknown>>>('trace_transaction', [transactionHash]);
+    expect(parity[1]).to.include({ type: 'suicide', result: null });
+    expect(await rpc('ots_getInternalOperations', [transactionHash])).to.deep.equal([{ type: 1, from: doomed, to: TO, value: '0x9' }]);
+  });
+
   it('traces every transaction of a block with any tracer', async () => {
     const { rpc, runHash } = await callTreeRun();
     const { blockNumber } = await rpc<{ blockNumber: string }>('eth_getTransactionReceipt', [runHash]);

@@ -106,7 +106,7 @@ export const otterscanMethods = [
     walk(tree.root, 0, (frame, depth) => {
       // Erigon records each call as it starts (failed ones too), below the transaction's own.
       if (depth === 0) return;
-      const type = frame.type === 'CREATE' ? 2 : frame.type === 'CREATE2' ? 3 : (frame.value ?? 0n) > 0n && frame.type === 'CALL' ? 0 : undefined;
+      const type = frame.type === 'CREATE' ? 2 : frame.type === 'CREATE2' ? 3 : frame.type === 'SELFDESTRUCT' ? 1 : (frame.value ?? 0n) > 0n && frame.type === 'CALL' ? 0 : undefined;
       const to = frame.to ?? frame.createAddress;
       if (type !== undefined) operations.push({ type, from: frame.from.toString(), to: to?.toString() ?? null, value: encodeQuantity(frame.value ?? 0n) });
     });
