@@ -17,7 +17,7 @@ import { type UnexplainedState, findUnexplainedState } from './exportCheck.js';
 import { ConsolePrinter } from './consoleLog.js';
 import { impersonate } from './impersonation.js';
 import { askTerminalColorsOnce } from './debugColors.js';
-import { type AccessListOutcome, type CallRequest, assertHonourable, createAccessList, estimateGas, executeCall, runCall, transactionGasCap, withAuthorizations } from './execution.js';
+import { type AccessListOutcome, type CallRequest, assertHonourable, createAccessList, estimateGas, executeCall, executeCallKeepingState, runCall, transactionGasCap, withAuthorizations } from './execution.js';
 import { RangeBlock, ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
@@ -27,7 +27,8 @@ import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { installStepLoop } from './stepLoop.js';
 import { installRevertTraceGuard } from './revertTraceGuard.js';
 import { TrieNodeDB } from './trieDb.js';
-import { type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock, replayTransaction } from './miner.js';
+import { type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock, replayBlock, replayTransaction } from './miner.js';
+import { type BlockToTrace, type TracedTransaction, planBlockTrace, tracedTransactions } from './blockTrace.js';
 import type { ExecutionTracer, TracedRun } from './tracing.js';
 import { SerialQueue } from './serial.js';
 import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
@@ -445,12 +446,30 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.queue.run(async () => {
       const ctx = await this.executionContext(ref);
       const vm = await copyOf(ctx.vm);
-      const detach = tracer.attach(vm.evm as EVM);
+      const detach = tracer.attach({ vm, coinbase: ctx.block.header.coinbase });
       try {
         return { result: await executeCall({ vm, block: ctx.block }, request, this.gasCap()), logsBefore: 0 };
       } finally {
         detach();
       }
+    });
+  }
+
+  /** Calls run one after another on one copy of the state, each seeing the ones before (trace_callMany). */
+  traceCalls(requests: readonly CallRequest[], ref: BlockRef, tracerFor: (index: number) => ExecutionTracer): Promise<TracedRun[]> {
+    return this.queue.run(async () => {
+      const ctx = await this.executionContext(ref);
+      const vm = await copyOf(ctx.vm);
+      const runs: TracedRun[] = [];
+      for (let i = 0; i < requests.length; i++) {
+        const detach = tracerFor(i).attach({ vm, coinbase: ctx.block.header.coinbase });
+        try {
+          runs.push({ result: await executeCallKeepingState({ vm, block: ctx.block }, requests[i]!, this.gasCap()), logsBefore: 0 });
+        } finally {
+          detach();
+        }
+      }
+      return runs;
     });
   }
 
@@ -461,14 +480,31 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   traceTransaction(hashHex: string, tracer: ExecutionTracer): Promise<TracedRun | undefined> {
     return this.queue.run(async () => {
-      const location = this.blocks.transaction(hashHex);
-      if (!location) return undefined;
-      const { mined, index } = location;
+      const found = this.blocks.transaction(hashHex);
+      if (!found) return undefined;
+      const { mined, index } = found;
       const parent = this.blocks.byNumber(mined.number - 1n)!;
       const vm = await this.copyAt(parent, mined.preStateRoot ?? stateRootOf(parent));
       this.alignVm(vm, mined.number, mined.block.header.timestamp);
       const result = await replayTransaction(vm, parent, mined, index, tracer);
-      return { result, logsBefore: mined.receipts.slice(0, index).reduce((sum, receipt) => sum + receipt.logs.length, 0) };
+      const location = { blockHash: mined.hash, blockNumber: mined.number, index, txHash: mined.block.transactions[index]!.hash() };
+      return { result, logsBefore: mined.receipts.slice(0, index).reduce((sum, receipt) => sum + receipt.logs.length, 0), location };
+    });
+  }
+
+  /**
+   * Every transaction of a block run again, each with the tracer `tracerFor` gives it
+   * (debug_traceBlock*), on a copy of the state the block started from (blockTrace.ts).
+   */
+  traceBlock(target: BlockToTrace, tracerFor: (index: number) => ExecutionTracer): Promise<TracedTransaction[]> {
+    return this.queue.run(async () => {
+      const scratch = await copyOf(this.vm); // only its Common is used, to decode an RLP block at its fork
+      const plan = planBlockTrace(target, this.blocks, scratch.common, (number, timestamp) => this.alignVm(scratch, number, timestamp));
+      const { header } = plan.replayed.block;
+      const vm = await this.copyAt(plan.parent, plan.preStateRoot ?? stateRootOf(plan.parent));
+      this.alignVm(vm, header.number, header.timestamp);
+      const results = await replayBlock(vm, plan.parent, plan.replayed, plan.replayed.block.transactions.length, tracerFor);
+      return tracedTransactions(plan.replayed.block, results);
     });
   }
 

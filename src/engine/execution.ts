@@ -171,22 +171,26 @@ function prepare(ctx: ExecutionContext, request: CallRequest, gasLimit: bigint):
  * `body` on a checkpoint that is always reverted (nothing it does stays), with the prepared
  * transaction's gas limit set to `gasLimit`; ethereumjs' errors come out in go-ethereum's words.
  */
-async function inRevertedCheckpoint<T>(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint, body: () => Promise<T>): Promise<T> {
+async function inRevertedCheckpoint<T>(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint, body: () => Promise<T>, keep = false): Promise<T> {
   // The unsigned call transaction is not frozen: set the limit instead of rebuilding it per attempt.
   (call.tx as { gasLimit: bigint }).gasLimit = gasLimit;
   const stateManager = ctx.vm.stateManager;
   await stateManager.checkpoint();
+  let kept = false;
   try {
-    return await body();
+    const result = await body();
+    // `keep` (trace_callMany, on a copy of the state): the next call sees this one's changes.
+    if (keep) await stateManager.commit(), (kept = true);
+    return result;
   } catch (error) {
     throw translateRunError(error, request);
   } finally {
-    await stateManager.revert();
+    if (!kept) await stateManager.revert();
   }
 }
 
 /** One execution through runTx. */
-function execute(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint, reportAccessList = false): Promise<RunTxResult> {
+function execute(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint, reportAccessList = false, keep = false): Promise<RunTxResult> {
   return inRevertedCheckpoint(ctx, call, request, gasLimit, async () => {
     // go-ethereum calls from any address, contracts included (contractSenders.ts).
     const senderDone = request.from ? await letContractSend(ctx.vm.stateManager, request.from) : undefined;
@@ -202,7 +206,7 @@ function execute(ctx: ExecutionContext, call: PreparedCall, request: CallRequest
     } finally {
       senderDone?.();
     }
-  });
+  }, keep);
 }
 
 function translateRunError(error: unknown, request: CallRequest): EngineError {
@@ -231,6 +235,12 @@ export function executionFailure(error: string, returnValue: Uint8Array): Error 
 export function executeCall(ctx: ExecutionContext, request: CallRequest, gasCap: bigint, reportAccessList = false): Promise<RunTxResult> {
   const gasLimit = request.gas ?? gasCap;
   return execute(ctx, prepare(ctx, request, gasLimit), request, gasLimit, reportAccessList);
+}
+
+/** A call whose state changes stay on `ctx.vm` (a copy), for the calls after it (trace_callMany). */
+export function executeCallKeepingState(ctx: ExecutionContext, request: CallRequest, gasCap: bigint): Promise<RunTxResult> {
+  const gasLimit = request.gas ?? gasCap;
+  return execute(ctx, prepare(ctx, request, gasLimit), request, gasLimit, false, true);
 }
 
 /** One run of the call without runTx (directCall.ts); undefined when it has to go through runTx. */

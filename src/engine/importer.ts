@@ -72,7 +72,7 @@ export async function importBlocks(target: ImportTarget, source: AsyncIterable<E
   return { imported, known, transactions };
 }
 
-function decodeBlock(encoded: EncodedBlock, common: Common, alignFork: ImportTarget['alignFork']): Block {
+export function decodeBlock(encoded: EncodedBlock, common: Common, alignFork: ImportTarget['alignFork']): Block {
   let values: unknown;
   try {
     values = RLP.decode(encoded.bytes);

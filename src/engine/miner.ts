@@ -202,13 +202,24 @@ async function addTransaction(vm: VM, builder: BlockBuilder, tx: TypedTransactio
   }
 }
 
+/** A block to replay: its transactions and who sent each (impersonated senders included). */
+export interface ReplayedBlock {
+  readonly block: Block;
+  readonly senders: readonly Address[];
+}
+
 /**
- * Runs a mined block's transactions on `vm` (at the state the block started from) in a block
- * built like it (same header fields, so the same system calls and environment) up to the one
- * at `index`, which runs with `tracer` attached. The block is never sealed.
+ * Runs a block's first `count` transactions on `vm` (at the state the block started from) in
+ * a block built like it (same header fields, so the same system calls and environment),
+ * each with the tracer `tracerFor` gives it (none: untraced). The block is never sealed.
  */
-export async function replayTransaction(vm: VM, parent: MinedBlock, mined: MinedBlock, index: number, tracer: ExecutionTracer): Promise<RunTxResult> {
-  const { block, senders } = mined;
+export async function replayBlock(
+  vm: VM,
+  parent: MinedBlock,
+  { block, senders }: ReplayedBlock,
+  count: number,
+  tracerFor: (index: number) => ExecutionTracer | undefined,
+): Promise<RunTxResult[]> {
   const { header } = block;
   const builder = await startBlock(vm, {
     parentBlock: parent.block,
@@ -223,14 +234,22 @@ export async function replayTransaction(vm: VM, parent: MinedBlock, mined: Mined
       parentBeaconBlockRoot: header.parentBeaconBlockRoot,
     },
   });
-  const run = (i: number) => addTransaction(vm, builder, asSentBy(block.transactions[i]!, senders[i]!), senders[i]!);
-  for (let i = 0; i < index; i++) await run(i);
-  const detach = tracer.attach(vm.evm as EVM);
-  try {
-    return await run(index);
-  } finally {
-    detach();
+  const results: RunTxResult[] = [];
+  for (let i = 0; i < count; i++) {
+    const detach = tracerFor(i)?.attach({ vm, coinbase: header.coinbase });
+    try {
+      results.push(await addTransaction(vm, builder, asSentBy(block.transactions[i]!, senders[i]!), senders[i]!));
+    } finally {
+      detach?.();
+    }
   }
+  return results;
+}
+
+/** The transaction at `index` of a mined block run again with `tracer` attached, after those before it. */
+export async function replayTransaction(vm: VM, parent: MinedBlock, mined: MinedBlock, index: number, tracer: ExecutionTracer): Promise<RunTxResult> {
+  const results = await replayBlock(vm, parent, mined, index + 1, (i) => (i === index ? tracer : undefined));
+  return results[index]!;
 }
 
 /** Receipts of a block's transactions from their execution results (also used for imported blocks). */

@@ -12,6 +12,7 @@
  * state gas). test/engine/stepLoop.test.ts runs random programs both ways.
  */
 import { EVMError } from '@ethereumjs/evm';
+import { emitImplicitStop } from './implicitStop.js';
 import { type Interpreter, type OpcodeEntry, type RunResult, replaceInterpreterMethod } from './interpreterPrototype.js';
 
 const JUMP = 0x56;
@@ -30,7 +31,8 @@ export function stepLoopRuns(): number {
 export function installStepLoop(): Promise<void> {
   return replaceInterpreterMethod('run', (libraryRun) =>
     function (this: Interpreter, code: Uint8Array, opts: { pc?: number } = {}): Promise<RunResult> {
-      if (!handlesAlone(this, code)) return libraryRun.call(this, code, opts);
+      // Tracers run the library's loop, and see the STOP past the end of code (implicitStop.ts).
+      if (!handlesAlone(this, code)) return libraryRun.call(this, code, opts).then((result) => emitImplicitStop(this, code, result));
       runs++;
       return runSteps(this, code, opts.pc);
     },

@@ -5,31 +5,69 @@
  * go-ethereum's JSON.
  */
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
-import type { RunTxResult } from '@ethereumjs/vm';
-import { type Address, bigIntToBytes, setLengthLeft } from '@ethereumjs/util';
+import type { RunTxResult, VM } from '@ethereumjs/vm';
+import { type Address, bigIntToBytes, createAddressFromBigInt, setLengthLeft } from '@ethereumjs/util';
 import { type EngineError, rejected } from './errors.js';
 import { executionErrorText, revertReason } from './revert.js';
 
+/** Where a traced transaction runs: its VM (events, state) and its block's coinbase. */
+export interface TraceEnv {
+  readonly vm: VM;
+  readonly coinbase: Address;
+}
+
 export interface ExecutionTracer {
-  /** Subscribes to the EVM's events; returns the unsubscribe function. */
-  attach(evm: EVM): () => void;
+  /** Subscribes to the VM's and EVM's events; returns the unsubscribe function. */
+  attach(env: TraceEnv): () => void;
+}
+
+/**
+ * What the tracers of one answer may hold in memory, roughly counted, shared by the
+ * tracers of a block trace so that a whole block stays within one trace's bound. A
+ * 30M-gas loop runs millions of opcodes, each record with its stack (and memory): without
+ * a bound, tracing it would take the node's whole heap. Past it the trace is refused, not
+ * cut short.
+ */
+export class TraceBudget {
+  private used = 0;
+  get usedBytes(): number {
+    return this.used;
+  }
+  exceeded = false;
+  constructor(readonly maxBytes = MAX_TRACE_BYTES) {}
+
+  /** Counts `bytes` more; false (and exceeded from then on) once past the bound. */
+  take(bytes: number): boolean {
+    this.used += bytes;
+    if (this.used > this.maxBytes) this.exceeded = true;
+    return !this.exceeded;
+  }
 }
 
 /** A traced run: its result, and how many logs earlier transactions of its block emitted. */
 export interface TracedRun {
   readonly result: RunTxResult;
   readonly logsBefore: number;
+  /** Where the transaction is (none for a call): flatCallTracer and trace_* name it. */
+  readonly location?: TxLocation;
 }
 
-type EvmListeners = {
+export interface TxLocation {
+  readonly blockHash: Uint8Array;
+  readonly blockNumber: bigint;
+  readonly index: number;
+  readonly txHash: Uint8Array;
+}
+
+export type EvmListeners = {
   readonly step: (step: InterpreterStep, done?: (result?: unknown) => void) => void;
   readonly beforeMessage: (message: Message) => void;
   readonly afterMessage: (result: EVMResult) => void;
 };
 
 /** Subscribes to the EVM's step and message events; returns the unsubscribe function. */
-function listen(evm: EVM, listeners: EvmListeners): () => void {
-  const events = evm.events!;
+export function listen(env: TraceEnv, listeners: EvmListeners): () => void {
+  const events = (env.vm.evm as EVM).events!;
   events.on('step', listeners.step);
   events.on('beforeMessage', listeners.beforeMessage);
   events.on('afterMessage', listeners.afterMessage);
@@ -46,20 +84,23 @@ export interface StructLogOptions {
   readonly disableStack: boolean;
   readonly disableStorage: boolean;
   readonly enableMemory: boolean;
-  /** go-ethereum's `limit`: keep at most this many records (0: no limit); the rest are left out. */
+  readonly enableReturnData: boolean;
+  /**
+   * go-ethereum's `limit` (since 1.14.13): once the records written so far take more than
+   * this many bytes of output, no more are kept (0: no limit).
+   */
   readonly limit: number;
+  /** The size of a record as the answer writes it (the RPC layer knows the encoding); needed with a limit. */
+  readonly measure?: (log: StructLog) => number;
 }
 
-/**
- * What a struct log may hold in memory, roughly counted. A 30M-gas loop runs millions of
- * opcodes, each record with its stack (and memory): without a bound, tracing it would take
- * the node's whole heap. Past it the trace is refused, not cut short.
- */
-const MAX_STRUCT_LOG_BYTES = 128 * 1024 * 1024;
+/** The bound of one answer's traces (TraceBudget). */
+const MAX_TRACE_BYTES = 128 * 1024 * 1024;
 
-export function traceTooLarge(): EngineError {
+/** `what`: the struct logs, or the records of another tracer (call frames, accounts). */
+export function traceTooLarge(what = 'struct logs'): EngineError {
   return rejected(
-    `trace too large: struct logs over ${MAX_STRUCT_LOG_BYTES / 2 ** 20} MiB; ask for less (limit, disableStack, disableStorage, no enableMemory) or use callTracer`,
+    `trace too large: ${what} over ${MAX_TRACE_BYTES / 2 ** 20} MiB; ask for less (limit, disableStack, disableStorage, no enableMemory, one transaction instead of a block) or use callTracer`,
   );
 }
 
@@ -76,6 +117,8 @@ export interface StructLog {
   readonly stack?: readonly bigint[];
   /** The memory before the opcode (enableMemory). */
   readonly memory?: Uint8Array;
+  /** enableReturnData: what the frame's last call or creation returned (empty: left out). */
+  readonly returnData?: Uint8Array;
   /** After SLOAD and SSTORE: every slot of this contract read or written so far (32-byte hex keys and values). */
   readonly storage?: ReadonlyMap<string, string>;
   /** Why the frame halted at this opcode, when it failed other than by REVERT. */
@@ -84,17 +127,26 @@ export interface StructLog {
 
 export class StructLogTracer implements ExecutionTracer {
   readonly logs: StructLog[] = [];
-  /** Set when the records passed MAX_STRUCT_LOG_BYTES: the trace is too large to answer. */
-  tooLarge = false;
-  private retainedBytes = 0;
+  private outputBytes = 0;
   private readonly storage = new Map<string, Map<string, string>>();
   /** The latest record of each open call depth (none yet: undefined), to mark the one where a frame failed. */
   private readonly lastAtDepth: Array<StructLog | undefined> = [];
+  /** Each open frame's return data buffer: what its last call or creation returned. */
+  private readonly returnData: Uint8Array[] = [];
+  private readonly createdDepths: boolean[] = [];
 
-  constructor(private readonly options: StructLogOptions) {}
+  constructor(
+    private readonly options: StructLogOptions,
+    readonly budget = new TraceBudget(),
+  ) {}
 
-  attach(evm: EVM): () => void {
-    return listen(evm, {
+  /** Set when the records passed the budget: the trace is too large to answer. */
+  get tooLarge(): boolean {
+    return this.budget.exceeded;
+  }
+
+  attach(env: TraceEnv): () => void {
+    return listen(env, {
       // Two arguments: the EVM waits for `done`, so SLOAD's value can be read from state first.
       step: (step, done) => {
         // Not an EVM error: the EVM stops the whole run instead of failing one frame.
@@ -102,6 +154,8 @@ export class StructLogTracer implements ExecutionTracer {
         this.record(step).then(() => done?.(), () => done?.());
       },
       beforeMessage: (message) => {
+        this.returnData.push(new Uint8Array());
+        this.createdDepths.push(message.to === undefined);
         // ethereumjs charges a callee's gas apart from the CALL or CREATE that passes it;
         // go-ethereum counts it in the opcode's cost (without the stipend a value transfer adds).
         const caller = this.lastAtDepth[this.lastAtDepth.length - 1];
@@ -112,11 +166,19 @@ export class StructLogTracer implements ExecutionTracer {
         const failure = result.execResult.exceptionError;
         const last = this.lastAtDepth.pop();
         if (failure && failure.error !== 'revert' && last) last.error = executionErrorText(failure.error);
+        this.returnData.pop();
+        const created = this.createdDepths.pop();
+        // The caller's RETURNDATA: a call's output, a creation's only when it reverted.
+        const kept = failure ? (failure.error === 'revert' ? result.execResult.returnValue : new Uint8Array()) : created ? new Uint8Array() : result.execResult.returnValue;
+        if (this.returnData.length > 0) this.returnData[this.returnData.length - 1] = kept.slice();
       },
     });
   }
 
   private async record(step: InterpreterStep): Promise<void> {
+    const { limit, measure } = this.options;
+    // go-ethereum stops recording (and tracking storage) once the output passed the limit.
+    if (limit > 0 && this.outputBytes > limit) return;
     const op = step.opcode.name;
     let storage: ReadonlyMap<string, string> | undefined;
     if (!this.options.disableStorage && (op === 'SLOAD' || op === 'SSTORE') && step.stack.length >= (op === 'SLOAD' ? 1 : 2)) {
@@ -142,11 +204,12 @@ export class StructLogTracer implements ExecutionTracer {
       refund: step.gasRefund,
       stack: this.options.disableStack ? undefined : [...step.stack],
       memory: this.options.enableMemory ? step.memory.slice() : undefined,
+      returnData: this.options.enableReturnData ? this.returnData[this.returnData.length - 1] : undefined,
       storage,
     };
-    this.retainedBytes += 100 + 40 * (log.stack?.length ?? 0) + (log.memory?.length ?? 0) + 140 * (storage?.size ?? 0);
-    if (this.retainedBytes > MAX_STRUCT_LOG_BYTES) this.tooLarge = true;
-    else if (this.options.limit === 0 || this.logs.length < this.options.limit) this.logs.push(log);
+    const bytes = 100 + 40 * (log.stack?.length ?? 0) + (log.memory?.length ?? 0) + (log.returnData?.length ?? 0) + 140 * (storage?.size ?? 0);
+    if (this.budget.take(bytes)) this.logs.push(log);
+    if (limit > 0) this.outputBytes += measure ? measure(log) : bytes;
     this.lastAtDepth[this.lastAtDepth.length - 1] = log;
   }
 }
@@ -161,7 +224,7 @@ function word(value: bigint): string {
 
 // ---- call tree -----------------------------------------------------------------------------
 
-export type CallType = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2';
+export type CallType = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2' | 'SELFDESTRUCT';
 
 export interface CallLog {
   readonly address: Address;
@@ -183,13 +246,17 @@ export interface CallFrame {
   readonly value: bigint | undefined;
   readonly gas: bigint;
   gasUsed: bigint;
-  readonly input: Uint8Array;
+  input: Uint8Array;
   output: Uint8Array;
   error?: string;
   revertReason?: string;
   readonly calls: CallFrame[];
   /** withLog: the frame's logs (none once it failed: reverted logs did not happen). */
   logs: CallLog[];
+  /** A call to a precompile (flatCallTracer and 4byteTracer leave these out). */
+  readonly precompile: boolean;
+  /** CREATE/CREATE2: the address it created, or would have (Otterscan lists failed creations too). */
+  createAddress?: Address;
 }
 
 /** Memory a LOG could reach within a block's gas (about 6 MiB at 30M gas), with room to spare. */
@@ -204,15 +271,21 @@ export class CallTracer implements ExecutionTracer {
   private readonly open: CallFrame[] = [];
   private lastOpcode = '';
   private logsEmitted = 0;
+  private evm: EVM | undefined;
 
   /** The whole tree is kept even for onlyTopCall: log indexes count the callees' logs too. */
-  constructor(private readonly withLog: boolean) {}
+  constructor(
+    private readonly withLog: boolean,
+    readonly budget = new TraceBudget(),
+  ) {}
 
-  attach(evm: EVM): () => void {
-    return listen(evm, {
+  attach(env: TraceEnv): () => void {
+    this.evm = env.vm.evm as EVM;
+    return listen(env, {
       step: (step) => {
         const op = step.opcode.name;
         if (CALL_OPCODES.has(op)) this.lastOpcode = op;
+        else if (op === 'SELFDESTRUCT') this.selfdestruct(step);
         else if (this.withLog && op.startsWith('LOG')) this.log(step);
       },
       beforeMessage: (message) => this.enter(message),
@@ -237,7 +310,10 @@ export class CallTracer implements ExecutionTracer {
       output: new Uint8Array(),
       calls: [],
       logs: [],
+      precompile: message.to !== undefined && this.evm?.getPrecompile(message.codeAddress) !== undefined,
     };
+    // Past the budget the frame is still tracked (the tree must stay whole) but its data is not kept.
+    if (!this.budget.take(200 + frame.input.length)) frame.input = new Uint8Array();
     if (top) this.root = frame;
     else this.open[this.open.length - 1]!.calls.push(frame);
     this.open.push(frame);
@@ -248,9 +324,13 @@ export class CallTracer implements ExecutionTracer {
     if (!frame) return;
     const { execResult } = result;
     frame.gasUsed = execResult.executionGasUsed;
-    frame.output = execResult.returnValue.slice();
-    if (frame.type === 'CREATE' || frame.type === 'CREATE2') frame.to = result.createdAddress;
+    frame.output = this.budget.take(execResult.returnValue.length) ? execResult.returnValue.slice() : new Uint8Array();
     const failure = execResult.exceptionError;
+    // A failed creation created nothing: go-ethereum (and Anvil) name no address.
+    if (frame.type === 'CREATE' || frame.type === 'CREATE2') {
+      frame.createAddress = result.createdAddress;
+      frame.to = failure ? undefined : result.createdAddress;
+    }
     if (failure) {
       frame.error = executionErrorText(failure.error);
       clearLogs(frame);
@@ -258,6 +338,29 @@ export class CallTracer implements ExecutionTracer {
       // A failed creation deploys nothing; go-ethereum reports no output then, unless it reverted.
       else frame.output = new Uint8Array();
     }
+  }
+
+  /**
+   * go-ethereum's SELFDESTRUCT frame: the contract sends its balance to the beneficiary, a
+   * call of no gas and no input, listed among the frame's calls.
+   */
+  private selfdestruct(step: InterpreterStep): void {
+    const frame = this.open[this.open.length - 1];
+    if (!frame || step.stack.length < 1) return;
+    const beneficiary = createAddressFromBigInt(step.stack[step.stack.length - 1]! & ((1n << 160n) - 1n));
+    frame.calls.push({
+      type: 'SELFDESTRUCT',
+      from: step.address,
+      to: beneficiary,
+      value: step.account.balance,
+      gas: 0n,
+      gasUsed: 0n,
+      input: new Uint8Array(),
+      output: new Uint8Array(),
+      calls: [],
+      logs: [],
+      precompile: false,
+    });
   }
 
   /** LOGn before it runs: its data is in memory (zeros past its end, which the opcode would allocate). */

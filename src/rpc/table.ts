@@ -9,6 +9,10 @@ import { debugMethods } from './methods/debug.js';
 import { dropinMethods } from './methods/dropin.js';
 import { gethReadMethods } from './methods/gethReads.js';
 import { erc20Methods } from './methods/erc20.js';
+import { blockTraceMethods } from './methods/blockTraces.js';
+import { rawDataMethods } from './methods/rawData.js';
+import { parityTraceMethods } from './methods/parityTraces.js';
+import { otterscanMethods } from './methods/otterscan.js';
 import { controlMethods } from './methods/control.js';
 import { stateMethods } from './methods/state.js';
 import { executionMethods } from './methods/execution.js';
@@ -79,4 +83,4 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
 
 const WITHOUT_ETH_TWIN: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods, ...poolMethods, ...debugMethods]);
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods, dropinMethods, gethReadMethods, erc20Methods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods, dropinMethods, gethReadMethods, erc20Methods, blockTraceMethods, rawDataMethods, parityTraceMethods, otterscanMethods];

@@ -69,9 +69,8 @@ async function callTreeRun() {
   return { ...node, deployHash, runHash, contractAddress };
 }
 
-/** Anvil prefixes storage words with 0x; go-ethereum (and chain-sim) does not. */
-const unprefixed = (storage: Record<string, string> | null): Record<string, string> | undefined =>
-  storage ? Object.fromEntries(Object.entries(storage).map(([k, v]) => [k.replace(/^0x/, ''), v.replace(/^0x/, '')])) : undefined;
+/** Storage words are 0x-prefixed, in Anvil's recording as in go-ethereum since 1.17.2 (and chain-sim). */
+const storageOf = (storage: Record<string, string> | null): Record<string, string> | undefined => storage ?? undefined;
 
 describe('debug_traceTransaction and debug_traceCall', () => {
   it('struct logs match an independent EVM\'s step for step: pc, op, gas, cost, depth, refund, stack, storage', async () => {
@@ -81,7 +80,7 @@ describe('debug_traceTransaction and debug_traceCall', () => {
     expect({ failed: trace.failed, gas: trace.gas, returnValue: trace.returnValue }).to.deep.equal(RECORDING.result);
     const steps = trace.structLogs.map((log) => [log.pc, log.op, log.gas, log.gasCost, log.depth, log.refund ?? 0, log.stack!.length, log.stack!.at(-1) ?? null, log.storage ?? undefined]);
     expect(steps).to.have.length(RECORDING.steps.length);
-    const expected = RECORDING.steps.map((step) => [...step.slice(0, 8), unprefixed(step[8])]);
+    const expected = RECORDING.steps.map((step) => [...step.slice(0, 8), storageOf(step[8])]);
     for (let i = 0; i < steps.length; i++) expect(steps[i], `step ${i} (${RECORDING.steps[i]![1]})`).to.deep.equal(expected[i]);
   });
 
@@ -104,7 +103,8 @@ describe('debug_traceTransaction and debug_traceCall', () => {
     const { rpc, runHash } = await callTreeRun();
     const withMemory = await rpc<StructResult>('debug_traceTransaction', [runHash, { enableMemory: true, disableStack: true, disableStorage: true }]);
     const mstore = withMemory.structLogs.find((log) => log.op === 'MSTORE' && log.memory !== undefined)!;
-    expect(mstore.memory!.every((word) => /^[0-9a-f]{64}$/.test(word))).to.equal(true);
+    // go-ethereum since 1.17.2 (execution-apis' spec): 0x-prefixed 32-byte words.
+    expect(mstore.memory!.every((word) => /^0x[0-9a-f]{64}$/.test(word))).to.equal(true);
     expect(withMemory.structLogs.every((log) => log.stack === undefined && log.storage === undefined)).to.equal(true);
     expect(withMemory.structLogs[0]!.memory).to.equal(undefined); // empty memory is left out
   });
@@ -187,13 +187,18 @@ describe('debug_traceTransaction and debug_traceCall', () => {
     expect(frame.error).to.equal('out of gas');
   });
 
-  it('keeps at most `limit` records, and refuses a trace too large to hold instead of exhausting memory', async () => {
+  it('stops recording once the records pass `limit` bytes (go-ethereum since 1.14.13), and refuses a trace too large to hold', async () => {
     const { rpc, provider } = newNode();
     const address = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n]);
     const balanceOf = { to: address, data: token.encodeFunctionData('balanceOf', [ADDRESSES[0]]) };
-    const limited = await rpc<StructResult>('debug_traceCall', [balanceOf, 'latest', { limit: 5 }]);
-    expect(limited.structLogs.map((log) => log.pc)).to.deep.equal([0, 2, 4, 5, 6]);
-    expect(limited.failed).to.equal(false);
+    const whole = await rpc<StructResult>('debug_traceCall', [balanceOf, 'latest']);
+    const firstThree = whole.structLogs.slice(0, 3).reduce((sum, log) => sum + JSON.stringify(log).length, 0);
+    // At exactly the limit go-ethereum still takes the next record; one byte less and it stops.
+    const atLimit = await rpc<StructResult>('debug_traceCall', [balanceOf, 'latest', { limit: firstThree }]);
+    expect(atLimit.structLogs).to.deep.equal(whole.structLogs.slice(0, 4));
+    const belowLimit = await rpc<StructResult>('debug_traceCall', [balanceOf, 'latest', { limit: firstThree - 1 }]);
+    expect(belowLimit.structLogs.map((log) => log.pc)).to.deep.equal([0, 2, 4]);
+    expect(belowLimit.failed).to.equal(false);
 
     // MLOAD at 1 MiB, then an endless loop: with memory, every record holds a megabyte.
     const loop = '0x000000000000000000000000000000000000100f';
@@ -211,8 +216,9 @@ describe('debug_traceTransaction and debug_traceCall', () => {
     const unknown = `0x${'ab'.repeat(32)}`;
     await expectRpcError(rpc('debug_traceTransaction', [unknown]), -32000, /^transaction not found$/);
     const { transactionHash } = await send(rpc, 0, { to: TO, nonce: 0, gasLimit: 21000 });
-    await expectRpcError(rpc('debug_traceTransaction', [transactionHash, { tracer: 'prestateTracer' }]), -32602, /argument 1 \(config\)\.tracer: "prestateTracer" is not supported/);
-    await expectRpcError(rpc('debug_traceTransaction', [transactionHash, { enableReturnData: true }]), -32602, /enableReturnData/);
+    await expectRpcError(rpc('debug_traceTransaction', [transactionHash, { tracer: 'opcodeTracer' }]), -32602, /argument 1 \(config\)\.tracer: "opcodeTracer" is not supported: chain-sim runs no JavaScript tracers/);
+    await expectRpcError(rpc('debug_traceTransaction', [transactionHash, { tracer: '{ step: function() {}, result: function() { return 1 } }' }]), -32602, /runs no JavaScript tracers; built-in tracers are callTracer, flatCallTracer, prestateTracer/);
+    await expectRpcError(rpc('debug_traceTransaction', [transactionHash, { tracer: 'callTracer', tracerConfig: { diffMode: true } }]), -32602, /unknown field "diffMode" for callTracer/);
     await expectRpcError(rpc('debug_traceTransaction', [transactionHash, { stateOverrides: {} }]), -32602, /unknown field "stateOverrides"/);
     await expectRpcError(rpc('debug_traceTransaction', [transactionHash, { tracer: 'callTracer', tracerConfig: { onlyTopCall: 1 } }]), -32602, /tracerConfig\.onlyTopCall: expected a boolean/);
     // A plain transfer runs no code: no steps.

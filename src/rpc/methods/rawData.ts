@@ -1,0 +1,60 @@
+/**
+ * Raw consensus data, as go-ethereum serves it: debug_getRawBlock, debug_getRawHeader,
+ * debug_getRawReceipts (a block by number, tag or hash), debug_getRawTransaction and the
+ * eth_getRawTransactionBy* getters (a transaction's EIP-2718 encoding).
+ */
+import type { MinedBlock } from '../../engine/blocks.js';
+import type { BlockRef } from '../../engine/chain.js';
+import { encodeReceiptRecord } from '../../engine/rawData.js';
+import { blockNumberOrTag, blockRef, hash, index } from '../codec.js';
+import { encodeData } from '../encode.js';
+import { serverError } from '../errors.js';
+import type { Json } from '../json.js';
+import { type RpcContext, defineMethod, param } from '../method.js';
+
+/**
+ * The block named. go-ethereum: an unknown hash is an error; an unknown number reads as no
+ * block, so its raw block and header are empty bytes ("0x") and its receipts none.
+ */
+async function rawBlock({ chain }: RpcContext, ref: BlockRef): Promise<MinedBlock | undefined> {
+  if ('tag' in ref && ref.tag === 'pending') return chain.pendingBlock();
+  const found = chain.find(ref);
+  if (!found && 'hash' in ref) throw serverError(`block ${ref.hash} not found`);
+  return found;
+}
+
+function rawTransaction(mined: MinedBlock | undefined, i: number): Json {
+  const tx = mined?.block.transactions[i];
+  return tx ? encodeData(tx.serialize()) : '0x';
+}
+
+function byHash({ chain }: RpcContext, txHash: string): Json {
+  const location = chain.transaction(txHash);
+  if (location) return encodeData(location.mined.block.transactions[location.index]!.serialize());
+  const pending = chain.pool.get(txHash);
+  return encodeData(pending ? pending.tx.serialize() : new Uint8Array());
+}
+
+export const rawDataMethods = [
+  defineMethod('debug_getRawBlock', [param('block', blockRef)], async (ctx, ref) => {
+    const mined = await rawBlock(ctx, ref);
+    return encodeData(mined ? mined.block.serialize() : new Uint8Array());
+  }),
+  defineMethod('debug_getRawHeader', [param('block', blockRef)], async (ctx, ref) => {
+    const mined = await rawBlock(ctx, ref);
+    return encodeData(mined ? mined.block.header.serialize() : new Uint8Array());
+  }),
+  defineMethod('debug_getRawReceipts', [param('block', blockRef)], async (ctx, ref) => {
+    const mined = await rawBlock(ctx, ref);
+    return (mined?.receipts ?? []).map((receipt) => encodeData(encodeReceiptRecord(receipt)));
+  }),
+  // go-ethereum answers empty bytes ("0x") for an unknown transaction or index, as for an unknown block.
+  defineMethod('debug_getRawTransaction', [param('transactionHash', hash)], byHash),
+  defineMethod('chain_getRawTransactionByHash', [param('transactionHash', hash)], byHash),
+  defineMethod('chain_getRawTransactionByBlockHashAndIndex', [param('blockHash', hash), param('index', index)], ({ chain }, blockHash, i) =>
+    rawTransaction(chain.find({ hash: blockHash }), i),
+  ),
+  defineMethod('chain_getRawTransactionByBlockNumberAndIndex', [param('block', blockNumberOrTag), param('index', index)], async (ctx, ref, i) =>
+    rawTransaction('tag' in ref && ref.tag === 'pending' ? await ctx.chain.pendingBlock() : ctx.chain.find(ref), i),
+  ),
+];

@@ -1,0 +1,179 @@
+// Differential test against Anvil 1.7.1 (an independent EVM and tracer, revm-inspectors):
+// the same signed transactions sent to both, then trace_* and the debug_trace* tracers
+// compared answer by answer. Anvil's binary comes from bench/anvil.ts's cache
+// (.bench-cache/, filled by `npm pack`, or ANVIL_BIN); without it the test is skipped, as
+// tests never reach the network.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { Interface, Wallet, getCreateAddress } from 'ethers';
+import { ANVIL_VERSION } from '../../bench/anvil.js';
+import { CHAIN_ID, type Rpc, artifact, newNode } from '../helpers/chain.js';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
+const BINARY = process.env.ANVIL_BIN ?? path.join(ROOT, '.bench-cache', `anvil-linux-amd64-${ANVIL_VERSION}`, 'package', 'bin', 'anvil');
+const tree = new Interface(artifact('CallTree').abi);
+const token = new Interface(artifact('Token').abi);
+/** Account 3 of the default mnemonic (Anvil's too). */
+const SENDER = new Wallet('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
+const PAYEE = '0x000000000000000000000000000000000000beef';
+
+async function startAnvil(): Promise<{ rpc: Rpc; child: ChildProcess }> {
+  const child = spawn(BINARY, ['--port', '0', '--host', '127.0.0.1', '--chain-id', String(CHAIN_ID), '--hardfork', 'prague', '--no-mining'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Listening on (\S+)/.exec(output);
+      if (match) resolve(`http://${match[1]}`);
+    });
+    child.on('exit', () => reject(new Error(`anvil exited: ${output.slice(-500)}`)));
+  });
+  let id = 0;
+  const rpc: Rpc = async <T>(method: string, params: unknown[] = []) => {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+    const body = (await response.json()) as { result?: T; error?: { message: string } };
+    if (body.error) throw new Error(`anvil ${method}: ${body.error.message}`);
+    return body.result as T;
+  };
+  return { rpc, child };
+}
+
+const sign = (tx: object) => SENDER.signTransaction({ chainId: CHAIN_ID, type: 2, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, value: 0, ...tx });
+
+/** The scenario, block by block (both nodes mine on request, at the same timestamps). */
+async function scenario(): Promise<string[][]> {
+  const callTree = getCreateAddress({ from: SENDER.address, nonce: 0 });
+  const tokenAddress = getCreateAddress({ from: SENDER.address, nonce: 3 });
+  return [
+    [await sign({ data: artifact('CallTree').bytecode, nonce: 0, gasLimit: 3_000_000n })],
+    [
+      await sign({ to: callTree, data: tree.encodeFunctionData('run'), nonce: 1, gasLimit: 2_000_000n }),
+      await sign({ to: PAYEE, nonce: 2, gasLimit: 21_000n, value: 12345n }),
+      await sign({ data: artifact('Token').bytecode + token.encodeDeploy(['Token', 'TKN', 1000n]).slice(2), nonce: 3, gasLimit: 3_000_000n }),
+    ],
+    [
+      // Token at account 3's nonce-3 creation: a transfer, and one that reverts (more than the balance).
+      await sign({ to: tokenAddress, data: token.encodeFunctionData('transfer', [PAYEE, 7n]), nonce: 4, gasLimit: 200_000n }),
+      await sign({ to: callTree, data: tree.encodeFunctionData('run'), nonce: 5, gasLimit: 60_000n }), // runs out of gas
+    ],
+    [
+      // A contract whose code is PUSH20 payee, SELFDESTRUCT; then a call sending it 5 wei, which it passes on.
+      await sign({ data: `0x7573${PAYEE.slice(2)}ff6000526016600af3`, nonce: 6, gasLimit: 100_000n }),
+      await sign({ to: getCreateAddress({ from: SENDER.address, nonce: 6 }), value: 5n, nonce: 7, gasLimit: 100_000n }),
+    ],
+  ];
+}
+
+/** The block hash differs between the nodes (their headers differ in fields the EVM does not see); each answer names its own. */
+function normalized(value: unknown, hashes: ReadonlyMap<string, string>): unknown {
+  return JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === 'string' && hashes.has(v) ? hashes.get(v) : v));
+}
+
+describe(`differential: trace_* and tracers against Anvil ${ANVIL_VERSION}`, function () {
+  this.timeout(120_000);
+  let anvil: { rpc: Rpc; child: ChildProcess } | undefined;
+  const ours = newNode({ chainId: CHAIN_ID });
+  const txs: string[] = [];
+  const blocks: string[] = [];
+  const hashes = new Map<string, string>();
+
+  before(async function () {
+    if (!existsSync(BINARY)) this.skip();
+    anvil = await startAnvil();
+    await ours.rpc('evm_setAutomine', [false]);
+    const start = Math.floor(Date.now() / 1000) + 100;
+    const raws = await scenario();
+    for (let b = 0; b < raws.length; b++) {
+      // The same base fee on both (their defaults after genesis differ), so balances match too.
+      await Promise.all([ours.rpc('anvil_setNextBlockBaseFeePerGas', ['0x3b9aca00']), anvil.rpc('anvil_setNextBlockBaseFeePerGas', ['0x3b9aca00'])]);
+      for (const raw of raws[b]!) {
+        const [a, c] = await Promise.all([ours.rpc<string>('eth_sendRawTransaction', [raw]), anvil.rpc<string>('eth_sendRawTransaction', [raw])]);
+        expect(a).to.equal(c);
+        txs.push(a);
+      }
+      await Promise.all([ours.rpc('evm_mine', [start + b]), anvil.rpc('evm_mine', [start + b])]);
+      const [mine, theirs] = await Promise.all([ours.rpc<{ hash: string; number: string }>('eth_getBlockByNumber', ['latest', false]), anvil.rpc<{ hash: string; number: string }>('eth_getBlockByNumber', ['latest', false])]);
+      expect(mine.number).to.equal(theirs.number);
+      hashes.set(theirs.hash, mine.hash);
+      blocks.push(mine.number);
+    }
+    for (const tx of txs) {
+      const [mine, theirs] = await Promise.all([ours.rpc<{ status: string; gasUsed: string }>('eth_getTransactionReceipt', [tx]), anvil.rpc<{ status: string; gasUsed: string }>('eth_getTransactionReceipt', [tx])]);
+      expect({ status: mine.status, gasUsed: mine.gasUsed }, tx).to.deep.equal({ status: theirs.status, gasUsed: theirs.gasUsed });
+    }
+  });
+
+  after(() => {
+    anvil?.child.kill();
+  });
+
+  const same = async (method: string, params: unknown[], adjust: (theirs: unknown, mine: unknown) => unknown = (theirs) => theirs, ourParams = params) => {
+    const [mine, theirs] = await Promise.all([ours.rpc(method, ourParams), anvil!.rpc(method, params)]);
+    expect(mine, `${method} ${JSON.stringify(params)}`).to.deep.equal(adjust(normalized(theirs, hashes), mine));
+  };
+
+  it('trace_transaction, trace_block and trace_filter answer as Anvil does', async () => {
+    for (const tx of txs) await same('trace_transaction', [tx]);
+    for (const block of blocks) await same('trace_block', [block]);
+    await same('trace_filter', [{ fromBlock: blocks[0], toBlock: blocks.at(-1) }]);
+    await same('trace_filter', [{ fromBlock: blocks[0], toBlock: blocks.at(-1), toAddress: [getCreateAddress({ from: SENDER.address, nonce: 0 }).toLowerCase()], after: 1, count: 3 }]);
+  });
+
+  it('callTracer, prestateTracer (plain and diffMode) and 4byteTracer answer as Anvil does, but for its documented differences', async () => {
+    const configs = [
+      { tracer: 'callTracer' },
+      { tracer: 'prestateTracer' },
+      { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+      { tracer: '4byteTracer' },
+    ];
+    for (const config of configs) {
+      for (const tx of txs) {
+        // Anvil's difference (docs/tracing.md): its callTracer gives a transaction after the first of
+        // its block the block's cumulative gas as gasUsed; ours is the receipt's, as go-ethereum's.
+        // Anvil's 4byteTracer also counts the call to the sha256 precompile (input: one 32-byte word, so "0x00000000-28"); go-ethereum leaves precompiles out.
+        const fourByte = (theirs: unknown) => Object.fromEntries(Object.entries(theirs as object).filter(([key]) => key !== '0x00000000-28'));
+        const adjust = config.tracer === '4byteTracer' ? fourByte : config.tracer === 'callTracer' ? (theirs: unknown, mine: unknown) => ({ ...(theirs as object), gasUsed: (mine as { gasUsed: string }).gasUsed }) : undefined;
+        // Anvil keeps accounts that were empty before the transaction (go-ethereum's includeEmpty), go-ethereum drops them.
+        const ourConfig = config.tracer === 'prestateTracer' && !config.tracerConfig ? { tracer: 'prestateTracer', tracerConfig: { includeEmpty: true } } : config;
+        // go-ethereum (since 1.16) writes each account's codeHash; Anvil does not.
+        const withoutCodeHash = (value: unknown): unknown => JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'codeHash' ? undefined : v));
+        // In diffMode Anvil also keeps accounts that were empty before in `pre`; go-ethereum leaves them out.
+        const withoutEmptyPre = (value: unknown): unknown => {
+          const { pre, post } = value as { pre: Record<string, object>; post: object };
+          return { post, pre: Object.fromEntries(Object.entries(pre).filter(([, account]) => JSON.stringify(account) !== '{"balance":"0x0"}')) };
+        };
+        if (config.tracer === 'prestateTracer') {
+          const [mine, theirs] = await Promise.all([ours.rpc('debug_traceTransaction', [tx, ourConfig]), anvil!.rpc('debug_traceTransaction', [tx, config])]);
+          const expected = config.tracerConfig ? withoutEmptyPre(normalized(theirs, hashes)) : normalized(theirs, hashes);
+          expect(withoutCodeHash(mine), `prestateTracer ${JSON.stringify(config)} ${tx}`).to.deep.equal(expected);
+        } else await same('debug_traceTransaction', [tx, config], adjust, [tx, ourConfig]);
+        if (config.tracer === 'callTracer') {
+          const receipt = await ours.rpc<{ gasUsed: string }>('eth_getTransactionReceipt', [tx]);
+          expect((await ours.rpc<{ gasUsed: string }>('debug_traceTransaction', [tx, config])).gasUsed).to.equal(receipt.gasUsed);
+        }
+      }
+    }
+  });
+
+  it('ots_* answer as Anvil does, but for its documented differences', async () => {
+    const callTree = getCreateAddress({ from: SENDER.address, nonce: 0 }).toLowerCase();
+    await same('ots_getApiLevel', []);
+    await same('ots_hasCode', [callTree, blocks.at(-1)]);
+    await same('ots_hasCode', [PAYEE, blocks.at(-1)]);
+    await same('ots_getContractCreator', [callTree]);
+    await same('ots_getContractCreator', [SENDER.address]);
+    for (let nonce = 0; nonce < 7; nonce++) await same('ots_getTransactionBySenderAndNonce', [SENDER.address, `0x${nonce.toString(16)}`]);
+    for (const tx of txs) {
+      // Anvil also lists a creating transaction's own creation; Erigon (since its tracer's depth check) and chain-sim only those below it.
+      const withoutTopCreation = (theirs: unknown) => (theirs as Array<{ from: string }>).filter((op, i) => !(i === 0 && op.from === SENDER.address.toLowerCase()));
+      await same('ots_getInternalOperations', [tx], withoutTopCreation);
+      await same('ots_getTransactionError', [tx]);
+      // Anvil leaves creations and self-destructs out of ots_traceTransaction; Erigon's tracer (and chain-sim) lists them.
+      const listedByAnvil = (entry: { type: string }) => !entry.type.startsWith('CREATE') && entry.type !== 'SELFDESTRUCT';
+      const [mine, theirs] = await Promise.all([ours.rpc<Array<{ type: string }>>('ots_traceTransaction', [tx]), anvil!.rpc<unknown[]>('ots_traceTransaction', [tx])]);
+      expect(mine.filter(listedByAnvil), `ots_traceTransaction ${tx}`).to.deep.equal(theirs);
+    }
+  });
+});
