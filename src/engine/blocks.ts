@@ -87,7 +87,15 @@ export class BlockStore {
   private readonly txIndex = new Map<string, TransactionLocation>();
   /** Reservations after the block array, oldest first (the first may be partly moved in). */
   private pending: Pending[] = [];
+  /** The number the next appended block must have (the block array starts at `base`). */
   private length = 0;
+  /**
+   * The first block's number: 0, or a forked chain's pinned upstream block (fork/): the
+   * blocks before it are the upstream's, answered from there.
+   */
+  private base = 0;
+  /** With a fork: the hashes of the upstream's blocks before `base`, for BLOCKHASH. */
+  olderHash: ((number: bigint) => Promise<Uint8Array>) | undefined;
 
   get head(): MinedBlock {
     const reserved = this.pending[this.pending.length - 1];
@@ -115,7 +123,19 @@ export class BlockStore {
 
   /** Blocks above this number are reserved empty blocks not yet in the block array: no transactions, no logs. */
   get lastUnreserved(): bigint {
-    return BigInt(this.chain.length - 1);
+    return BigInt(this.base + this.chain.length - 1);
+  }
+
+  /** The first block's number (a fork's pinned block; 0 otherwise). */
+  get firstNumber(): bigint {
+    return BigInt(this.base);
+  }
+
+  /** Start an empty store at block `number` (a fork's pinned block). */
+  startAt(number: bigint): void {
+    if (this.chain.length > 0 || this.pending.length > 0) throw new Error('startAt: the block store is not empty');
+    this.base = Number(number);
+    this.length = this.base;
   }
 
   append(mined: MinedBlock): void {
@@ -175,9 +195,9 @@ export class BlockStore {
       // Wholly moved in already: the splice below drops the rest.
       if (last.settled >= last.range.count) this.pending.pop();
     }
-    const keep = Number(number) + 1;
+    const keep = Math.max(0, Number(number) + 1 - this.base);
     const dropped = this.chain.length > keep ? this.chain.splice(keep) : [];
-    this.length = Math.min(this.length, keep);
+    this.length = Math.min(this.length, this.base + keep);
     for (const mined of dropped) {
       this.byHash.delete(mined.hashHex);
       if (mined.senders.length === 0) continue;
@@ -187,8 +207,8 @@ export class BlockStore {
   }
 
   byNumber(number: bigint): MinedBlock | undefined {
-    if (number < 0n || number >= BigInt(this.length)) return undefined;
-    const n = Number(number);
+    if (number < BigInt(this.base) || number >= BigInt(this.length)) return undefined;
+    const n = Number(number) - this.base;
     if (n >= this.chain.length) {
       const entry = this.pending.find((p) => p.range.last >= number)!;
       entry.range.run.materializeThrough(Number(number - entry.range.first));
@@ -215,7 +235,8 @@ export class BlockStore {
     const source: EVMMockBlockchainInterface = {
       getBlock: async (blockId: number) => {
         const mined = this.byNumber(BigInt(blockId));
-        const hash = mined ? mined.hash : new Uint8Array(32);
+        const older = !mined && this.olderHash && blockId < this.base ? await this.olderHash(BigInt(blockId)) : undefined;
+        const hash = mined ? mined.hash : (older ?? new Uint8Array(32));
         return { hash: () => hash };
       },
       putBlock: async () => {},
