@@ -1,3 +1,4 @@
+import { checkpointDepth, unwindTo } from './unwind.js';
 import { type Block, createBlock } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
@@ -131,13 +132,15 @@ async function inRevertedCheckpoint<T>(ctx: ExecutionContext, call: PreparedCall
   // The unsigned call transaction is not frozen: set the limit instead of rebuilding it per attempt.
   (call.tx as { gasLimit: bigint }).gasLimit = gasLimit;
   const stateManager = ctx.vm.stateManager;
+  const depth = checkpointDepth(ctx.vm);
   await stateManager.checkpoint();
   try {
     return await body();
   } catch (error) {
     throw translateRunError(error, request);
   } finally {
-    await stateManager.revert();
+    // Normally one revert; more when the run threw out of open frames (unwind.ts).
+    await unwindTo(ctx.vm, depth);
   }
 }
 
@@ -162,6 +165,8 @@ function execute(ctx: ExecutionContext, call: PreparedCall, request: CallRequest
 }
 
 function translateRunError(error: unknown, request: CallRequest): EngineError {
+  // A forked chain's upstream failure already names the upstream, method and key (fork/upstream.ts).
+  if (error instanceof EngineError && error.name === 'UpstreamError') return error;
   const message = error instanceof Error ? error.message : String(error);
   const funds = /sender's account \((0x[0-9a-fA-F]{40})\) only has: (\d+)/.exec(message);
   const cost = /(?:upfront|max) cost is: (\d+)/.exec(message);

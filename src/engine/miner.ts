@@ -1,3 +1,4 @@
+import { checkpointDepth, unwindTo } from './unwind.js';
 import { Block, type HeaderData } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
@@ -67,12 +68,14 @@ export async function mineBlock(
   const included: PooledTransaction[] = [];
   const results: RunTxResult[] = [];
   const dropped: Array<{ entry: PooledTransaction; reason: string }> = [];
+  const depth = checkpointDepth(vm);
   for (const entry of candidates) {
     if (entry.tx.gasLimit > template.gasLimit - builder.gasUsed) continue; // waits for the next block
     try {
       results.push(await addTransaction(vm, builder, entry.tx, entry.sender));
       included.push(entry);
     } catch (error) {
+      await unwindTo(vm, depth); // an exception out of the state (unwind.ts): nothing of the transaction stays
       dropped.push({ entry, reason: error instanceof Error ? error.message : String(error) });
     }
   }

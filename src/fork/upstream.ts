@@ -67,11 +67,23 @@ export class Upstream {
   /** Some servers refuse batches: after the first refusal, calls go one by one. */
   private batching = true;
   private nextSlot = 0;
+  /** The URL without credentials (fetch refuses them) and the headers, with Basic authorization for them. */
+  private readonly target: string;
+  private readonly headers: Record<string, string>;
 
   constructor(private readonly options: UpstreamOptions) {
     const url = new URL(options.url); // throws on a malformed URL: callers validate first
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
     this.masked = maskUrl(options.url);
+    this.headers = { 'content-type': 'application/json' };
+    if (url.username || url.password) {
+      const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+      this.headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+      url.username = '';
+      url.password = '';
+    }
+    Object.assign(this.headers, options.headers ?? {});
+    this.target = url.toString();
   }
 
   /** Calls to `method` so far (all of them when no method is named). */
@@ -177,9 +189,9 @@ export class Upstream {
     let text: string;
     try {
       const signal = AbortSignal.timeout(timeoutMs);
-      response = await fetch(this.options.url, {
+      response = await fetch(this.target, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.options.headers ?? {}) },
+        headers: this.headers,
         body: JSON.stringify(body),
         signal,
       });
@@ -188,7 +200,8 @@ export class Upstream {
       const name = error instanceof Error ? error.name : '';
       if (name === 'TimeoutError' || name === 'AbortError') return { ok: false, reason: `timed out after ${timeoutMs} ms`, retry: true };
       const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
-      return { ok: false, reason: `unreachable (${cause || (error instanceof Error ? error.message : String(error))})`, retry: true };
+      const detail = (cause || (error instanceof Error ? error.message : String(error))).split(this.target).join(this.masked);
+      return { ok: false, reason: `unreachable (${detail})`, retry: true };
     }
     if (response.status === 429) {
       return { ok: false, reason: 'rate limited (HTTP 429)', retry: true, waitMs: retryAfterMs(response.headers.get('retry-after')) };
