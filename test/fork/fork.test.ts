@@ -196,6 +196,52 @@ describe('forking a chain-sim upstream', function () {
     }
   });
 
+  it('gives local blocks the same state roots and hashes in every run, whatever was read before', async () => {
+    const run = async (extraReads: boolean) => {
+      const { provider, rpc } = forkNode({ fork: up.url, forkBlockNumber: up.head.toString() });
+      try {
+        if (extraReads) {
+          for (let i = 1; i <= 10; i++) await rpc('eth_call', [{ to: up.tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(i)]) }, 'latest']);
+          await rpc('eth_getCode', [up.ledgerAddress, 'latest']);
+        }
+        await rpc('hardhat_impersonateAccount', [holder(8)]);
+        await rpc('hardhat_setBalance', [holder(8), hex(10n ** 18n)]);
+        await rpc('evm_setNextBlockTimestamp', [Number(2_000_000_000n)]);
+        await rpc('eth_sendTransaction', [{ from: holder(8), to: up.tokenAddress, gas: hex(100_000), maxFeePerGas: hex(10n ** 11n), maxPriorityFeePerGas: hex(10n ** 9n), data: token.encodeFunctionData('transfer', [holder(9), 8n]) }]);
+        await rpc('evm_setNextBlockTimestamp', [Number(2_000_000_100n)]);
+        await rpc('evm_mine');
+        const blocks = [];
+        for (const n of [up.head + 1n, up.head + 2n]) blocks.push(await rpc<{ hash: string; stateRoot: string; parentHash: string }>('eth_getBlockByNumber', [hex(n), false]));
+        return blocks.map(({ hash, stateRoot, parentHash }) => ({ hash, stateRoot, parentHash }));
+      } finally {
+        await provider.disconnect();
+      }
+    };
+    const first = await run(false);
+    const second = await run(true);
+    expect(second).to.deep.equal(first);
+    expect(first[1]!.parentHash).to.equal(first[0]!.hash);
+  });
+
+  it('filters, tracing and a historical trace of the upstream work on a fork', async () => {
+    const { provider, rpc } = forkNode({ fork: up.url });
+    try {
+      const filter = await rpc<string>('eth_newFilter', [{ address: up.tokenAddress }]);
+      await rpc('hardhat_impersonateAccount', [holder(11)]);
+      await rpc('hardhat_setBalance', [holder(11), hex(10n ** 18n)]);
+      const hash = await rpc<string>('eth_sendTransaction', [{ from: holder(11), to: up.tokenAddress, data: token.encodeFunctionData('transfer', [holder(12), 11n]) }]);
+      const changes = await rpc<Array<{ transactionHash: string }>>('eth_getFilterChanges', [filter]);
+      expect(changes.map((log) => log.transactionHash)).to.deep.equal([hash]);
+      const trace = await rpc<{ failed: boolean; structLogs: Array<{ op: string }> }>('debug_traceTransaction', [hash]);
+      expect(trace.failed).to.equal(false);
+      expect(trace.structLogs.some((step) => step.op === 'SSTORE')).to.equal(true);
+      const callTrace = await rpc<{ failed: boolean; returnValue: string }>('debug_traceCall', [{ to: up.tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(12)]) }, 'latest']);
+      expect(BigInt(`0x${callTrace.returnValue.replace(/^0x/, '')}`)).to.equal(12_011n);
+    } finally {
+      await provider.disconnect();
+    }
+  });
+
   it('counts a negative block number back from the upstream head; refuses bad fork options clearly', async () => {
     const { provider, rpc } = forkNode({ fork: up.url, forkBlockNumber: '-10' });
     try {
