@@ -62,10 +62,18 @@ const stateAt = (index: number): Route => async (ctx, session, params, local, na
   return local();
 };
 
-/** A block (or what is in it) by number: up to the pinned block, the upstream's. */
-const blockByNumber: Route = async (_ctx, session, params, local, name) => {
+/**
+ * A block (or what is in it) by number: up to the pinned block, the upstream's. A tag naming
+ * the head while the head is still the pinned block too (the local copy of the pinned block has
+ * the upstream's hash but not its transactions or state root).
+ */
+const blockByNumber: Route = async (ctx, session, params, local, name) => {
   const ref = refOf(params[0]);
   if (ref.kind === 'number' && ref.number <= session.number) return forward(session, name, params);
+  const tag = params[0];
+  if (ref.kind === 'local' && (tag === 'latest' || tag === 'safe' || tag === 'finalized' || tag === undefined) && ctx.chain.head.number === session.number) {
+    return forward(session, name, [`0x${session.number.toString(16)}`, ...params.slice(1)]);
+  }
   return local();
 };
 

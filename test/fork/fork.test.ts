@@ -32,7 +32,9 @@ describe('forking a chain-sim upstream', function () {
       expect(BigInt(await rpc<string>('eth_blockNumber'))).to.equal(up.head);
       const pinned = await up.rpc<{ hash: string; number: string }>('eth_getBlockByNumber', [hex(up.head), false]);
       const ours = await rpc<{ hash: string; stateRoot: string }>('eth_getBlockByNumber', ['latest', false]);
-      expect(ours.hash).to.equal(pinned.hash);
+      expect(ours).to.deep.equal(pinned); // while the head is the pinned block, 'latest' is the upstream's block
+      const metadata = await rpc<{ forkedNetwork: unknown }>('hardhat_metadata');
+      expect(metadata.forkedNetwork).to.deep.equal({ chainId: 31337, forkBlockNumber: Number(up.head), forkBlockHash: pinned.hash });
       await rpc('chain_mine', []);
       const next = await rpc<{ parentHash: string; number: string }>('eth_getBlockByNumber', ['latest', false]);
       expect(next.parentHash).to.equal(pinned.hash);
