@@ -113,9 +113,14 @@ function hardforkOf(given: string | undefined, chainId: bigint, header: HeaderDa
   if (given !== undefined) return { hardfork: given, source: 'as given by --hardfork' };
   const known = KNOWN_CHAINS.get(chainId);
   if (known) {
-    const common = new Common({ chain: known });
-    const hardfork = common.getHardforkBy({ blockNumber: header.number as bigint, timestamp: header.timestamp as bigint });
-    return { hardfork, source: `${known.name}'s schedule` };
+    try {
+      const common = new Common({ chain: known });
+      const hardfork = common.getHardforkBy({ blockNumber: header.number as bigint, timestamp: header.timestamp as bigint });
+      // A local chain that merely uses a known chain id (block 300 "of mainnet" in 2026) is not on that schedule.
+      if (headerAgrees(hardfork, header)) return { hardfork, source: `${known.name}'s schedule` };
+    } catch {
+      // the same: a block the schedule cannot place
+    }
   }
   const said = (nodeInfo as { hardFork?: unknown } | undefined)?.hardFork;
   if (typeof said === 'string') {
@@ -128,6 +133,16 @@ function hardforkOf(given: string | undefined, chainId: bigint, header: HeaderDa
   else if (header.withdrawalsRoot !== undefined) hardfork = 'shanghai';
   else if (header.baseFeePerGas !== undefined) hardfork = header.difficulty === 0n ? 'paris' : 'london';
   return { hardfork, source: 'inferred from the header fields (override with --hardfork)' };
+}
+
+/** Whether a header has the fields the hardfork's blocks have (a chain on that schedule). */
+function headerAgrees(hardfork: string, header: HeaderData): boolean {
+  const order = HARDFORK_NAMES;
+  const atLeast = (fork: string) => order.indexOf(hardfork) >= order.indexOf(fork);
+  return (header.baseFeePerGas !== undefined) === atLeast('london') &&
+    (header.withdrawalsRoot !== undefined) === atLeast('shanghai') &&
+    (header.parentBeaconBlockRoot !== undefined) === atLeast('cancun') &&
+    (header.requestsHash !== undefined) === atLeast('prague');
 }
 
 const QUANTITY_FIELDS = ['number', 'timestamp', 'gasLimit', 'gasUsed', 'difficulty', 'baseFeePerGas', 'blobGasUsed', 'excessBlobGas'] as const;

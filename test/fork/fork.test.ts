@@ -244,6 +244,21 @@ describe('forking a chain-sim upstream', function () {
     }
   });
 
+  it('a local upstream that uses a known chain id (1) but not its schedule gets the rules its header shows', async () => {
+    const { createServer } = await import('../../src/index.js');
+    const mainnetLookalike = await createServer({ quiet: true, chainId: 1, hardfork: 'cancun', port: 0 });
+    const { url } = await mainnetLookalike.listen(0, '127.0.0.1');
+    const { provider } = forkNode({ fork: url });
+    try {
+      const session = (await provider.ready()).fork.session!;
+      expect([session.chainId, session.hardfork]).to.deep.equal([1n, 'cancun']);
+      expect(session.hardforkSource).to.match(/inferred from the header/);
+    } finally {
+      await provider.disconnect();
+      await mainnetLookalike.close();
+    }
+  });
+
   it('counts a negative block number back from the upstream head; refuses bad fork options clearly', async () => {
     const { provider, rpc } = forkNode({ fork: up.url, forkBlockNumber: '-10' });
     try {
