@@ -141,26 +141,45 @@ const ROUTES: Readonly<Record<string, Route>> = {
   getTransactionReceipt: byTransaction,
 };
 
+/** A trace of a transaction the local chain does not have: the upstream's, if the transaction is at or before the pinned block. */
+const traceTransaction: Route = async (_ctx, session, params, local) => {
+  try {
+    return await local();
+  } catch (error) {
+    if (!(error instanceof Error) || !/transaction not found/.test(error.message)) throw error;
+    const found = pinnedOnly(session, await forward(session, 'eth_getTransactionByHash', [params[0]]));
+    if (found === null) throw error;
+    return forward(session, 'debug_traceTransaction', params);
+  }
+};
+
 /** The table with the history methods routed by block when a fork session is open (ctx.fork). */
 export function routeForkHistory(table: MethodTable): MethodTable {
   const routed = new Map(table);
   const getLogs = table.get('eth_getLogs');
   const routes: Record<string, Route> = { ...ROUTES, ...(getLogs ? { getLogs: logsRoute(getLogs) } : {}) };
+  for (const name of ['debug_traceTransaction', 'chain_traceTransaction']) {
+    const original = table.get(name);
+    if (original) routed.set(name, withRoute(original, traceTransaction, 'debug_traceTransaction'));
+  }
   for (const [suffix, route] of Object.entries(routes)) {
     for (const name of [`eth_${suffix}`, `chain_${suffix}`]) {
       const original = table.get(name);
-      if (!original) continue;
-      const method: RpcMethod = {
-        name: original.name,
-        params: original.params,
-        async invoke(ctx, params) {
-          const session = ctx.fork?.session;
-          if (!session) return original.invoke(ctx, params);
-          return (await route(ctx, session, params, () => original.invoke(ctx, params), `eth_${suffix}`)) as Json;
-        },
-      };
-      routed.set(name, method);
+      if (original) routed.set(name, withRoute(original, route, `eth_${suffix}`));
     }
   }
   return routed;
+}
+
+/** `original`, routed while a fork session is open; `upstreamName` is the method asked of the upstream. */
+function withRoute(original: RpcMethod, route: Route, upstreamName: string): RpcMethod {
+  return {
+    name: original.name,
+    params: original.params,
+    async invoke(ctx, params) {
+      const session = ctx.fork?.session;
+      if (!session) return original.invoke(ctx, params);
+      return (await route(ctx, session, params, () => original.invoke(ctx, params), upstreamName)) as Json;
+    },
+  };
 }

@@ -112,7 +112,9 @@ describe('forking: a misbehaving upstream', function () {
 
   it('a timeout fails the request with -32000 naming the upstream (masked), method and key', async () => {
     fake.mode = 'timeout';
+    const before = fake.requests;
     const error = await expectRpcError(rpc('eth_getBalance', [BAD, 'latest']), -32000, /timed out after 300 ms/);
+    expect(fake.requests - before).to.equal(2); // --fork-retries 1: one retry
     expect(error.message).to.include('eth_getBalance');
     expect(error.message).to.include(BAD);
     expect(error.message).to.include('http://***:***@127.0.0.1');
@@ -130,6 +132,15 @@ describe('forking: a misbehaving upstream', function () {
     await stillServing();
     fake.mode = 'ok';
     expect(await rpc('eth_getBalance', [BAD, 'latest'])).to.equal('0xde0b6b3a7640000');
+  });
+
+  it('--fork-requests-per-second spaces upstream requests', async () => {
+    await provider.disconnect();
+    provider = createProvider({ quiet: true, forkCache: false, fork: fake.url, forkRequestsPerSecond: 5 });
+    await rpc('eth_blockNumber');
+    const started = Date.now();
+    for (let i = 0; i < 3; i++) await rpc('eth_getBalance', [`0x${(0xc000 + i).toString(16).padStart(40, '0')}`, 'latest']);
+    expect(Date.now() - started).to.be.at.least(400); // three requests at most five a second, after the start-up ones
   });
 
   it('HTTP 429: waits Retry-After and retries', async () => {

@@ -239,6 +239,11 @@ describe('forking a chain-sim upstream', function () {
       expect(trace.structLogs.some((step) => step.op === 'SSTORE')).to.equal(true);
       const callTrace = await rpc<{ failed: boolean; returnValue: string }>('debug_traceCall', [{ to: up.tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(12)]) }, 'latest']);
       expect(BigInt(`0x${callTrace.returnValue.replace(/^0x/, '')}`)).to.equal(12_011n);
+      // A transaction of the upstream's history is traced by the upstream.
+      const upstreamTrace = await rpc<{ failed: boolean; structLogs: unknown[] }>('debug_traceTransaction', [up.transferTx]);
+      expect(upstreamTrace).to.deep.equal(await up.rpc('debug_traceTransaction', [up.transferTx]));
+      const unknown = `0x${'77'.repeat(32)}`;
+      await expectRpcError(rpc('debug_traceTransaction', [unknown]), -32000, /transaction not found/);
     } finally {
       await provider.disconnect();
     }
