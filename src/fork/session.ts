@@ -132,7 +132,7 @@ function hardforkOf(given: string | undefined, chainId: bigint, header: HeaderDa
   else if (header.parentBeaconBlockRoot !== undefined) hardfork = 'cancun';
   else if (header.withdrawalsRoot !== undefined) hardfork = 'shanghai';
   else if (header.baseFeePerGas !== undefined) hardfork = header.difficulty === 0n ? 'paris' : 'london';
-  return { hardfork, source: 'inferred from the header fields (override with --hardfork)' };
+  return { hardfork, source: 'inferred from the header fields; --hardfork overrides' };
 }
 
 /** Whether a header has the fields the hardfork's blocks have (a chain on that schedule). */
