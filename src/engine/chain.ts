@@ -199,10 +199,12 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   static async create(options: EngineOptions): Promise<Chain> {
-    const schedule = options.genesis?.schedule;
+    const schedule = options.genesis?.schedule ?? options.fork?.schedule;
     const common = schedule
-      ? createScheduledCommon(options.chainId, schedule, options.genesis!.header.timestamp)
+      ? createScheduledCommon(options.chainId, schedule, options.genesis?.header.timestamp ?? (options.fork!.header.timestamp as bigint))
       : createChainCommon(options.chainId, options.hardfork);
+    // A fork of a known network starts on the rules of its pinned block.
+    if (schedule && options.fork) alignFork(common, schedule, options.fork.number, options.fork.header.timestamp as bigint);
     await installJumpAnalysisCache();
     await installStepLoop();
     await installRevertTraceGuard();

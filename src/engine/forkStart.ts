@@ -12,6 +12,7 @@ import type { BlockStore, MinedBlock } from './blocks.js';
 import { type ForkAwareStateManager, type RemoteState, installForkRoot } from './forkState.js';
 import { toHex } from './hex.js';
 import type { TrieNodeDB } from './trieDb.js';
+import type { ForkSchedule } from './forkSchedule.js';
 import { bytesToUnprefixedHex } from '@ethereumjs/util';
 
 /** A pinned upstream block, its state, and how to learn older blocks' hashes (for BLOCKHASH). */
@@ -22,6 +23,8 @@ export interface ForkPoint {
   readonly number: bigint;
   readonly hash: Uint8Array;
   readonly totalDifficulty: bigint;
+  /** A known network's fork schedule (local blocks follow it); undefined: the chain's one hardfork. */
+  readonly schedule?: ForkSchedule;
   olderHash(number: bigint): Promise<Uint8Array>;
 }
 

@@ -7,6 +7,7 @@ import { Common, Hoodi, Holesky, Mainnet, Sepolia, type ChainConfig } from '@eth
 import type { HeaderData } from '@ethereumjs/block';
 import { HARDFORK_NAMES } from '../engine/hardforks.js';
 import type { ForkPoint } from '../engine/forkStart.js';
+import type { ForkSchedule } from '../engine/forkSchedule.js';
 import { ForkDiskCache } from './diskCache.js';
 import { UpstreamState } from './remoteState.js';
 import { Upstream, UpstreamError } from './upstream.js';
@@ -76,7 +77,7 @@ export async function connectFork(settings: ForkSettings): Promise<ForkSession> 
   const header = headerOf(block, upstream);
   const hashHex = String(block.hash).toLowerCase();
   if (!/^0x[0-9a-f]{64}$/.test(hashHex)) throw new UpstreamError(`fork upstream ${upstream.masked}: block ${number} has no valid hash`);
-  const { hardfork, source } = hardforkOf(settings.hardfork, chainId, header, nodeInfo);
+  const { hardfork, source, schedule } = hardforkOf(settings.hardfork, chainId, header, nodeInfo);
   const cache = settings.cacheDir === null ? undefined : new ForkDiskCache(settings.cacheDir, chainId, number, hashHex);
   const loaded = cache?.load();
   const state = new UpstreamState(upstream, `0x${number.toString(16)}`, loaded?.state);
@@ -91,6 +92,7 @@ export async function connectFork(settings: ForkSettings): Promise<ForkSession> 
     number,
     hash: bytesOf(hashHex),
     totalDifficulty: typeof block.totalDifficulty === 'string' ? BigInt(block.totalDifficulty) : 0n,
+    schedule,
     olderHash: (older) => {
       let hash = olderHashes.get(older);
       if (!hash) {
@@ -109,7 +111,7 @@ export async function connectFork(settings: ForkSettings): Promise<ForkSession> 
 }
 
 /** The rules at the pinned block: --hardfork, a known network's schedule, the upstream's word, or the header's fields. */
-function hardforkOf(given: string | undefined, chainId: bigint, header: HeaderData, nodeInfo: unknown): { hardfork: string; source: string } {
+function hardforkOf(given: string | undefined, chainId: bigint, header: HeaderData, nodeInfo: unknown): { hardfork: string; source: string; schedule?: ForkSchedule } {
   if (given !== undefined) return { hardfork: given, source: 'as given by --hardfork' };
   const known = KNOWN_CHAINS.get(chainId);
   if (known) {
@@ -117,7 +119,7 @@ function hardforkOf(given: string | undefined, chainId: bigint, header: HeaderDa
       const common = new Common({ chain: known });
       const hardfork = common.getHardforkBy({ blockNumber: header.number as bigint, timestamp: header.timestamp as bigint });
       // A local chain that merely uses a known chain id (block 300 "of mainnet" in 2026) is not on that schedule.
-      if (headerAgrees(hardfork, header)) return { hardfork, source: `${known.name}'s schedule` };
+      if (headerAgrees(hardfork, header)) return { hardfork, source: `${known.name}'s schedule (local blocks follow it)`, schedule: scheduleOf(known) };
     } catch {
       // the same: a block the schedule cannot place
     }
@@ -133,6 +135,18 @@ function hardforkOf(given: string | undefined, chainId: bigint, header: HeaderDa
   else if (header.withdrawalsRoot !== undefined) hardfork = 'shanghai';
   else if (header.baseFeePerGas !== undefined) hardfork = header.difficulty === 0n ? 'paris' : 'london';
   return { hardfork, source: 'inferred from the header fields; --hardfork overrides' };
+}
+
+/** A known network's forks as the engine's schedule (forks not scheduled yet are left out). */
+function scheduleOf(config: ChainConfig): ForkSchedule {
+  const forks = config.hardforks
+    .filter((fork) => fork.block !== null || (fork.timestamp !== undefined && fork.timestamp !== null))
+    .map((fork) => ({
+      name: fork.name,
+      block: fork.block === null ? undefined : BigInt(fork.block),
+      timestamp: fork.timestamp === undefined || fork.timestamp === null ? undefined : BigInt(fork.timestamp),
+    }));
+  return { forks, blobSchedule: new Map() };
 }
 
 /** Whether a header has the fields the hardfork's blocks have (a chain on that schedule). */
