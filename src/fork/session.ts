@@ -119,7 +119,7 @@ function hardforkOf(given: string | undefined, chainId: bigint, header: HeaderDa
       const common = new Common({ chain: known });
       const hardfork = common.getHardforkBy({ blockNumber: header.number as bigint, timestamp: header.timestamp as bigint });
       // A local chain that merely uses a known chain id (block 300 "of mainnet" in 2026) is not on that schedule.
-      if (headerAgrees(hardfork, header)) return { hardfork, source: `${known.name}'s schedule (local blocks follow it)`, schedule: scheduleOf(known) };
+      if (headerAgrees(hardfork, header)) return { hardfork, source: `${known.name}'s schedule; local blocks follow it`, schedule: scheduleOf(known) };
     } catch {
       // the same: a block the schedule cannot place
     }
