@@ -8,6 +8,7 @@ import { useCompactHeap } from './compactHeap.js';
 import { ChainSimServer } from './server/index.js';
 import { startNode, VERSION } from './node.js';
 import { findNpmLauncher, watchLauncher } from './launcher.js';
+import { normalizeForkFlags } from './fork/options.js';
 
 function buildParser(argv: string[]) {
   let parser = yargs(argv)
@@ -69,10 +70,28 @@ function banner(node: Awaited<ReturnType<typeof startNode>>, url: string): strin
     `Base fee:        ${chain.head.block.header.baseFeePerGas ?? 'n/a (pre-London)'}`,
     `Coinbase:        ${options.coinbase.toString()}`,
     ...(options.mining === 'pow' ? [`Mining:          pow, difficulty ${options.difficulty} (chain_getWork / chain_submitWork)`] : []),
+    ...forkBanner(node),
     '',
     `Listening on ${url}`,
   );
   return lines.join('\n');
+}
+
+/** What was forked: upstream (credentials masked), its chain id, the pinned block, the rules, the cache. */
+function forkBanner(node: Awaited<ReturnType<typeof startNode>>): string[] {
+  const session = node.fork.session;
+  if (!session) return [];
+  return [
+    '',
+    'Fork',
+    '==================',
+    `Upstream:        ${session.upstream.masked}`,
+    `Chain id:        ${session.chainId}${session.chainId === node.chain.chainId ? '' : ` (this node: ${node.chain.chainId})`}`,
+    `Block:           ${session.number} (rerun with --fork-block-number ${session.number} to reproduce)`,
+    `Block hash:      ${session.hashHex}`,
+    `Hardfork:        ${session.hardfork} (${session.hardforkSource})`,
+    `Cache:           ${session.cache ? session.cache.path : 'off (memory only)'}`,
+  ];
 }
 
 /** `chain-sim compile-serpent FILE`: print the creation code and the ABI signatures. */
@@ -134,7 +153,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     return compileSerpentCommand(argv[1]!);
   }
   try {
-    const args = await buildParser(argv)
+    const args = await buildParser(normalizeForkFlags(argv))
       .fail((message, error) => {
         throw error ?? new Error(message);
       })

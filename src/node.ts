@@ -15,6 +15,9 @@ import { GenesisFileError, readGethGenesis } from './genesis/gethGenesis.js';
 import { StateSaver, readStateFile, restoreState, withSavedSettings } from './persistence.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
+import { ForkController } from './fork/controller.js';
+import { routeForkHistory } from './fork/router.js';
+import { type ForkSession, connectFork } from './fork/session.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 /**
@@ -36,6 +39,8 @@ export interface SimNode {
   readonly dispatcher: Dispatcher;
   /** With a state file: saves it (the server and the provider do on close). */
   readonly stateSaver: StateSaver | undefined;
+  /** The fork (fork/controller.ts): its session is undefined while the chain is local. */
+  readonly fork: ForkController;
 }
 
 export async function startNode(input: ChainSimOptions | ResolvedOptions): Promise<SimNode> {
@@ -49,7 +54,9 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   const resolved = !withFixtures || (!saved && !fixtures)
     ? given
     : resolveOptions(saved ? withSavedSettings(withFixtures, saved) : withFixtures);
-  const options: ResolvedOptions = genesis ? { ...resolved, chainId: genesis.chainId, gasLimit: genesis.header.gasLimit } : resolved;
+  const withGenesis: ResolvedOptions = genesis ? { ...resolved, chainId: genesis.chainId, gasLimit: genesis.header.gasLimit } : resolved;
+  const forkSession = withGenesis.fork === undefined ? undefined : await connectFork({ ...withGenesis.fork, hardfork: withGenesis.given.hardfork ? withGenesis.hardfork : undefined });
+  const options = forkSession ? forkedOptions(withGenesis, forkSession) : withGenesis;
   const accounts = deriveAccounts(options.mnemonic, options.accounts, options.derivationPath);
   const chain = await createChain({
     chainId: options.chainId,
@@ -68,7 +75,9 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     genesisAlloc: genesis ? new Map([...genesis.alloc, ...(fixtures?.alloc ?? [])]) : fixtures?.alloc,
     genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
     throwOnTransactionFailures: options.hardhatNode,
+    fork: forkSession?.point,
   }, options.genesis);
+  const fork = new ForkController(chain, forkSession, options.forkDefaults);
   // Interval mining has no caller to reject: its failure (a bug) is logged, not thrown as an unhandled 'error' event.
   chain.on('error', (error) => console.error('chain-sim: internal error in a background task (mining, console.log):', error));
   // Solidity's console.log, printed as Hardhat, Ganache and Anvil print it.
@@ -91,8 +100,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   });
   const requestLog = { enabled: options.verbose };
   const dispatcher = new Dispatcher(
-    buildMethodTable(),
-    { chain, filters, clientVersion: options.hardhatNode ? CLIENT_VERSION : PLAIN_CLIENT_VERSION, pow, requestLog, dialect: { current: 'hardhat' } },
+    routeForkHistory(buildMethodTable()),
+    { chain, filters, clientVersion: options.hardhatNode ? CLIENT_VERSION : PLAIN_CLIENT_VERSION, pow, requestLog, dialect: { current: 'hardhat' }, fork },
     {
       maxBatchSize: options.maxBatchSize,
       onInternalError: (error, method) => {
@@ -110,12 +119,24 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     filters,
     dispatcher,
     stateSaver,
+    fork,
     close: () => {
+      fork.close();
       stateSaver?.stop();
       chain.close();
       filters.close();
       pow?.close();
     },
+  };
+}
+
+/** On a fork: the upstream's chain id, rules and block gas limit, unless given. */
+function forkedOptions(options: ResolvedOptions, session: ForkSession): ResolvedOptions {
+  return {
+    ...options,
+    chainId: options.given.chainId ? options.chainId : session.chainId,
+    hardfork: session.hardfork,
+    gasLimit: options.given.gasLimit ? options.gasLimit : (session.point.header.gasLimit as bigint),
   };
 }
 

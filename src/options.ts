@@ -8,11 +8,12 @@ import type { WallClock } from './engine/clock.js';
 import { DEFAULT_CORS_ORIGINS } from './server/cors.js';
 import { DEFAULT_ALLOWED_HOSTS } from './server/hostCheck.js';
 import { clip } from './engine/clip.js';
+import { FORK_OPTION_DECLARATIONS, type ForkDefaults, type ForkOptionsInput, type ResolvedFork, resolveFork, resolveForkDefaults } from './fork/options.js';
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
 
 /** What a user may pass to createProvider / createServer (all optional). */
-export interface ChainSimOptions {
+export interface ChainSimOptions extends ForkOptionsInput {
   chainId?: number | bigint;
   hardfork?: string;
   mnemonic?: string;
@@ -108,6 +109,13 @@ export interface ResolvedOptions {
   readonly stateFile: string | undefined;
   readonly stateInterval: number;
   readonly hardhatNode: boolean;
+  // ---- forking (fork/options.ts) ----
+  /** The fork opened at start-up; undefined: a local chain. */
+  readonly fork: ResolvedFork | undefined;
+  /** Settings of forks opened later by hardhat_reset / anvil_reset. */
+  readonly forkDefaults: ForkDefaults;
+  /** Given explicitly (else a fork takes the upstream's): chain id, hardfork, block gas limit. */
+  readonly given: { readonly chainId: boolean; readonly hardfork: boolean; readonly gasLimit: boolean };
 }
 
 export class OptionError extends Error {
@@ -170,6 +178,7 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'stateFile', flag: 'state', type: 'string', describe: 'state file: loaded at start if it exists, saved atomically on exit (SIGINT, SIGTERM, SIGHUP)', defaultText: 'none' },
   { key: 'stateInterval', flag: 'state-interval', type: 'number', describe: 'with --state: also save every N seconds', defaultText: '0 (only on exit)' },
   { key: 'hardhatNode', flag: 'hardhat-node', type: 'boolean', describe: "present as Hardhat's node: HardhatNetwork/ client version, and a send whose transaction fails under automine answers Hardhat's error (the transaction is still mined); --no-hardhat-node: chain-sim/ version, sends answer the hash", defaultText: 'true' },
+  ...FORK_OPTION_DECLARATIONS,
   { key: 'quiet', flag: 'quiet', alias: 'q', type: 'boolean', describe: 'print nothing but errors', defaultText: 'false' },
   { key: 'verbose', flag: 'verbose', alias: 'v', type: 'boolean', describe: 'log each request: method and duration', defaultText: 'false' },
 ];
@@ -315,7 +324,18 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
   const order = input.order ?? 'fees';
   if (order !== 'fees' && order !== 'fifo') throw new OptionError('order', `expected fees or fifo, got "${clip(String(order))}"`);
   const quiet = input.quiet ?? false;
+  const fail = (option: string, problem: string) => new OptionError(option, problem);
+  const forkDefaults = resolveForkDefaults(input, fail);
+  const fork = resolveFork(input, forkDefaults, fail);
+  if (fork) {
+    const conflicts: Array<[keyof ChainSimOptions, string]> = [['genesis', 'genesis'], ['import', 'import'], ['fixtures', 'fixture'], ['stateFile', 'state']];
+    for (const [key, flag] of conflicts) if (input[key] !== undefined) throw new OptionError('fork', `cannot be combined with --${flag} (not supported yet)`);
+    if (mining === 'pow') throw new OptionError('fork', 'cannot be combined with --mining pow');
+  }
   return {
+    fork,
+    forkDefaults,
+    given: { chainId: input.chainId !== undefined, hardfork: input.hardfork !== undefined, gasLimit: input.gasLimit !== undefined },
     chainId: integer('chain-id', input.chainId, 1337n, 1n, 2n ** 64n - 1n),
     hardfork,
     mnemonic: input.mnemonic ?? DEFAULT_MNEMONIC,

@@ -7,13 +7,14 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import type { CheckpointDB } from '@ethereumjs/mpt';
-import { CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
+import { CODEHASH_PREFIX } from '@ethereumjs/statemanager';
+import { ForkAwareStateManager, TOMBSTONE_RLP, ZERO_SLOT } from './forkState.js';
 import { type Address, KeyEncoding, ValueEncoding, bytesToUnprefixedHex, concatBytes, createAddressFromString, unpadBytes } from '@ethereumjs/util';
 import { keccak256 } from './keccak256.js';
 import { nibblesOf } from './trieRoot.js';
 import { type TrieChange, type TrieNodeStore, updateTrie } from './trieUpdate.js';
 
-export class BatchFlushStateManager extends MerkleStateManager {
+export class BatchFlushStateManager extends ForkAwareStateManager {
   /**
    * Into the cache only, as the library means to (it chains the cache's `put`, which returns
    * nothing, with `??` and so also writes each slot through to the trie at once). The flush
@@ -54,15 +55,20 @@ export class BatchFlushStateManager extends MerkleStateManager {
       const address = createAddressFromString(`0x${addressHex}`);
       const account = await this.getAccount(address);
       if (account === undefined) continue; // as the library: storage of an account deleted since
+      // On a fork, a slot zeroed in storage that continues the upstream's shadows the upstream's value (forkState.ts).
+      const written = this.remote && (await this.isForkBacked(account.storageRoot))
+        ? changes.map((change) => (change.value === undefined ? { path: change.path, value: ZERO_SLOT } : change))
+        : changes;
       const trie = this._getStorageTrie(address, account);
-      trie.root(await updateTrie(nodeStoreOf(trie.database()), account.storageRoot, changes));
+      trie.root(await updateTrie(nodeStoreOf(trie.database()), account.storageRoot, written));
       account.storageRoot = trie.root();
       await this.putAccount(address, account);
     }
 
     const accounts: TrieChange[] = caches.account
       .flush()
-      .map(([addressHex, { accountRLP }]) => ({ path: nibblesOf(keccak256(Buffer.from(addressHex, 'hex'))), value: accountRLP }));
+      // On a fork, a deleted account is a tombstone: removing it would let the upstream's show through.
+      .map(([addressHex, { accountRLP }]) => ({ path: nibblesOf(keccak256(Buffer.from(addressHex, 'hex'))), value: accountRLP ?? (this.remote ? TOMBSTONE_RLP : undefined) }));
     this._trie.root(await updateTrie(nodeStoreOf(this._trie.database()), this._trie.root(), accounts));
   }
 }
@@ -79,7 +85,7 @@ const BYTES = { keyEncoding: KeyEncoding.String, valueEncoding: ValueEncoding.By
  * itself wrote into an open checkpoint are read from there. Databases that store hex strings
  * or keep their own cache go through the CheckpointDB as before.
  */
-function nodeStoreOf(db: CheckpointDB): TrieNodeStore {
+export function nodeStoreOf(db: CheckpointDB): TrieNodeStore {
   const storesBytes = (db as unknown as { valueEncoding?: unknown }).valueEncoding === ValueEncoding.Bytes;
   if (!storesBytes || db.cacheSize > 0) return db;
   return {

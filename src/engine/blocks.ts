@@ -97,7 +97,15 @@ export class BlockStore {
   private readonly txIndex = new Map<string, TransactionLocation>();
   /** Reservations after the block array, oldest first (the first may be partly moved in). */
   private pending: Pending[] = [];
+  /** The number the next appended block must have (the block array starts at `base`). */
   private length = 0;
+  /**
+   * The first block's number: 0, or a forked chain's pinned upstream block (fork/): the
+   * blocks before it are the upstream's, answered from there.
+   */
+  private base = 0;
+  /** With a fork: the hashes of the upstream's blocks before `base`, for BLOCKHASH. */
+  olderHash: ((number: bigint) => Promise<Uint8Array>) | undefined;
 
   get head(): MinedBlock {
     const reserved = this.pending[this.pending.length - 1];
@@ -128,13 +136,25 @@ export class BlockStore {
    * logs. Computed ones may still sit in their run (a read by number leaves them there).
    */
   get lastUnreserved(): bigint {
-    let last = BigInt(this.chain.length - 1);
+    let last = BigInt(this.base + this.chain.length - 1);
     for (const { range } of this.pending) {
       const done = Math.min(range.run.materialized, range.count);
       if (range.first + BigInt(done) - 1n > last) last = range.first + BigInt(done) - 1n;
       if (done < range.count) break;
     }
     return last;
+  }
+
+  /** The first block's number (a fork's pinned block; 0 otherwise). */
+  get firstNumber(): bigint {
+    return BigInt(this.base);
+  }
+
+  /** Start an empty store at block `number` (a fork's pinned block). */
+  startAt(number: bigint): void {
+    if (this.chain.length > 0 || this.pending.length > 0) throw new Error('startAt: the block store is not empty');
+    this.base = Number(number);
+    this.length = this.base;
   }
 
   append(mined: MinedBlock): void {
@@ -194,9 +214,9 @@ export class BlockStore {
       // Wholly moved in already: the splice below drops the rest.
       if (last.settled >= last.range.count) this.pending.pop();
     }
-    const keep = Number(number) + 1;
+    const keep = Math.max(0, Number(number) + 1 - this.base);
     const dropped = this.chain.length > keep ? this.chain.splice(keep) : [];
-    this.length = Math.min(this.length, keep);
+    this.length = Math.min(this.length, this.base + keep);
     for (const mined of dropped) {
       this.byHash.delete(mined.hashHex);
       if (mined.senders.length === 0) continue;
@@ -230,8 +250,8 @@ export class BlockStore {
   }
 
   byNumber(number: bigint): MinedBlock | undefined {
-    if (number < 0n || number >= BigInt(this.length)) return undefined;
-    const n = Number(number);
+    if (number < BigInt(this.base) || number >= BigInt(this.length)) return undefined;
+    const n = Number(number) - this.base;
     if (n >= this.chain.length) {
       // Hashes up to the block are computed (each needs its parent's); moving every one of
       // them into the block array and the hash index too cost a third as much again, so a
@@ -267,7 +287,8 @@ export class BlockStore {
     const source: EVMMockBlockchainInterface = {
       getBlock: async (blockId: number) => {
         const mined = this.byNumber(BigInt(blockId));
-        const hash = mined ? mined.hash : new Uint8Array(32);
+        const older = !mined && this.olderHash && blockId < this.base ? await this.olderHash(BigInt(blockId)) : undefined;
+        const hash = mined ? mined.hash : (older ?? new Uint8Array(32));
         return { hash: () => hash };
       },
       putBlock: async () => {},

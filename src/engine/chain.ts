@@ -22,6 +22,8 @@ import { RangeBlock, ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveE
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
 import { type GenesisHeader, createGenesis } from './genesis.js';
+import { type ForkPoint, startFork } from './forkStart.js';
+import { EMPTY_TRIE_ROOT } from './trieRoot.js';
 import { PRELOADED_PARAMS, createChainCommon, createScheduledCommon, isPostMerge } from './hardforks.js';
 import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { installStepLoop } from './stepLoop.js';
@@ -74,6 +76,8 @@ export interface EngineOptions {
    * Otherwise the hash is answered first and the block built right after (as Anvil and geth).
    */
   readonly throwOnTransactionFailures?: boolean;
+  /** Fork an upstream chain (fork/): its pinned block replaces the genesis block, its state lies under the local one. */
+  readonly fork?: ForkPoint;
 }
 
 /** What the state setters (chain_setBalance, chain_setCode, chain_setNonce) change in an account. */
@@ -164,6 +168,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   private readonly snapshots = new SnapshotRegistry();
   /** Where chain_reset returns: the genesis block, or the head of an imported chain. */
   private genesisPoint: ChainSnapshot | undefined;
+  private forkPoint: ForkPoint | undefined;
   private intervalTimer: NodeJS.Timeout | undefined;
   /** The interval mining period in milliseconds, while interval mining is on (anvil_getIntervalMining). */
   intervalMs: number | undefined;
@@ -206,10 +211,12 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   static async create(options: EngineOptions): Promise<Chain> {
-    const schedule = options.genesis?.schedule;
+    const schedule = options.genesis?.schedule ?? options.fork?.schedule;
     const common = schedule
-      ? createScheduledCommon(options.chainId, schedule, options.genesis!.header.timestamp)
+      ? createScheduledCommon(options.chainId, schedule, options.genesis?.header.timestamp ?? (options.fork!.header.timestamp as bigint))
       : createChainCommon(options.chainId, options.hardfork);
+    // A fork of a known network starts on the rules of its pinned block.
+    if (schedule && options.fork) alignFork(common, schedule, options.fork.number, options.fork.header.timestamp as bigint);
     await installJumpAnalysisCache();
     await installStepLoop();
     await installRevertTraceGuard();
@@ -228,18 +235,39 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
     const chain = new Chain(common, vm, store, options, schedule, trieNodes);
     chain.consoleLines.watch(vm.evm as EVM);
-    const genesis = await createGenesis(vm, {
+    await chain.startBase(options.fork);
+    chain.genesisPoint = await chain.capture();
+    return chain;
+  }
+
+  /** The upstream block this chain forks (undefined: a local chain). */
+  get fork(): ForkPoint | undefined {
+    return this.forkPoint;
+  }
+
+  /** The first block: a new genesis block, or a fork's pinned block (on an empty block store and state). */
+  private async startBase(fork: ForkPoint | undefined): Promise<void> {
+    const options = this.options;
+    this.forkPoint = fork;
+    this.state.remote = undefined;
+    await this.state.setStateRoot(EMPTY_TRIE_ROOT);
+    if (fork) {
+      const funding = { addresses: options.accounts.map((a) => a.address), balance: options.balance };
+      await startFork(this.vm, this.blocks, this.trieNodes, fork, funding);
+      return;
+    }
+    this.blocks.olderHash = undefined;
+    this.blocks.startAt(0n);
+    const genesis = await createGenesis(this.vm, {
       accounts: options.genesis ? [] : options.accounts.map((a) => ({ address: a.address, balance: options.balance })),
       gasLimit: options.gasLimit,
       baseFee: options.baseFee,
-      timestamp: options.genesisTimestamp ?? chain.clock.nowSeconds(),
+      timestamp: options.genesisTimestamp ?? this.clock.nowSeconds(),
       coinbase: options.coinbase,
       alloc: options.genesisAlloc,
       header: options.genesis?.header,
     });
-    store.append(genesis);
-    chain.genesisPoint = await chain.capture();
-    return chain;
+    this.blocks.append(genesis);
   }
 
   /** Trie nodes and code held for every state still reachable (memory diagnostics). */
@@ -1051,7 +1079,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Every account of block 0's state (setters since may have changed the live state without a block). */
   genesisState(): Promise<Map<string, AccountState>> {
     return this.queue.run(async () => {
-      const root = this.blocks.byNumber(0n)!.block.header.stateRoot;
+      const root = this.blocks.byNumber(this.blocks.firstNumber)!.block.header.stateRoot;
       if (!(await this.state.hasStateRoot(root))) throw rejected('state of block 0 is not available (not kept across a restart)');
       const copy = this.state.shallowCopy(false);
       await copy.setStateRoot(root);
@@ -1102,7 +1130,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Every block from genesis to the head. */
   allBlocks(): MinedBlock[] {
     const all: MinedBlock[] = [];
-    for (let n = 0n; n <= this.head.number; n++) all.push(this.blocks.byNumber(n)!);
+    for (let n = this.blocks.firstNumber; n <= this.head.number; n++) all.push(this.blocks.byNumber(n)!);
     return all;
   }
 
@@ -1114,15 +1142,26 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
-  /** Back to the genesis state, or an imported chain's head (hardhat_reset / anvil_reset): blocks, state, pool, clock, snapshots, mining mode. */
-  reset(): Promise<void> {
+  /**
+   * Back to the genesis state, or an imported chain's head (hardhat_reset / anvil_reset): blocks, state, pool, clock, snapshots, mining mode.
+   * With `base`: start again from another fork point, or (fork undefined) from a new local genesis block.
+   */
+  reset(base?: { readonly fork: ForkPoint | undefined }): Promise<void> {
     return this.queue.run(async () => {
-      const dropped = this.blocks.truncateAbove(this.genesisPoint!.headNumber);
-      await this.restore(this.genesisPoint!);
+      const dropped = this.blocks.truncateAbove(base ? -1n : this.genesisPoint!.headNumber);
+      if (!base) await this.restore(this.genesisPoint!);
       this.snapshots.clear();
       this.state.closeJournals();
       this.trieNodes.rewind(0);
       this.trieNodes.closeLog();
+      if (base) {
+        this.pending = undefined;
+        this.historical = undefined;
+        await this.startBase(base.fork);
+        this.blockGasLimit = base.fork ? this.head.block.header.gasLimit : this.options.gasLimit;
+        this.genesisPoint = await this.capture();
+        await this.restore(this.genesisPoint);
+      }
       this.emit('rewound');
       this.startConfiguredMining();
       this.coinbase = this.options.coinbase;

@@ -1,3 +1,4 @@
+import { checkpointDepth, unwindTo } from './unwind.js';
 import { type Block, createBlock } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
@@ -175,6 +176,7 @@ async function inRevertedCheckpoint<T>(ctx: ExecutionContext, call: PreparedCall
   // The unsigned call transaction is not frozen: set the limit instead of rebuilding it per attempt.
   (call.tx as { gasLimit: bigint }).gasLimit = gasLimit;
   const stateManager = ctx.vm.stateManager;
+  const depth = checkpointDepth(ctx.vm);
   await stateManager.checkpoint();
   let kept = false;
   try {
@@ -185,7 +187,8 @@ async function inRevertedCheckpoint<T>(ctx: ExecutionContext, call: PreparedCall
   } catch (error) {
     throw translateRunError(error, request);
   } finally {
-    if (!kept) await stateManager.revert();
+    // Normally one revert; more when the run threw out of open frames (unwind.ts).
+    if (!kept) await unwindTo(ctx.vm, depth);
   }
 }
 
@@ -210,6 +213,8 @@ function execute(ctx: ExecutionContext, call: PreparedCall, request: CallRequest
 }
 
 function translateRunError(error: unknown, request: CallRequest): EngineError {
+  // A forked chain's upstream failure already names the upstream, method and key (fork/upstream.ts).
+  if (error instanceof EngineError && error.name === 'UpstreamError') return error;
   const message = error instanceof Error ? error.message : String(error);
   const funds = /sender's account \((0x[0-9a-fA-F]{40})\) only has: (\d+)/.exec(message);
   const cost = /(?:upfront|max) cost is: (\d+)/.exec(message);

@@ -40,6 +40,8 @@ export interface BlockSource {
   /** Blocks above this one are reserved empty blocks (no logs): scans skip them without computing them. */
   readonly lastUnreserved?: bigint;
   byNumber(number: bigint): MinedBlock | undefined;
+  /** The first block held (a fork's pinned block; the upstream's history before it is not here). */
+  readonly firstNumber?: bigint;
   byHashHex(hashHex: string): MinedBlock | undefined;
 }
 
@@ -123,6 +125,7 @@ export function queryLogs(source: BlockSource, query: LogQuery, limit: number): 
   }
   const { first, last } = resolveRange(source, query.scope.from, query.scope.to);
   const end = source.lastUnreserved !== undefined && source.lastUnreserved < last ? source.lastUnreserved : last;
-  for (let n = first; n <= end; n++) take(source.byNumber(n)!);
+  const start = source.firstNumber !== undefined && source.firstNumber > first ? source.firstNumber : first;
+  for (let n = start; n <= end; n++) take(source.byNumber(n)!);
   return found;
 }

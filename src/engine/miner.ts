@@ -1,3 +1,4 @@
+import { checkpointDepth, unwindTo } from './unwind.js';
 import { Block, type HeaderData } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
@@ -76,6 +77,7 @@ export async function mineBlock(
   const results: RunTxResult[] = [];
   const dropped: Array<{ entry: PooledTransaction; reason: string }> = [];
   const failures = new Map<string, ExecutionFailure>();
+  const depth = checkpointDepth(vm);
   for (const entry of candidates) {
     if (entry.tx.gasLimit > template.gasLimit - builder.gasUsed) continue; // waits for the next block
     try {
@@ -85,6 +87,7 @@ export async function mineBlock(
       const failure = result.execResult.exceptionError;
       if (failure) failures.set(entry.hashHex, { error: failure.error, returnValue: result.execResult.returnValue });
     } catch (error) {
+      await unwindTo(vm, depth); // an exception out of the state (unwind.ts): nothing of the transaction stays
       dropped.push({ entry, reason: error instanceof Error ? error.message : String(error) });
     }
   }

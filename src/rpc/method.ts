@@ -3,6 +3,7 @@
  * that calls the engine and returns JSON. The method table is built from these
  * records, so aliases are data, not code.
  */
+import type { ForkController } from '../fork/controller.js';
 import type { Chain } from '../engine/chain.js';
 import type { FilterManager } from '../engine/filters.js';
 import type { PowSealer } from '../engine/pow/sealer.js';
@@ -18,6 +19,8 @@ export interface RpcContext {
   readonly clientVersion: string;
   /** Whether each call is logged (--verbose; chain_setLoggingEnabled switches it). */
   readonly requestLog: { enabled: boolean };
+  /** Forking (fork/controller.ts): the open fork session, if any, and resets to other fork points. */
+  readonly fork?: ForkController;
   /** Present in proof-of-work mode (--mining pow). */
   readonly pow?: PowSealer;
   /**

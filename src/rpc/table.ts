@@ -15,6 +15,7 @@ import { parityTraceMethods } from './methods/parityTraces.js';
 import { otterscanMethods } from './methods/otterscan.js';
 import { controlMethods } from './methods/control.js';
 import { stateMethods } from './methods/state.js';
+import { forkMethods } from './methods/fork.js';
 import { executionMethods } from './methods/execution.js';
 import { feeMethods } from './methods/fees.js';
 import { filterMethods } from './methods/filters.js';
@@ -83,4 +84,4 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
 
 const WITHOUT_ETH_TWIN: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods, ...poolMethods, ...debugMethods]);
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods, dropinMethods, gethReadMethods, erc20Methods, blockTraceMethods, rawDataMethods, parityTraceMethods, otterscanMethods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods, dropinMethods, gethReadMethods, erc20Methods, blockTraceMethods, rawDataMethods, parityTraceMethods, otterscanMethods, forkMethods];

@@ -171,12 +171,15 @@ describe('methods of the tools\' helper libraries', () => {
     expect(await rpc('anvil_revert', [id])).to.equal(false);
   });
 
-  it('hardhat_reset takes viem\'s fork-less options object; a fork URL is refused by name', async () => {
+  it('hardhat_reset takes viem\'s fork-less options object; a bad fork URL is refused by name', async () => {
     const { rpc } = newNode();
     await rpc('evm_mine');
     expect(await rpc('hardhat_reset', [{ forking: { blockNumber: null } }])).to.equal(true);
     expect(await rpc('eth_blockNumber')).to.equal('0x0');
-    await expectRpcError(rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1' } }]), -32602, /argument 0 \(options\): forking is not supported/);
+    await expectRpcError(rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'ftp://127.0.0.1:1' } }]), -32602, /argument 0 \(options\)\.forking\.jsonRpcUrl: expected an http\(s\) URL/);
+    await expectRpcError(rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1', blockNumber: 'soon' } }]), -32602, /forking\.blockNumber: expected a block number/);
+    // A reachable-looking URL is tried: nothing listens there, so -32000 naming the upstream.
+    await expectRpcError(rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1' } }]), -32000, /fork upstream http:\/\/127\.0\.0\.1:1\/.*unreachable/);
   });
 
   it('eth_sendTransaction\'s default fee cap covers a next-block base fee set above twice the head\'s', async () => {

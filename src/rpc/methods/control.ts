@@ -212,12 +212,16 @@ export const controlMethods = [
   }),
 
   // What hardhat_metadata answers: tools look for this method to recognise a development node.
-  defineMethod('chain_metadata', [], ({ chain, clientVersion }) => ({
+  defineMethod('chain_metadata', [], ({ chain, clientVersion, fork }) => ({
     clientVersion,
     chainId: Number(chain.chainId),
     instanceId: encodeData(chain.instanceId),
     latestBlockNumber: Number(chain.head.number),
     latestBlockHash: chain.head.hashHex,
+    // Hardhat's field for a forked chain (docs/forking.md).
+    ...(fork?.session
+      ? { forkedNetwork: { chainId: Number(fork.session.chainId), forkBlockNumber: Number(fork.session.number), forkBlockHash: fork.session.hashHex } }
+      : {}),
   })),
 ];
 

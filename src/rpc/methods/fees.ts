@@ -62,7 +62,8 @@ export const feeMethods = [
     [param('blockCount', blockCount), param('newestBlock', blockNumberOrTag), optionalParam('rewardPercentiles', percentiles)],
     ({ chain }, count, ref, wanted) => {
       const newest = chain.resolve(ref);
-      const oldest = count === 0 ? newest.number + 1n : BigInt(Math.max(0, Number(newest.number) - count + 1));
+      // A fork holds no blocks before its pinned one: the history starts there.
+      const oldest = count === 0 ? newest.number + 1n : BigInt(Math.max(Number(chain.blocks.firstNumber), Number(newest.number) - count + 1));
       const blocks: MinedBlock[] = [];
       for (let n = oldest; n <= newest.number; n++) blocks.push(chain.blocks.byNumber(n)!);
       const baseFees: string[] = blocks.map((b) => encodeQuantity(b.block.header.baseFeePerGas ?? 0n));

@@ -4,6 +4,7 @@ import { StateFileError, decodeStateFile, encodeStateFile } from '../../stateFil
 import type { StateFile } from '../../stateFile.js';
 import { invalidParams } from '../errors.js';
 import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
+import { resetOptions } from './fork.js';
 
 async function currentState({ chain }: RpcContext): Promise<StateFile> {
   return {
@@ -48,16 +49,10 @@ export const stateMethods = [
     await chain.loadState(state.alloc);
     return true;
   }),
-  defineMethod('chain_reset', [optionalParam('options', (value: unknown, path: string) => {
-    if (typeof value !== 'object' || Array.isArray(value)) throw invalidParams(`invalid argument ${path}: expected an options object`);
-    // viem sends { forking: { jsonRpcUrl: undefined } } for a plain reset: only a URL asks for a fork.
-    const forking = (value as { forking?: unknown } | null)?.forking;
-    if (typeof forking === 'object' && forking !== null && (forking as { jsonRpcUrl?: unknown }).jsonRpcUrl !== undefined) {
-      throw invalidParams(`invalid argument ${path}: forking is not supported`);
-    }
-    return value;
-  })], async ({ chain }) => {
-    await chain.reset();
+  defineMethod('chain_reset', [optionalParam('options', resetOptions)], async ({ chain, fork }, request) => {
+    if (fork) await fork.reset(request);
+    else if (request) throw invalidParams('forking is not available on this node');
+    else await chain.reset();
     return true;
   }),
 ];

@@ -1,0 +1,184 @@
+/**
+ * The forking options, in every spelling users bring: chain-sim's flags (--fork URL[@BLOCK],
+ * --fork-block-number, --fork-header, ...), Ganache's (--fork.url, --fork.blockNumber,
+ * --fork.headers, and `fork: { url, blockNumber, headers }` in code), Anvil's (--fork-url, -f)
+ * and Hardhat's config shape (`forking: { url, blockNumber, httpHeaders, enabled }`).
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Header list: `{ Name: value }`, Ganache's `[{ name, value }]`, or `["Name: value"]`. */
+export type ForkHeadersInput = Readonly<Record<string, string>> | ReadonlyArray<string | { name: string; value: string }>;
+
+export interface ForkOptionsInput {
+  /** URL (optionally URL@BLOCK), or { url, blockNumber, headers } (Ganache's programmatic shape). */
+  fork?: string | { url?: string; blockNumber?: number | bigint | string; headers?: ForkHeadersInput; jsonRpcUrl?: string };
+  /** Hardhat's config shape. */
+  forking?: { url?: string; blockNumber?: number | bigint | string; httpHeaders?: Readonly<Record<string, string>>; enabled?: boolean };
+  /** The pinned block; negative counts back from the upstream's head. */
+  forkBlockNumber?: number | bigint | string;
+  /** "Name: value", repeatable. */
+  forkHeader?: string | string[];
+  forkRetries?: number;
+  /** Milliseconds one upstream request may take. */
+  forkTimeout?: number;
+  forkRequestsPerSecond?: number;
+  /** false (--no-fork-cache): no disk cache. */
+  forkCache?: boolean;
+  forkCacheDir?: string;
+}
+
+export interface ResolvedFork {
+  readonly url: string;
+  readonly blockNumber: bigint | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly retries: number;
+  readonly timeoutMs: number;
+  readonly requestsPerSecond: number;
+  readonly cacheDir: string | null;
+}
+
+/** Settings of forks opened later by a reset (the same cache, timeouts and headers). */
+export interface ForkDefaults {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly retries: number;
+  readonly timeoutMs: number;
+  readonly requestsPerSecond: number;
+  readonly cacheDir: string | null;
+}
+
+export const FORK_OPTION_DECLARATIONS = [
+  { key: 'fork', flag: 'fork', alias: 'f', type: 'string', describe: 'fork the chain at this JSON-RPC URL (URL@BLOCK pins a block; also --fork-url, --fork.url)', defaultText: 'none' },
+  { key: 'forkBlockNumber', flag: 'fork-block-number', type: 'string', describe: 'block to fork at; negative counts back from the upstream head (also --fork.blockNumber)', defaultText: 'the upstream head at start-up' },
+  { key: 'forkHeader', flag: 'fork-header', type: 'string', array: true, describe: "HTTP header for upstream requests, 'Name: value' (repeatable; also --fork.headers)", defaultText: 'none' },
+  { key: 'forkRetries', flag: 'fork-retries', type: 'number', describe: 'retries of a failed upstream request (network, timeout, 429, 5xx)', defaultText: '3' },
+  { key: 'forkTimeout', flag: 'fork-timeout', type: 'number', describe: 'milliseconds an upstream request may take', defaultText: '45000' },
+  { key: 'forkRequestsPerSecond', flag: 'fork-requests-per-second', type: 'number', describe: 'most upstream HTTP requests a second (0: no limit)', defaultText: '0' },
+  { key: 'forkCache', flag: 'fork-cache', type: 'boolean', describe: 'keep fetched upstream state on disk (--no-fork-cache: memory only)', defaultText: 'true' },
+  { key: 'forkCacheDir', flag: 'fork-cache-dir', type: 'string', describe: 'directory of the fork disk cache', defaultText: '~/.cache/chain-sim/fork' },
+] as const;
+
+/** Other tools' flag spellings, rewritten to ours before parsing. */
+const FLAG_SPELLINGS: Readonly<Record<string, string>> = {
+  '--fork-url': '--fork',
+  '--fork.url': '--fork',
+  '--fork.blockNumber': '--fork-block-number',
+  '--fork.headers': '--fork-header',
+  '--fork.requestsPerSecond': '--fork-requests-per-second',
+};
+
+export function normalizeForkFlags(argv: readonly string[]): string[] {
+  return argv.map((arg) => {
+    const [flag, ...rest] = arg.split('=');
+    const ours = FLAG_SPELLINGS[flag!];
+    if (!ours) return arg;
+    return rest.length > 0 ? `${ours}=${rest.join('=')}` : ours;
+  });
+}
+
+type Fail = (option: string, problem: string) => Error;
+
+export function defaultForkCacheDir(): string {
+  return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'chain-sim', 'fork');
+}
+
+function blockNumberOf(value: unknown, option: string, fail: Fail): bigint | undefined {
+  if (value === undefined || value === null || value === 'latest') return undefined;
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === 'string' && /^-?\d+$/.test(value.trim())) return BigInt(value.trim());
+  if (typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value.trim())) return BigInt(value.trim());
+  throw fail(option, `expected a block number (negative counts back from the upstream head), got "${String(value)}"`);
+}
+
+export function headersOf(value: unknown, option: string, fail: Fail): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (value === undefined || value === null) return headers;
+  const entries = typeof value === 'string' ? [value] : value;
+  if (Array.isArray(entries)) {
+    for (const entry of entries) {
+      if (typeof entry === 'string') {
+        const at = entry.indexOf(':');
+        if (at <= 0) throw fail(option, `expected "Name: value", got "${entry}"`);
+        headers[entry.slice(0, at).trim()] = entry.slice(at + 1).trim();
+      } else if (typeof entry === 'object' && entry !== null && typeof entry.name === 'string' && typeof entry.value === 'string') {
+        headers[entry.name] = entry.value;
+      } else throw fail(option, 'expected "Name: value" strings or { name, value } objects');
+    }
+    return headers;
+  }
+  if (typeof entries === 'object') {
+    for (const [name, text] of Object.entries(entries as Record<string, unknown>)) {
+      if (typeof text !== 'string') throw fail(option, `header ${name}: expected a string value`);
+      headers[name] = text;
+    }
+    return headers;
+  }
+  throw fail(option, 'expected headers');
+}
+
+function urlOf(value: unknown, option: string, fail: Fail): string {
+  if (typeof value !== 'string' || value.trim() === '') throw fail(option, 'expected an http(s) URL');
+  let parsed: URL;
+  try {
+    parsed = new URL(value.trim());
+  } catch {
+    throw fail(option, `"${value}" is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw fail(option, `only http and https upstreams are supported, got ${parsed.protocol}`);
+  return value.trim();
+}
+
+function positive(value: number | undefined, option: string, fallback: number, min: number, max: number, fail: Fail): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw fail(option, `expected a number between ${min} and ${max}, got "${String(value)}"`);
+  return value;
+}
+
+export function resolveForkDefaults(input: ForkOptionsInput, fail: Fail): ForkDefaults {
+  if (input.forkCache !== undefined && typeof input.forkCache !== 'boolean') throw fail('fork-cache', 'expected true or false');
+  if (input.forkCacheDir !== undefined && (typeof input.forkCacheDir !== 'string' || input.forkCacheDir === '')) throw fail('fork-cache-dir', 'expected a directory');
+  return {
+    headers: headersOf(input.forkHeader, 'fork-header', fail),
+    retries: positive(input.forkRetries, 'fork-retries', 3, 0, 100, fail),
+    timeoutMs: positive(input.forkTimeout, 'fork-timeout', 45_000, 1, 3_600_000, fail),
+    requestsPerSecond: positive(input.forkRequestsPerSecond, 'fork-requests-per-second', 0, 0, 1_000_000, fail),
+    cacheDir: input.forkCache === false ? null : (input.forkCacheDir ?? defaultForkCacheDir()),
+  };
+}
+
+/** The fork to open at start-up, from whichever spelling was used; undefined: no fork. */
+export function resolveFork(input: ForkOptionsInput, defaults: ForkDefaults, fail: Fail): ResolvedFork | undefined {
+  let url: string | undefined;
+  let blockNumber: bigint | undefined;
+  let headers: Record<string, string> = {};
+  if (typeof input.fork === 'string') {
+    // URL@BLOCK (Anvil and Ganache both accept it); an @ inside the credentials part is not a block.
+    const match = /^(.*)@(-?\d+)$/.exec(input.fork.trim());
+    url = urlOf(match ? match[1] : input.fork, 'fork', fail);
+    if (match) blockNumber = BigInt(match[2]!);
+  } else if (typeof input.fork === 'object' && input.fork !== null) {
+    url = urlOf(input.fork.url ?? input.fork.jsonRpcUrl, 'fork.url', fail);
+    blockNumber = blockNumberOf(input.fork.blockNumber, 'fork.blockNumber', fail);
+    headers = headersOf(input.fork.headers, 'fork.headers', fail);
+  } else if (input.fork !== undefined) throw fail('fork', 'expected a URL or { url, blockNumber, headers }');
+  if (input.forking !== undefined) {
+    if (typeof input.forking !== 'object' || input.forking === null) throw fail('forking', 'expected { url, blockNumber, httpHeaders, enabled }');
+    if (input.forking.enabled !== false) {
+      if (url !== undefined) throw fail('forking', 'give either fork or forking, not both');
+      url = urlOf(input.forking.url, 'forking.url', fail);
+      blockNumber = blockNumberOf(input.forking.blockNumber, 'forking.blockNumber', fail);
+      headers = headersOf(input.forking.httpHeaders, 'forking.httpHeaders', fail);
+    }
+  }
+  const given = blockNumberOf(input.forkBlockNumber, 'fork-block-number', fail);
+  if (url === undefined) {
+    if (given !== undefined) throw fail('fork-block-number', 'needs a fork URL (--fork URL)');
+    return undefined;
+  }
+  if (given !== undefined) {
+    if (blockNumber !== undefined && blockNumber !== given) throw fail('fork-block-number', `conflicts with the block in the fork URL (${blockNumber})`);
+    blockNumber = given;
+  }
+  return { ...defaults, url, blockNumber, headers: { ...defaults.headers, ...headers } };
+}

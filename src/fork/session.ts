@@ -1,0 +1,200 @@
+/**
+ * Connecting to an upstream: pin a block (the given one, a negative one counted back from
+ * the head, or the head at start-up), read its header, the chain id and the rules in force,
+ * and open the disk cache of what was fetched at that block before.
+ */
+import { Common, Hoodi, Holesky, Mainnet, Sepolia, type ChainConfig } from '@ethereumjs/common';
+import type { HeaderData } from '@ethereumjs/block';
+import { HARDFORK_NAMES } from '../engine/hardforks.js';
+import type { ForkPoint } from '../engine/forkStart.js';
+import type { ForkSchedule } from '../engine/forkSchedule.js';
+import { ForkDiskCache } from './diskCache.js';
+import { UpstreamState } from './remoteState.js';
+import { Upstream, UpstreamError } from './upstream.js';
+
+export interface ForkSettings {
+  readonly url: string;
+  /** Pinned block; negative: counted back from the upstream's head; undefined: the head. */
+  readonly blockNumber?: bigint;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+  readonly retries?: number;
+  readonly requestsPerSecond?: number;
+  /** Directory of the disk cache; null: no disk cache. */
+  readonly cacheDir: string | null;
+  /** Rules to follow instead of the upstream's (--hardfork). */
+  readonly hardfork?: string;
+}
+
+export interface ForkSession {
+  readonly settings: ForkSettings;
+  readonly upstream: Upstream;
+  readonly chainId: bigint;
+  readonly number: bigint;
+  readonly hashHex: string;
+  readonly hardfork: string;
+  /** How the hardfork was chosen, for the banner. */
+  readonly hardforkSource: string;
+  readonly point: ForkPoint;
+  readonly state: UpstreamState;
+  readonly cache: ForkDiskCache | undefined;
+  /** Answers of forwarded history requests (immutable at or before the pinned block), by request. */
+  readonly answers: Map<string, unknown>;
+}
+
+const KNOWN_CHAINS: ReadonlyMap<bigint, ChainConfig> = new Map([
+  [1n, Mainnet], [11155111n, Sepolia], [17000n, Holesky], [560048n, Hoodi],
+].map(([id, config]) => [BigInt(id as bigint), config as ChainConfig]));
+
+export async function connectFork(settings: ForkSettings): Promise<ForkSession> {
+  const upstream = new Upstream({
+    url: settings.url,
+    headers: settings.headers,
+    timeoutMs: settings.timeoutMs,
+    retries: settings.retries,
+    requestsPerSecond: settings.requestsPerSecond,
+  });
+  const given = settings.blockNumber;
+  // One batch: the chain id, the head if needed, and what the upstream says its rules are (Anvil answers anvil_nodeInfo).
+  const [chainIdHex, headHex, nodeInfo] = await Promise.all([
+    upstream.request('eth_chainId', [], 'the chain id'),
+    given === undefined || given < 0n ? upstream.request('eth_blockNumber', [], 'the head block number') : Promise.resolve(undefined),
+    upstream.request('anvil_nodeInfo', [], 'its hardfork').catch(() => undefined),
+  ]);
+  const chainId = quantityOf(chainIdHex, upstream, 'eth_chainId');
+  let number: bigint;
+  if (given === undefined) number = quantityOf(headHex, upstream, 'eth_blockNumber');
+  else if (given < 0n) {
+    const head = quantityOf(headHex, upstream, 'eth_blockNumber');
+    number = head + given;
+    if (number < 0n) throw new UpstreamError(`fork block ${given} counts back past block 0 (the upstream ${upstream.masked} is at block ${head})`);
+  } else number = given;
+  const raw = await upstream.request('eth_getBlockByNumber', [`0x${number.toString(16)}`, false], `block ${number}`);
+  if (raw === null || typeof raw !== 'object') {
+    throw new UpstreamError(`fork upstream ${upstream.masked} has no block ${number} (beyond its head, or pruned)`);
+  }
+  const block = raw as Record<string, unknown>;
+  const header = headerOf(block, upstream);
+  const hashHex = String(block.hash).toLowerCase();
+  if (!/^0x[0-9a-f]{64}$/.test(hashHex)) throw new UpstreamError(`fork upstream ${upstream.masked}: block ${number} has no valid hash`);
+  const { hardfork, source, schedule } = hardforkOf(settings.hardfork, chainId, header, nodeInfo);
+  const cache = settings.cacheDir === null ? undefined : new ForkDiskCache(settings.cacheDir, chainId, number, hashHex);
+  const loaded = cache?.load();
+  const state = new UpstreamState(upstream, `0x${number.toString(16)}`, loaded?.state);
+  const answers = loaded?.answers ?? new Map<string, unknown>();
+  if (cache) {
+    state.onFetched = () => cache.scheduleSave(state.fetched, answers);
+  }
+  const olderHashes = new Map<bigint, Promise<Uint8Array>>();
+  const point: ForkPoint = {
+    remote: state,
+    header,
+    number,
+    hash: bytesOf(hashHex),
+    totalDifficulty: typeof block.totalDifficulty === 'string' ? BigInt(block.totalDifficulty) : 0n,
+    schedule,
+    olderHash: (older) => {
+      let hash = olderHashes.get(older);
+      if (!hash) {
+        hash = upstream.request('eth_getBlockByNumber', [`0x${older.toString(16)}`, false], `block ${older}`).then((answer) => {
+          const found = (answer as { hash?: unknown } | null)?.hash;
+          if (typeof found !== 'string') throw new UpstreamError(`fork upstream ${upstream.masked} has no block ${older}`);
+          return bytesOf(found);
+        });
+        hash.catch(() => olderHashes.delete(older));
+        olderHashes.set(older, hash);
+      }
+      return hash;
+    },
+  };
+  return { settings, upstream, chainId, number, hashHex, hardfork, hardforkSource: source, point, state, cache, answers };
+}
+
+/** The rules at the pinned block: --hardfork, a known network's schedule, the upstream's word, or the header's fields. */
+function hardforkOf(given: string | undefined, chainId: bigint, header: HeaderData, nodeInfo: unknown): { hardfork: string; source: string; schedule?: ForkSchedule } {
+  if (given !== undefined) return { hardfork: given, source: 'as given by --hardfork' };
+  const known = KNOWN_CHAINS.get(chainId);
+  if (known) {
+    try {
+      const common = new Common({ chain: known });
+      const hardfork = common.getHardforkBy({ blockNumber: header.number as bigint, timestamp: header.timestamp as bigint });
+      // A local chain that merely uses a known chain id (block 300 "of mainnet" in 2026) is not on that schedule.
+      if (headerAgrees(hardfork, header)) return { hardfork, source: `${known.name}'s schedule; local blocks follow it`, schedule: scheduleOf(known) };
+    } catch {
+      // the same: a block the schedule cannot place
+    }
+  }
+  const said = (nodeInfo as { hardFork?: unknown } | undefined)?.hardFork;
+  if (typeof said === 'string') {
+    const name = HARDFORK_NAMES.find((fork) => fork.toLowerCase() === said.toLowerCase());
+    if (name) return { hardfork: name, source: 'as the upstream reports it (anvil_nodeInfo)' };
+  }
+  let hardfork = 'berlin';
+  if (header.requestsHash !== undefined) hardfork = 'prague';
+  else if (header.parentBeaconBlockRoot !== undefined) hardfork = 'cancun';
+  else if (header.withdrawalsRoot !== undefined) hardfork = 'shanghai';
+  else if (header.baseFeePerGas !== undefined) hardfork = header.difficulty === 0n ? 'paris' : 'london';
+  return { hardfork, source: 'inferred from the header fields; --hardfork overrides' };
+}
+
+/** A known network's forks as the engine's schedule (forks not scheduled yet are left out). */
+function scheduleOf(config: ChainConfig): ForkSchedule {
+  const forks = config.hardforks
+    .filter((fork) => fork.block !== null || (fork.timestamp !== undefined && fork.timestamp !== null))
+    .map((fork) => ({
+      name: fork.name,
+      block: fork.block === null ? undefined : BigInt(fork.block),
+      timestamp: fork.timestamp === undefined || fork.timestamp === null ? undefined : BigInt(fork.timestamp),
+    }));
+  return { forks, blobSchedule: new Map() };
+}
+
+/** Whether a header has the fields the hardfork's blocks have (a chain on that schedule). */
+function headerAgrees(hardfork: string, header: HeaderData): boolean {
+  const order = HARDFORK_NAMES;
+  const atLeast = (fork: string) => order.indexOf(hardfork) >= order.indexOf(fork);
+  return (header.baseFeePerGas !== undefined) === atLeast('london') &&
+    (header.withdrawalsRoot !== undefined) === atLeast('shanghai') &&
+    (header.parentBeaconBlockRoot !== undefined) === atLeast('cancun') &&
+    (header.requestsHash !== undefined) === atLeast('prague');
+}
+
+const QUANTITY_FIELDS = ['number', 'timestamp', 'gasLimit', 'gasUsed', 'difficulty', 'baseFeePerGas', 'blobGasUsed', 'excessBlobGas'] as const;
+const DATA_FIELDS: ReadonlyArray<[string, keyof HeaderData]> = [
+  ['parentHash', 'parentHash'], ['sha3Uncles', 'uncleHash'], ['miner', 'coinbase'], ['transactionsRoot', 'transactionsTrie'],
+  ['receiptsRoot', 'receiptTrie'], ['logsBloom', 'logsBloom'], ['extraData', 'extraData'], ['mixHash', 'mixHash'], ['nonce', 'nonce'],
+  ['withdrawalsRoot', 'withdrawalsRoot'], ['parentBeaconBlockRoot', 'parentBeaconBlockRoot'], ['requestsHash', 'requestsHash'],
+];
+
+/** The header fields of an upstream block (the state root is the overlay's, set later). */
+function headerOf(block: Record<string, unknown>, upstream: Upstream): HeaderData {
+  const header: Record<string, unknown> = {};
+  for (const field of QUANTITY_FIELDS) {
+    const value = block[field];
+    if (value === undefined || value === null) continue;
+    header[field] = quantityOf(value, upstream, `eth_getBlockByNumber (${field})`);
+  }
+  for (const [json, name] of DATA_FIELDS) {
+    const value = block[json];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value)) {
+      throw new UpstreamError(`fork upstream ${upstream.masked}: eth_getBlockByNumber failed: malformed answer (${json})`);
+    }
+    header[name] = bytesOf(value);
+  }
+  if (header.number === undefined || header.timestamp === undefined || header.gasLimit === undefined) {
+    throw new UpstreamError(`fork upstream ${upstream.masked}: eth_getBlockByNumber failed: malformed answer (no number, timestamp or gas limit)`);
+  }
+  return header as HeaderData;
+}
+
+function quantityOf(value: unknown, upstream: Upstream, method: string): bigint {
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) {
+    throw new UpstreamError(`fork upstream ${upstream.masked}: ${method} failed: malformed answer (expected a quantity, got ${JSON.stringify(value)?.slice(0, 40)})`);
+  }
+  return BigInt(value);
+}
+
+function bytesOf(hex: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(hex.slice(2), 'hex'));
+}
