@@ -6,7 +6,7 @@ import type { Common } from '@ethereumjs/common';
 import { Caches, type MerkleStateManager, type Proof, getMerkleStateProof } from '@ethereumjs/statemanager';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
-import { Account, type Address, ValueEncoding, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft } from '@ethereumjs/util';
+import { Account, type Address, ValueEncoding, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft, toChecksumAddress } from '@ethereumjs/util';
 import type { EVM } from '@ethereumjs/evm';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
@@ -26,6 +26,7 @@ import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { installStepLoop } from './stepLoop.js';
 import { installRevertTraceGuard } from './revertTraceGuard.js';
 import { TrieNodeDB } from './trieDb.js';
+import { type CallOverrides, applyStateOverrides, blockWithOverrides, hasOverrides } from './overrides.js';
 import { type MiningOutcome, type NextBlockOverrides, mineBlock, replayTransaction } from './miner.js';
 import type { ExecutionTracer, TracedRun } from './tracing.js';
 import { SerialQueue } from './serial.js';
@@ -416,8 +417,8 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   // ---- execution without transactions --------------------------------------------------
 
-  call(request: CallRequest, ref: BlockRef): Promise<Uint8Array> {
-    return this.queue.run(async () => runCall(await this.executionContext(ref), request, this.gasCap()));
+  call(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<Uint8Array> {
+    return this.queue.run(async () => runCall(await this.executionContext(ref, overrides), request, this.gasCap()));
   }
 
   /**
@@ -425,10 +426,11 @@ export class Chain extends EventEmitter<ChainEvents> {
    * on: a tracer that stops a run (too large) leaves its VM mid-transaction. The copy prints
    * no console.log lines.
    */
-  traceCall(request: CallRequest, ref: BlockRef, tracer: ExecutionTracer): Promise<TracedRun> {
+  traceCall(request: CallRequest, ref: BlockRef, tracer: ExecutionTracer, overrides?: CallOverrides): Promise<TracedRun> {
     return this.queue.run(async () => {
-      const ctx = await this.executionContext(ref);
-      const vm = await copyOf(ctx.vm);
+      const ctx = await this.executionContext(ref, overrides);
+      // With overrides the context's VM is already a throwaway copy.
+      const vm = hasOverrides(overrides) ? ctx.vm : await copyOf(ctx.vm);
       const detach = tracer.attach(vm.evm as EVM);
       try {
         return { result: await executeCall({ vm, block: ctx.block }, request, this.gasCap()), logsBefore: 0 };
@@ -456,8 +458,8 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
-  createAccessList(request: CallRequest, ref: BlockRef): Promise<AccessListOutcome> {
-    return this.queue.run(async () => createAccessList(await this.executionContext(ref), request, this.gasCap()));
+  createAccessList(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<AccessListOutcome> {
+    return this.queue.run(async () => createAccessList(await this.executionContext(ref, overrides), request, this.gasCap()));
   }
 
   /**
@@ -465,7 +467,18 @@ export class Chain extends EventEmitter<ChainEvents> {
    * head's state in the context of the next block (its number, timestamp with time
    * travel applied, base fee), so a call sees what a transaction sent now would see.
    */
-  private async executionContext(ref: BlockRef): Promise<{ vm: VM; block: Block }> {
+  private async executionContext(ref: BlockRef, overrides?: CallOverrides): Promise<{ vm: VM; block: Block }> {
+    const ctx = await this.plainExecutionContext(ref);
+    if (!hasOverrides(overrides)) return ctx;
+    // Overrides go into a throwaway copy of the state and header (overrides.ts): nothing leaks.
+    const vm = await copyOf(ctx.vm);
+    const block = blockWithOverrides(ctx.block, overrides.block);
+    this.alignVm(vm, block.header.number, block.header.timestamp);
+    await applyStateOverrides(vm, overrides.state ?? [], (address) => toChecksumAddress(address.toString()));
+    return { vm, block };
+  }
+
+  private async plainExecutionContext(ref: BlockRef): Promise<{ vm: VM; block: Block }> {
     if ('tag' in ref && ref.tag === 'pending') {
       const vm = await this.pendingState();
       // With an empty pool that is the live VM: it runs under the next block's fork.
@@ -501,12 +514,12 @@ export class Chain extends EventEmitter<ChainEvents> {
     );
   }
 
-  estimateGas(request: CallRequest, ref: BlockRef): Promise<bigint> {
-    return this.queue.run(() => this.estimateUnqueued(request, ref));
+  estimateGas(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<bigint> {
+    return this.queue.run(() => this.estimateUnqueued(request, ref, overrides));
   }
 
-  private async estimateUnqueued(request: CallRequest, ref: BlockRef): Promise<bigint> {
-    const ctx = await this.executionContext(ref);
+  private async estimateUnqueued(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<bigint> {
+    const ctx = await this.executionContext(ref, overrides);
     const balance = request.from ? ((await ctx.vm.stateManager.getAccount(request.from))?.balance ?? 0n) : 0n;
     // An estimate runs the call many times: its console.log lines would print once per run.
     return this.consoleLines.mutedDuring(() => estimateGas(ctx, request, this.gasCap(), balance));
