@@ -27,6 +27,7 @@ import { installStepLoop } from './stepLoop.js';
 import { installRevertTraceGuard } from './revertTraceGuard.js';
 import { TrieNodeDB } from './trieDb.js';
 import { type CallOverrides, applyStateOverrides, blockWithOverrides, hasOverrides } from './overrides.js';
+import { type SimulateOptions, type SimulatedBlock, checkSimulateLimits, simulate } from './simulate.js';
 import { type MiningOutcome, type NextBlockOverrides, mineBlock, replayTransaction } from './miner.js';
 import type { ExecutionTracer, TracedRun } from './tracing.js';
 import { SerialQueue } from './serial.js';
@@ -455,6 +456,26 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.alignVm(vm, mined.number, mined.block.header.timestamp);
       const result = await replayTransaction(vm, parent, mined, index, tracer);
       return { result, logsBefore: mined.receipts.slice(0, index).reduce((sum, receipt) => sum + receipt.logs.length, 0) };
+    });
+  }
+
+  /** eth_simulateV1 on a throwaway copy of the state at `ref` (simulate.ts). */
+  simulate(options: SimulateOptions, ref: BlockRef): Promise<SimulatedBlock[]> {
+    checkSimulateLimits(options.blocks);
+    return this.queue.run(async () => {
+      const ctx = await this.plainExecutionContext(ref);
+      const vm = await copyOf(ctx.vm);
+      return simulate(
+        {
+          vm,
+          base: ctx.block,
+          chainId: this.chainId,
+          align: (target, number, timestamp) => this.alignVm(target, number, timestamp),
+          canonicalHash: (number) => this.blocks.byNumber(number)?.hash,
+          checksum: (address) => toChecksumAddress(address.toString()),
+        },
+        options,
+      );
     });
   }
 

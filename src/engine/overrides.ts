@@ -7,6 +7,7 @@
 import { type Block, createBlock } from '@ethereumjs/block';
 import { Account, type Address, bytesToUnprefixedHex } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
+import { getActivePrecompiles } from '@ethereumjs/evm';
 import { EngineError, rejected } from './errors.js';
 import { PRELOADED_PARAMS } from './hardforks.js';
 
@@ -42,13 +43,11 @@ export interface BlockOverrides {
   readonly withdrawals?: ReadonlyArray<{ index: bigint; validatorIndex: bigint; address: Address; amount: bigint }>;
 }
 
-/** An override error go-ethereum reports with its own code (eth_simulateV1: -38022, -38023; else -32000). */
+/** An override go-ethereum refuses while applying it (-32000, in eth_simulateV1 too). */
 export class OverrideError extends EngineError {
-  readonly code: number | undefined;
-  constructor(message: string, code?: number) {
+  constructor(message: string) {
     super('rejected', message);
     this.name = 'OverrideError';
-    this.code = code;
   }
 }
 
@@ -69,12 +68,12 @@ export async function applyStateOverrides(vm: VM, overrides: readonly StateOverr
   const moved = new Set<string>();
   for (const { address, account } of sorted) {
     const id = key(address);
-    if (moved.has(id)) throw new OverrideError(`account ${checksum(address)} has already been overridden by a precompile`, -38023);
+    if (moved.has(id)) throw new OverrideError(`account ${checksum(address)} has already been overridden by a precompile`);
     const precompile = precompiles.get(id);
     if (account.movePrecompileTo !== undefined) {
       if (precompile === undefined) throw new OverrideError(`account ${checksum(address)} is not a precompile`);
       const target = key(account.movePrecompileTo);
-      if (named.has(target)) throw new OverrideError(`account ${checksum(account.movePrecompileTo)} is already overridden`, -38022);
+      if (named.has(target)) throw new OverrideError(`account ${checksum(account.movePrecompileTo)} is already overridden`);
       precompiles.set(target, precompile);
       moved.add(target);
     }
@@ -148,4 +147,10 @@ export interface CallOverrides {
 /** Whether a call needs a throwaway copy of its state at all. */
 export function hasOverrides(overrides: CallOverrides | undefined): overrides is CallOverrides {
   return overrides !== undefined && ((overrides.state?.length ?? 0) > 0 || overrides.block !== undefined);
+}
+
+/** Put back the fork's own precompiles (eth_simulateV1 moves them per block, as go-ethereum does). */
+export function resetPrecompiles(vm: VM): void {
+  const evm = vm.evm as unknown as { _precompiles: Map<string, unknown>; _customPrecompiles: unknown };
+  evm._precompiles = getActivePrecompiles(vm.common, evm._customPrecompiles as never) as Map<string, unknown>;
 }

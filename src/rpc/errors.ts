@@ -1,4 +1,4 @@
-import { EngineError, RevertError } from '../engine/errors.js';
+import { CodedError, EngineError, RevertError } from '../engine/errors.js';
 import type { Json } from './json.js';
 import { encodeData } from './encode.js';
 
@@ -40,6 +40,7 @@ export function serverError(message: string): RpcError {
 export function toRpcError(error: unknown, onInternal: (error: unknown) => void): RpcError {
   if (error instanceof RpcError) return error;
   if (error instanceof RevertError) return new RpcError(ErrorCode.executionReverted, error.message, encodeData(error.data));
+  if (error instanceof CodedError) return new RpcError(error.code, error.message);
   if (error instanceof EngineError) {
     return new RpcError(error.kind === 'invalidInput' ? ErrorCode.invalidParams : ErrorCode.server, error.message);
   }

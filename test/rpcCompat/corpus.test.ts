@@ -60,6 +60,7 @@ describe('execution-apis rpc-compat corpus (recorded go-ethereum answers)', func
   const cases = loadCorpus(dir);
   const known = readKnownFailures();
   const outcomes = new Map<string, boolean>();
+  const details = new Map<string, string[]>();
   let server: ChainSimServer;
   let url: string;
   this.timeout(60_000);
@@ -79,7 +80,7 @@ describe('execution-apis rpc-compat corpus (recorded go-ethereum answers)', func
 
   after(async () => {
     await server?.close();
-    if (process.env.CHAIN_SIM_RPC_COMPAT_REPORT) writeFileSync(process.env.CHAIN_SIM_RPC_COMPAT_REPORT, report(cases, outcomes));
+    if (process.env.CHAIN_SIM_RPC_COMPAT_REPORT) writeFileSync(process.env.CHAIN_SIM_RPC_COMPAT_REPORT, report(cases, outcomes, details));
   });
 
   for (const test of cases) {
@@ -87,6 +88,7 @@ describe('execution-apis rpc-compat corpus (recorded go-ethereum answers)', func
     it(`${test.path}${listed ? ' (known failure)' : ''}`, async () => {
       const differences = await runCase(url, test);
       outcomes.set(test.path, differences.length === 0);
+      details.set(test.path, differences);
       if (listed && differences.length === 0) expect.fail(`${test.path} passes now: remove it from test/rpcCompat/known-failures.txt`);
       if (!listed && differences.length > 0) {
         expect.fail(`${test.path} (${test.comment.trim()}) differs from the recording (-- chain-sim ++ go-ethereum):\n${differences.join('\n')}`);
@@ -95,8 +97,8 @@ describe('execution-apis rpc-compat corpus (recorded go-ethereum answers)', func
   }
 });
 
-/** Per-method pass counts (written when CHAIN_SIM_RPC_COMPAT_REPORT names a file). */
-function report(cases: readonly CorpusCase[], outcomes: ReadonlyMap<string, boolean>): string {
+/** Per-method pass counts and the first differences of each failing case (written when CHAIN_SIM_RPC_COMPAT_REPORT names a file). */
+function report(cases: readonly CorpusCase[], outcomes: ReadonlyMap<string, boolean>, details: ReadonlyMap<string, string[]>): string {
   const rows = new Map<string, { pass: number; total: number; failing: string[] }>();
   for (const test of cases) {
     const row = rows.get(test.method) ?? { pass: 0, total: 0, failing: [] };
@@ -107,6 +109,6 @@ function report(cases: readonly CorpusCase[], outcomes: ReadonlyMap<string, bool
   }
   const lines = [...rows].map(([method, row]) => `${method} ${row.pass}/${row.total}`);
   const total = [...rows.values()].reduce((sum, row) => ({ pass: sum.pass + row.pass, total: sum.total + row.total }), { pass: 0, total: 0 });
-  const failing = [...rows.values()].flatMap((row) => row.failing);
+  const failing = [...rows.values()].flatMap((row) => row.failing).map((path) => [path, ...(details.get(path) ?? ['(not run)']).slice(0, 4).map((line) => `    ${line}`)].join('\n'));
   return `${lines.join('\n')}\nTOTAL ${total.pass}/${total.total}\n\nFAILING\n${failing.join('\n')}\n`;
 }
