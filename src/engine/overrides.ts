@@ -84,7 +84,29 @@ export async function applyStateOverrides(vm: VM, overrides: readonly StateOverr
     }
     await writeAccount(vm, address, account);
   }
-  evm._precompiles = precompiles;
+  evm._precompiles = new PrecompileTable(precompiles, [...evm._precompiles.keys()]);
+}
+
+/**
+ * The precompiles after overrides: lookups see the moved and removed ones, but iteration (which
+ * runTx uses to warm addresses, EIP-2929) yields the fork's own addresses, as go-ethereum warms
+ * ActivePrecompiles(rules) whatever was moved.
+ */
+class PrecompileTable extends Map<string, unknown> {
+  constructor(
+    entries: Map<string, unknown>,
+    private readonly warm: readonly string[],
+  ) {
+    super(entries);
+  }
+
+  override keys(): MapIterator<string> {
+    return this.warm[Symbol.iterator]() as MapIterator<string>;
+  }
+
+  override entries(): MapIterator<[string, unknown]> {
+    return this.warm.map((key): [string, unknown] => [key, this.get(key)])[Symbol.iterator]() as MapIterator<[string, unknown]>;
+  }
 }
 
 async function writeAccount(vm: VM, address: Address, change: AccountOverride): Promise<void> {

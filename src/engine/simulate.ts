@@ -9,6 +9,7 @@ import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/t
 import { Address, createZeroAddress } from '@ethereumjs/util';
 import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
 import type { EVM } from '@ethereumjs/evm';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { letContractSend } from './contractSenders.js';
 import { CodedError, rejected } from './errors.js';
 import type { CallRequest } from './execution.js';
@@ -24,6 +25,7 @@ export const MAX_CALLS_PER_BLOCK = 5000;
 export const MAX_TOTAL_CALLS = 10000;
 export const SIMULATE_GAS_BUDGET = 50_000_000n;
 const TIMESTAMP_INCREMENT = 12n;
+const MAX_NONCE = (1n << 64n) - 1n;
 
 export interface SimulatedBlockSpec {
   readonly blockOverrides?: BlockOverrides;
@@ -194,6 +196,9 @@ async function simulateBlock(
   };
   resetPrecompiles(vm);
   await applyStateOverrides(vm, planned.stateOverrides, host.checksum);
+  // Into the trie now, as go-ethereum's Finalise: cached writes made before the builder's
+  // checkpoint would otherwise be missing from the block's state root.
+  if (planned.stateOverrides.length > 0) await (vm.stateManager as MerkleStateManager).flush();
   const withdrawals = common.isActivatedEIP(4895)
     ? (o.withdrawals ?? []).map((w) => ({ index: w.index, validatorIndex: w.validatorIndex, address: w.address, amount: w.amount }))
     : undefined;
@@ -251,6 +256,9 @@ class CallRunner {
       throw rejected(`chainId does not match node's (have=${request.chainId}, want=${this.host.chainId})`);
     }
     const nonce = request.nonce ?? (await vm.stateManager.getAccount(from))?.nonce ?? 0n;
+    if (nonce === MAX_NONCE && this.options.validation) {
+      throw new CodedError(ERR.internal, `err: nonce has max value: address ${this.host.checksum(from)}, nonce: ${nonce} (supplied gas ${gas})`);
+    }
     const tx = this.transaction(request, from, nonce, gas);
     const baseFee = this.header.baseFeePerGas as bigint | undefined;
     // go-ethereum's NoBaseFee outside validation: a call paying nothing runs in a header with base fee 0.
@@ -272,6 +280,12 @@ class CallRunner {
     } finally {
       senderDone();
     }
+    // go-ethereum's uint64 nonce wraps to 0 past 2^64-1 (possible only without validation).
+    const sender = await vm.stateManager.getAccount(from);
+    if (sender && sender.nonce > MAX_NONCE) {
+      sender.nonce = 0n;
+      await vm.stateManager.putAccount(from, sender);
+    }
     const internals = this.internals;
     internals.transactions.push(tx);
     internals.transactionResults.push(result);
@@ -284,7 +298,8 @@ class CallRunner {
     const failure = result.execResult.exceptionError;
     const logs = collector ? collector.logs() : failure ? [] : receiptLogs;
     const base = {
-      returnData: result.execResult.returnValue,
+      // go-ethereum's ExecutionResult.Return(): nothing when the call failed (revert data goes into the error).
+      returnData: failure ? new Uint8Array() : result.execResult.returnValue,
       logs,
       gasUsed: result.totalGasSpent,
       maxUsedGas: result.totalGasSpent + result.gasRefund,
@@ -313,7 +328,7 @@ class CallRunner {
   /** go-ethereum's TransactionArgs.ToTransaction(DynamicFeeTxType) after CallDefaults: unsigned (v = r = s = 0). */
   private transaction(request: CallRequest, from: Address, nonce: bigint, gas: bigint): TypedTransaction {
     const common = this.host.vm.common;
-    const base = { nonce, gasLimit: 0n, to: request.to, value: request.value ?? 0n, data: request.data ?? new Uint8Array(), v: 0n, r: 0n, s: 0n };
+    const base = { nonce: 0n, gasLimit: 0n, to: request.to, value: request.value ?? 0n, data: request.data ?? new Uint8Array(), v: 0n, r: 0n, s: 0n };
     const accessList = (request.accessList ?? []).map((item) => ({ address: item.address as `0x${string}`, storageKeys: item.storageKeys as `0x${string}`[] }));
     let data: TypedTxData;
     if (request.gasPrice !== undefined) {
@@ -329,8 +344,10 @@ class CallRunner {
     } catch (error) {
       throw rejected(error instanceof Error ? error.message.replace(/\s*\(.*$/s, '') : String(error));
     }
-    // The gas limit is set after construction: go-ethereum lets a simulated call use more than EIP-7825's cap.
+    // Gas limit and nonce are set after construction: go-ethereum lets a simulated call use more
+    // than EIP-7825's cap, and (without validation) the nonce 2^64-1 that ethereumjs refuses.
     (tx as { gasLimit: bigint }).gasLimit = gas;
+    (tx as { nonce: bigint }).nonce = nonce;
     Object.defineProperty(tx, 'getSenderAddress', { value: () => from });
     return tx;
   }

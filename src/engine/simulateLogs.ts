@@ -36,7 +36,15 @@ export class TransferLogCollector {
     const events = evm.events!;
     const before = (message: Message) => this.enter(message);
     const after = (result: EVMResult) => this.exit(result);
-    const step = (event: InterpreterStep) => this.step(event);
+    // With a second parameter the EVM waits for `done`: a self-destruct's transfer needs the balance.
+    const step = (event: InterpreterStep, done?: () => void) => {
+      if (event.opcode.name !== 'SELFDESTRUCT') {
+        this.step(event);
+        done?.();
+        return;
+      }
+      this.selfDestruct(evm, event).then(() => done?.(), () => done?.());
+    };
     events.on('beforeMessage', before);
     events.on('afterMessage', after);
     events.on('step', step);
@@ -92,6 +100,15 @@ export class TransferLogCollector {
       return;
     }
     if (!failed) this.frames[this.frames.length - 1]!.push(...frame);
+  }
+
+  /** SELFDESTRUCT moves the whole balance to the beneficiary: go-ethereum traces it as a transfer. */
+  private async selfDestruct(evm: EVM, event: InterpreterStep): Promise<void> {
+    const beneficiary = event.stack[event.stack.length - 1];
+    if (beneficiary === undefined) return;
+    const balance = (await evm.stateManager.getAccount(event.address))?.balance ?? 0n;
+    if (balance === 0n) return;
+    this.push(TRANSFER_ADDRESS, [TRANSFER_TOPIC, word(BigInt(event.address.toString())), word(beneficiary & ((1n << 160n) - 1n))], word(balance));
   }
 
   private step(event: InterpreterStep): void {

@@ -76,6 +76,9 @@ describe('execution-apis rpc-compat corpus (recorded go-ethereum answers)', func
       host: '127.0.0.1',
     });
     url = (await server.listen(0, '127.0.0.1')).url;
+    // As hive runs go-ethereum: no consensus client, so sent transactions wait in the pool.
+    const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"evm_setAutomine","params":[false]}' });
+    expect(await answer.json()).to.deep.equal({ jsonrpc: '2.0', id: 1, result: true });
   });
 
   after(async () => {
