@@ -259,6 +259,13 @@ class CallRunner {
     if (nonce === MAX_NONCE && this.options.validation) {
       throw new CodedError(ERR.internal, `err: nonce has max value: address ${this.host.checksum(from)}, nonce: ${nonce} (supplied gas ${gas})`);
     }
+    if (this.options.validation && request.nonce !== undefined) {
+      // go-ethereum checks the nonce before the fees.
+      const state = (await vm.stateManager.getAccount(from))?.nonce ?? 0n;
+      const who = this.host.checksum(from);
+      if (nonce < state) throw new CodedError(ERR.nonceTooLow, `err: nonce too low: address ${who}, tx: ${nonce} state: ${state} (supplied gas ${gas})`);
+      if (nonce > state) throw new CodedError(ERR.nonceTooHigh, `err: nonce too high: address ${who}, tx: ${nonce} state: ${state} (supplied gas ${gas})`);
+    }
     const tx = this.transaction(request, from, nonce, gas);
     const baseFee = this.header.baseFeePerGas as bigint | undefined;
     // go-ethereum's NoBaseFee outside validation: a call paying nothing runs in a header with base fee 0.
