@@ -26,7 +26,7 @@ import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { installStepLoop } from './stepLoop.js';
 import { installRevertTraceGuard } from './revertTraceGuard.js';
 import { TrieNodeDB } from './trieDb.js';
-import { type CallOverrides, applyStateOverrides, blockWithOverrides, hasOverrides } from './overrides.js';
+import { type CallOverrides, applyStateOverrides, applyStateOverridesReversibly, blockWithOverrides, hasOverrides } from './overrides.js';
 import { type SimulateOptions, type SimulatedBlock, checkSimulateLimits, simulate } from './simulate.js';
 import { type MiningOutcome, type NextBlockOverrides, mineBlock, replayTransaction } from './miner.js';
 import type { ExecutionTracer, TracedRun } from './tracing.js';
@@ -419,7 +419,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   // ---- execution without transactions --------------------------------------------------
 
   call(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<Uint8Array> {
-    return this.queue.run(async () => runCall(await this.executionContext(ref, overrides), request, this.gasCap()));
+    return this.queue.run(() => this.inCallContext(ref, overrides, (ctx) => runCall(ctx, request, this.gasCap())));
   }
 
   /**
@@ -429,12 +429,17 @@ export class Chain extends EventEmitter<ChainEvents> {
    */
   traceCall(request: CallRequest, ref: BlockRef, tracer: ExecutionTracer, overrides?: CallOverrides): Promise<TracedRun> {
     return this.queue.run(async () => {
-      const ctx = await this.executionContext(ref, overrides);
-      // With overrides the context's VM is already a throwaway copy.
-      const vm = hasOverrides(overrides) ? ctx.vm : await copyOf(ctx.vm);
+      const ctx = await this.plainExecutionContext(ref);
+      const vm = await copyOf(ctx.vm);
+      const block = hasOverrides(overrides) ? blockWithOverrides(ctx.block, overrides.block) : ctx.block;
+      if (hasOverrides(overrides)) {
+        // The copy is thrown away: the overrides need no undoing.
+        this.alignVm(vm, block.header.number, block.header.timestamp);
+        await applyStateOverrides(vm, overrides.state ?? [], (address) => toChecksumAddress(address.toString()));
+      }
       const detach = tracer.attach(vm.evm as EVM);
       try {
-        return { result: await executeCall({ vm, block: ctx.block }, request, this.gasCap()), logsBefore: 0 };
+        return { result: await executeCall({ vm, block }, request, this.gasCap()), logsBefore: 0 };
       } finally {
         detach();
       }
@@ -480,7 +485,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   createAccessList(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<AccessListOutcome> {
-    return this.queue.run(async () => createAccessList(await this.executionContext(ref, overrides), request, this.gasCap()));
+    return this.queue.run(() => this.inCallContext(ref, overrides, (ctx) => createAccessList(ctx, request, this.gasCap())));
   }
 
   /**
@@ -488,15 +493,22 @@ export class Chain extends EventEmitter<ChainEvents> {
    * head's state in the context of the next block (its number, timestamp with time
    * travel applied, base fee), so a call sees what a transaction sent now would see.
    */
-  private async executionContext(ref: BlockRef, overrides?: CallOverrides): Promise<{ vm: VM; block: Block }> {
+  /**
+   * Run `body` where a call runs (executionContext), with `overrides` applied: block overrides on
+   * a copy of the header, state overrides inside a checkpoint of the state that is always
+   * reverted (overrides.ts), so nothing leaks.
+   */
+  private async inCallContext<T>(ref: BlockRef, overrides: CallOverrides | undefined, body: (ctx: { vm: VM; block: Block }) => Promise<T>): Promise<T> {
     const ctx = await this.plainExecutionContext(ref);
-    if (!hasOverrides(overrides)) return ctx;
-    // Overrides go into a throwaway copy of the state and header (overrides.ts): nothing leaks.
-    const vm = await copyOf(ctx.vm);
+    if (!hasOverrides(overrides)) return body(ctx);
     const block = blockWithOverrides(ctx.block, overrides.block);
-    this.alignVm(vm, block.header.number, block.header.timestamp);
-    await applyStateOverrides(vm, overrides.state ?? [], (address) => toChecksumAddress(address.toString()));
-    return { vm, block };
+    this.alignVm(ctx.vm, block.header.number, block.header.timestamp);
+    const restore = await applyStateOverridesReversibly(ctx.vm, overrides.state ?? [], (address) => toChecksumAddress(address.toString()));
+    try {
+      return await body({ vm: ctx.vm, block });
+    } finally {
+      await restore();
+    }
   }
 
   private async plainExecutionContext(ref: BlockRef): Promise<{ vm: VM; block: Block }> {
@@ -540,10 +552,11 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   private async estimateUnqueued(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<bigint> {
-    const ctx = await this.executionContext(ref, overrides);
-    const balance = request.from ? ((await ctx.vm.stateManager.getAccount(request.from))?.balance ?? 0n) : 0n;
-    // An estimate runs the call many times: its console.log lines would print once per run.
-    return this.consoleLines.mutedDuring(() => estimateGas(ctx, request, this.gasCap(), balance));
+    return this.inCallContext(ref, overrides, async (ctx) => {
+      const balance = request.from ? ((await ctx.vm.stateManager.getAccount(request.from))?.balance ?? 0n) : 0n;
+      // An estimate runs the call many times: its console.log lines would print once per run.
+      return this.consoleLines.mutedDuring(() => estimateGas(ctx, request, this.gasCap(), balance));
+    });
   }
 
   private gasCap(): bigint {

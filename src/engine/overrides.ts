@@ -171,6 +171,28 @@ export function hasOverrides(overrides: CallOverrides | undefined): overrides is
   return overrides !== undefined && ((overrides.state?.length ?? 0) > 0 || overrides.block !== undefined);
 }
 
+/**
+ * Apply `overrides` to `vm` (the chain's own VM or a historical one) inside a state checkpoint;
+ * the returned function reverts the checkpoint and puts the precompile table back. Cheaper than
+ * a throwaway copy of the VM for a single call.
+ */
+export async function applyStateOverridesReversibly(vm: VM, overrides: readonly StateOverride[], checksum: (address: Address) => string): Promise<() => Promise<void>> {
+  const evm = vm.evm as unknown as { _precompiles: Map<string, unknown> };
+  const saved = evm._precompiles;
+  await vm.stateManager.checkpoint();
+  const restore = async () => {
+    evm._precompiles = saved;
+    await vm.stateManager.revert();
+  };
+  try {
+    await applyStateOverrides(vm, overrides, checksum);
+  } catch (error) {
+    await restore();
+    throw error;
+  }
+  return restore;
+}
+
 /** Put back the fork's own precompiles (eth_simulateV1 moves them per block, as go-ethereum does). */
 export function resetPrecompiles(vm: VM): void {
   const evm = vm.evm as unknown as { _precompiles: Map<string, unknown>; _customPrecompiles: unknown };

@@ -214,6 +214,15 @@ describe('state and block overrides', function () {
     expect(await rpc('eth_getBlockByNumber', ['latest', false])).to.deep.equal(before);
   });
 
+  it('an override refused half-way (after earlier accounts were written) leaves nothing behind', async () => {
+    // Applied in address order: C's code is written before D's conflict is found.
+    const error = await rpcError(() => call({ [C]: { code: returning('43'), balance: '0x5' }, [D]: { state: {}, stateDiff: {} } }));
+    expect(error.message).to.match(/has both 'state' and 'stateDiff'/);
+    expect(await rpc('eth_getCode', [C, 'latest'])).to.equal('0x');
+    expect(await rpc('eth_getBalance', [C, 'latest'])).to.equal('0x0');
+    expect(await call({}, '0x', undefined, C)).to.equal('0x');
+  });
+
   describe('over HTTP', () => {
     let server: ChainSimServer;
     let url: string;
