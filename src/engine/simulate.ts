@@ -229,6 +229,8 @@ type Internals = { transactions: TypedTransaction[]; transactionResults: RunTxRe
 class CallRunner {
   readonly senders: Address[] = [];
   private logCount = 0;
+  /** The header calls run under, built once per base fee (the block's, or 0 for fee-less calls). */
+  private readonly runBlocks = new Map<bigint | undefined, Block>();
 
   constructor(
     private readonly host: SimulationHost,
@@ -279,6 +281,8 @@ class CallRunner {
         tx,
         block,
         skipNonce: !this.options.validation,
+        // The receipt's cumulative gas: the block's so far (the shared run header does not carry it).
+        blockGasUsed: this.internals.gasUsed,
         skipBlockGasLimitValidation: true,
         skipHardForkValidation: true,
       });
@@ -319,16 +323,19 @@ class CallRunner {
     return { ...base, status: 0, error: { code: ERR.vmError, message } };
   }
 
-  /** The header a call runs under: the block's so far, with the blob base fee override. */
+  /** The header a call runs under: the block's, with the blob base fee override (its gasUsed is not read by runTx). */
   private runBlock(baseFee: bigint | undefined): Block {
+    const known = this.runBlocks.get(baseFee);
+    if (known) return known;
     const block = createBlock(
-      { header: { ...this.header, baseFeePerGas: baseFee, gasUsed: this.internals.gasUsed } },
+      { header: { ...this.header, baseFeePerGas: baseFee } },
       { common: this.host.vm.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS, freeze: this.blobBaseFee === undefined },
     );
     if (this.blobBaseFee !== undefined) {
       const fee = this.blobBaseFee;
       Object.defineProperty(block.header, 'getBlobGasPrice', { value: () => fee });
     }
+    this.runBlocks.set(baseFee, block);
     return block;
   }
 
