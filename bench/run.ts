@@ -23,6 +23,7 @@ import {
 } from './targets.js';
 import { importMain } from './importChain.js';
 import { powMain } from './pow.js';
+import { SIMULATION_WORKLOADS } from './simulation.js';
 import { soakMain } from './soak.js';
 import { loadTokenArtifact, type TokenArtifact } from './token.js';
 import {
@@ -38,7 +39,7 @@ import {
   type Workload,
 } from './workloads.js';
 
-const WORKLOADS = [...BASE_WORKLOADS, ...EXTRA_WORKLOADS];
+const WORKLOADS = [...BASE_WORKLOADS, ...EXTRA_WORKLOADS, ...SIMULATION_WORKLOADS];
 
 const DEFAULT_WORKLOADS = WORKLOADS.filter((w) => !w.optIn).map((w) => w.name);
 

@@ -6,7 +6,7 @@ import type { Common } from '@ethereumjs/common';
 import { Caches, type MerkleStateManager, type Proof, getMerkleStateProof } from '@ethereumjs/statemanager';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
-import { Account, type Address, ValueEncoding, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft } from '@ethereumjs/util';
+import { Account, type Address, ValueEncoding, bytesToHex, createAddressFromString, equalsBytes, setLengthLeft, toChecksumAddress } from '@ethereumjs/util';
 import type { EVM } from '@ethereumjs/evm';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
@@ -29,6 +29,8 @@ import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { installStepLoop } from './stepLoop.js';
 import { installRevertTraceGuard } from './revertTraceGuard.js';
 import { TrieNodeDB } from './trieDb.js';
+import { type CallOverrides, applyStateOverrides, applyStateOverridesReversibly, blockWithOverrides, hasOverrides } from './overrides.js';
+import { type SimulateOptions, type SimulatedBlock, checkSimulateLimits, simulate } from './simulate.js';
 import { type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock, replayBlock, replayTransaction } from './miner.js';
 import { type BlockToTrace, type TracedTransaction, planBlockTrace, tracedTransactions } from './blockTrace.js';
 import type { ExecutionTracer, TracedRun } from './tracing.js';
@@ -140,6 +142,9 @@ function assertTimestamp(timestamp: bigint): void {
     throw new EngineError('invalidInput', `timestamp ${timestamp} is outside the uint64 range of block headers`);
   }
 }
+
+/** Where a call runs: a VM at the block's state, the block (or the pending header), the node's accounts. */
+type CallContext = { readonly vm: VM; readonly block: Block; readonly accounts: AccountRegistry };
 
 /** Fee suggestions for clients that ask (go-ethereum answers base fee + suggested tip). */
 export const SUGGESTED_TIP = 1_000_000_000n;
@@ -461,8 +466,8 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   // ---- execution without transactions --------------------------------------------------
 
-  call(request: CallRequest, ref: BlockRef): Promise<Uint8Array> {
-    return this.queue.run(async () => runCall(await this.executionContext(ref), request, this.gasCap()));
+  call(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<Uint8Array> {
+    return this.queue.run(() => this.inCallContext(ref, overrides, (ctx) => runCall(ctx, request, this.gasCap())));
   }
 
   /**
@@ -470,13 +475,19 @@ export class Chain extends EventEmitter<ChainEvents> {
    * on: a tracer that stops a run (too large) leaves its VM mid-transaction. The copy prints
    * no console.log lines.
    */
-  traceCall(request: CallRequest, ref: BlockRef, tracer: ExecutionTracer): Promise<TracedRun> {
+  traceCall(request: CallRequest, ref: BlockRef, tracer: ExecutionTracer, overrides?: CallOverrides): Promise<TracedRun> {
     return this.queue.run(async () => {
-      const ctx = await this.executionContext(ref);
+      const ctx = await this.plainExecutionContext(ref);
       const vm = await copyOf(ctx.vm);
-      const detach = tracer.attach({ vm, coinbase: ctx.block.header.coinbase });
+      const block = hasOverrides(overrides) ? blockWithOverrides(ctx.block, overrides.block) : ctx.block;
+      if (hasOverrides(overrides)) {
+        // The copy is thrown away: the overrides need no undoing.
+        this.alignVm(vm, block.header.number, block.header.timestamp);
+        await applyStateOverrides(vm, overrides.state ?? [], (address) => toChecksumAddress(address.toString()));
+      }
+      const detach = tracer.attach({ vm, coinbase: block.header.coinbase });
       try {
-        return { result: await executeCall({ vm, block: ctx.block }, request, this.gasCap()), logsBefore: 0 };
+        return { result: await executeCall({ vm, block }, request, this.gasCap()), logsBefore: 0 };
       } finally {
         detach();
       }
@@ -486,7 +497,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Calls run one after another on one copy of the state, each seeing the ones before (trace_callMany). */
   traceCalls(requests: readonly CallRequest[], ref: BlockRef, tracerFor: (index: number) => ExecutionTracer): Promise<TracedRun[]> {
     return this.queue.run(async () => {
-      const ctx = await this.executionContext(ref);
+      const ctx = await this.plainExecutionContext(ref);
       const vm = await copyOf(ctx.vm);
       const runs: TracedRun[] = [];
       for (let i = 0; i < requests.length; i++) {
@@ -536,8 +547,28 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
-  createAccessList(request: CallRequest, ref: BlockRef): Promise<AccessListOutcome> {
-    return this.queue.run(async () => createAccessList(await this.executionContext(ref), request, this.gasCap()));
+  /** eth_simulateV1 on a throwaway copy of the state at `ref` (simulate.ts). */
+  simulate(options: SimulateOptions, ref: BlockRef): Promise<SimulatedBlock[]> {
+    checkSimulateLimits(options.blocks);
+    return this.queue.run(async () => {
+      const ctx = await this.plainExecutionContext(ref);
+      const vm = await copyOf(ctx.vm);
+      return simulate(
+        {
+          vm,
+          base: ctx.block,
+          chainId: this.chainId,
+          align: (target, number, timestamp) => this.alignVm(target, number, timestamp),
+          canonicalHash: (number) => this.blocks.byNumber(number)?.hash,
+          checksum: (address) => toChecksumAddress(address.toString()),
+        },
+        options,
+      );
+    });
+  }
+
+  createAccessList(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<AccessListOutcome> {
+    return this.queue.run(() => this.inCallContext(ref, overrides, (ctx) => createAccessList(ctx, request, this.gasCap())));
   }
 
   /**
@@ -545,7 +576,25 @@ export class Chain extends EventEmitter<ChainEvents> {
    * head's state in the context of the next block (its number, timestamp with time
    * travel applied, base fee), so a call sees what a transaction sent now would see.
    */
-  private async executionContext(ref: BlockRef): Promise<{ vm: VM; block: Block; accounts: AccountRegistry }> {
+  /**
+   * Run `body` where a call runs (plainExecutionContext), with `overrides` applied: block overrides on
+   * a copy of the header, state overrides inside a checkpoint of the state that is always
+   * reverted (overrides.ts), so nothing leaks.
+   */
+  private async inCallContext<T>(ref: BlockRef, overrides: CallOverrides | undefined, body: (ctx: CallContext) => Promise<T>): Promise<T> {
+    const ctx = await this.plainExecutionContext(ref);
+    if (!hasOverrides(overrides)) return body(ctx);
+    const block = blockWithOverrides(ctx.block, overrides.block);
+    this.alignVm(ctx.vm, block.header.number, block.header.timestamp);
+    const restore = await applyStateOverridesReversibly(ctx.vm, overrides.state ?? [], (address) => toChecksumAddress(address.toString()));
+    try {
+      return await body({ ...ctx, block });
+    } finally {
+      await restore();
+    }
+  }
+
+  private async plainExecutionContext(ref: BlockRef): Promise<CallContext> {
     if ('tag' in ref && ref.tag === 'pending') {
       const vm = await this.pendingState();
       // With an empty pool that is the live VM: it runs under the next block's fork.
@@ -581,15 +630,16 @@ export class Chain extends EventEmitter<ChainEvents> {
     );
   }
 
-  estimateGas(request: CallRequest, ref: BlockRef): Promise<bigint> {
-    return this.queue.run(() => this.estimateUnqueued(request, ref));
+  estimateGas(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<bigint> {
+    return this.queue.run(() => this.estimateUnqueued(request, ref, overrides));
   }
 
-  private async estimateUnqueued(request: CallRequest, ref: BlockRef): Promise<bigint> {
-    const ctx = await this.executionContext(ref);
-    const balance = request.from ? ((await ctx.vm.stateManager.getAccount(request.from))?.balance ?? 0n) : 0n;
-    // An estimate runs the call many times: its console.log lines would print once per run.
-    return this.consoleLines.mutedDuring(() => estimateGas(ctx, request, this.gasCap(), balance));
+  private async estimateUnqueued(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<bigint> {
+    return this.inCallContext(ref, overrides, async (ctx) => {
+      const balance = request.from ? ((await ctx.vm.stateManager.getAccount(request.from))?.balance ?? 0n) : 0n;
+      // An estimate runs the call many times: its console.log lines would print once per run.
+      return this.consoleLines.mutedDuring(() => estimateGas(ctx, request, this.gasCap(), balance));
+    });
   }
 
   private gasCap(): bigint {

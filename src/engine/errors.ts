@@ -17,6 +17,19 @@ export class EngineError extends Error {
   }
 }
 
+/**
+ * An error go-ethereum reports with a method-specific code (eth_simulateV1's -38010 to
+ * -38026, -32015, -32602, -32603); the RPC layer passes the code through.
+ */
+export class CodedError extends EngineError {
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super('rejected', message);
+    this.name = 'CodedError';
+    this.code = code;
+  }
+}
+
 export function rejected(message: string): EngineError {
   return new EngineError('rejected', message);
 }

@@ -144,7 +144,10 @@ function callBlock(block: Block, request: CallRequest): Block {
   let feeLess = feeLessBlocks.get(block);
   if (!feeLess) {
     const header = { ...block.header.toJSON(), baseFeePerGas: 0n };
-    feeLess = createBlock({ header }, { common: block.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS });
+    // A blob base fee override (overrides.ts) lives on the header instance: keep it.
+    const blobGasPrice = Object.getOwnPropertyDescriptor(block.header, 'getBlobGasPrice');
+    feeLess = createBlock({ header }, { common: block.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS, freeze: blobGasPrice === undefined });
+    if (blobGasPrice) Object.defineProperty(feeLess.header, 'getBlobGasPrice', blobGasPrice);
     feeLessBlocks.set(block, feeLess);
   }
   return feeLess;

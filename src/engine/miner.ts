@@ -115,7 +115,7 @@ export async function mineBlock(
  * All of these reach the builder's private list of transactions; if that is ever renamed,
  * the library's own ways are used.
  */
-class LeanBlockBuilder extends BlockBuilder {
+export class LeanBlockBuilder extends BlockBuilder {
   private readonly setsListAside: boolean;
   /** While build() runs the library's on an empty list: the roots of the real one. */
   private roots: { readonly transactions: Uint8Array; readonly receipts: Uint8Array } | undefined;

@@ -14,7 +14,7 @@ export type ParamPath = string;
 
 export type Decoder<T> = (value: unknown, path: ParamPath) => T;
 
-function fail(path: ParamPath, rule: string): never {
+export function fail(path: ParamPath, rule: string): never {
   throw invalidParams(`invalid argument ${path}: ${rule}`);
 }
 
@@ -175,7 +175,7 @@ export function arrayOf<T>(decoder: Decoder<T>, maxItems = 10_000): Decoder<T[]>
   };
 }
 
-function record(value: unknown, path: ParamPath): Record<string, unknown> {
+export function record(value: unknown, path: ParamPath): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(path, `expected an object, got ${describe(value)}`);
   return value as Record<string, unknown>;
 }

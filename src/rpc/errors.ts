@@ -1,5 +1,5 @@
 import { clipLongRuns } from '../engine/clip.js';
-import { EngineError, RevertError, TransactionFailedError } from '../engine/errors.js';
+import { CodedError, EngineError, RevertError, TransactionFailedError } from '../engine/errors.js';
 import { hardhatSendError } from './hardhatErrors.js';
 import type { Json } from './json.js';
 import { encodeData } from './encode.js';
@@ -51,6 +51,7 @@ export function toRpcError(error: unknown, onInternal: (error: unknown) => void)
   if (error instanceof TransactionFailedError) return hardhatSendError(error);
   // A revert's reason is the contract's answer, not an echo of the request: it stays whole.
   if (error instanceof RevertError) return new RpcError(ErrorCode.executionReverted, error.message, encodeData(error.data));
+  if (error instanceof CodedError) return new RpcError(error.code, clipLongRuns(error.message));
   if (error instanceof EngineError) {
     return new RpcError(error.kind === 'invalidInput' ? ErrorCode.invalidParams : ErrorCode.server, clipLongRuns(error.message));
   }

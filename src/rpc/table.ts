@@ -24,6 +24,7 @@ import { nodeMethods } from './methods/node.js';
 import { poolMethods } from './methods/pool.js';
 import { powMethods } from './methods/pow.js';
 import { readMethods } from './methods/reads.js';
+import { simulateMethods } from './methods/simulate.js';
 import { transactionMethods } from './methods/transactions.js';
 
 export type MethodTable = ReadonlyMap<string, RpcMethod>;
@@ -84,4 +85,4 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
 
 const WITHOUT_ETH_TWIN: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods, ...poolMethods, ...debugMethods]);
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods, dropinMethods, gethReadMethods, erc20Methods, blockTraceMethods, rawDataMethods, parityTraceMethods, otterscanMethods, forkMethods];
+const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, simulateMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods, dropinMethods, gethReadMethods, erc20Methods, blockTraceMethods, rawDataMethods, parityTraceMethods, otterscanMethods, forkMethods];

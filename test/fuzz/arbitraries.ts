@@ -44,7 +44,48 @@ export const GOOD_VALUES: Readonly<Record<string, unknown>> = {
   filter: { fromBlock: '0x0', toBlock: 'latest' },
   filterId: '0x1',
   state: { alloc: {} },
+  stateOverrides: { [SECOND_ACCOUNT]: { balance: '0x1', code: '0x60006000f3', stateDiff: { [ZERO_HASH]: ZERO_HASH } } },
+  blockOverrides: { number: '0x10', time: '0x100' },
 };
+
+const overrideAddresses = fc.constantFrom(SECOND_ACCOUNT, FIRST_ACCOUNT, '0x0000000000000000000000000000000000000001', '0x0000000000000000000000000000000000000002', '0x00000000000000000000000000000000000000c1');
+const words = fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }).map((v) => `0x${v.toString(16).padStart(64, '0')}`);
+const quantities = (bits: bigint) => fc.bigInt({ min: 0n, max: (1n << bits) - 1n }).map((v) => `0x${v.toString(16)}`);
+
+/** One account's override: mostly well-formed fields, sometimes a hostile value in one of them. */
+const accountOverride = (value: fc.Arbitrary<unknown>) =>
+  fc.record(
+    {
+      balance: fc.oneof(quantities(256n), value),
+      nonce: fc.oneof(quantities(64n), value),
+      code: fc.oneof(fc.constantFrom('0x', '0x60006000f3', '0x4360005260206000f3', '0x60016000556001600055', '0xfe', '0x600060006000f0'), value),
+      state: fc.dictionary(words, words, { maxKeys: 3 }),
+      stateDiff: fc.dictionary(words, words, { maxKeys: 3 }),
+      movePrecompileToAddress: fc.oneof(overrideAddresses, value),
+    },
+    { requiredKeys: [] },
+  );
+
+/** A state override map (eth_call's third parameter) over a few addresses, precompiles among them. */
+export function stateOverrides(value: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  return fc.dictionary(overrideAddresses, accountOverride(value), { maxKeys: 3 });
+}
+
+/** Block overrides (eth_call's fourth parameter): well-formed or hostile field values. */
+export function blockOverrides(value: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
+  return fc.record(
+    {
+      number: fc.oneof(quantities(64n), value),
+      time: fc.oneof(quantities(64n), value),
+      gasLimit: fc.oneof(quantities(25n), value),
+      feeRecipient: overrideAddresses,
+      prevRandao: words,
+      baseFeePerGas: fc.oneof(quantities(40n), value),
+      blobBaseFee: fc.oneof(quantities(40n), value),
+    },
+    { requiredKeys: [] },
+  );
+}
 
 const hexDigits = (maxLength: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), maxLength });
 
