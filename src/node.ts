@@ -15,6 +15,9 @@ import { GenesisFileError, readGethGenesis } from './genesis/gethGenesis.js';
 import { StateSaver, readStateFile, restoreState, withSavedSettings } from './persistence.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
+import { withCompatForms } from './rpc/compatForms.js';
+import { applyStartupSettings } from './startupSettings.js';
+import type { Alloc } from './engine/stateDump.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 /**
@@ -24,6 +27,9 @@ export const VERSION: string = (createRequire(import.meta.url)('../../package.js
  * "Mozilla/5.0"; chain-sim and its version follow.
  */
 export const CLIENT_VERSION = `HardhatNetwork/chain-sim/v${VERSION}/${process.platform}-${process.arch}/node${process.versions.node}`;
+
+/** web3_clientVersion with compat 'ganache': Ganache's own first (tools test for "Ganache" or "TestRPC"), then chain-sim's. */
+export const GANACHE_CLIENT_VERSION = `Ganache/v7.9.2/EthereumJS TestRPC/v7.9.2/ethereum-js/chain-sim/v${VERSION}`;
 
 export interface SimNode {
   readonly options: ResolvedOptions;
@@ -48,7 +54,12 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     ? given
     : resolveOptions(saved ? withSavedSettings(withFixtures, saved) : withFixtures);
   const options: ResolvedOptions = genesis ? { ...resolved, chainId: genesis.chainId, gasLimit: genesis.header.gasLimit } : resolved;
-  const accounts = deriveAccounts(options.mnemonic, options.accounts, options.derivationPath);
+  const keyed = options.accountKeys.map(({ privateKey }) => ({ address: createAddressFromPrivateKey(privateKey), privateKey }));
+  const accounts = [...deriveAccounts(options.mnemonic, options.accounts, options.derivationPath), ...keyed];
+  // Keys given with a balance get it through the genesis alloc, which is written after the prefunded accounts.
+  const keyedAlloc: Alloc = new Map(options.accountKeys.flatMap(({ balance }, i) =>
+    balance === undefined ? [] : [[keyed[i]!.address.toString(), { balance, nonce: 0n, code: new Uint8Array(), storage: new Map() }] as const]));
+  const fileAlloc = genesis ? new Map([...genesis.alloc, ...(fixtures?.alloc ?? [])]) : fixtures?.alloc;
   const chain = await createChain({
     chainId: options.chainId,
     hardfork: options.hardfork,
@@ -61,8 +72,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     wallClock: options.wallClock,
     mining: options.mining,
     // Without saved blocks (a plain state file) the new genesis continues from the saved head's time.
-    genesisTimestamp: saved?.blocks ? undefined : (saved?.timestamp ?? fixtures?.timestamp),
-    genesisAlloc: genesis ? new Map([...genesis.alloc, ...(fixtures?.alloc ?? [])]) : fixtures?.alloc,
+    genesisTimestamp: saved?.blocks ? undefined : (options.timestamp ?? saved?.timestamp ?? fixtures?.timestamp),
+    genesisAlloc: keyedAlloc.size === 0 ? fileAlloc : new Map([...(fileAlloc ?? []), ...keyedAlloc]),
     genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
   }, options.genesis);
   // Interval mining has no caller to reject: its failure (a bug) is logged, not thrown as an unhandled 'error' event.
@@ -70,6 +81,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   // Solidity's console.log, printed as Hardhat, Ganache and Anvil print it.
   chain.on('consoleLog', (line) => options.logger(line));
   for (const privateKey of fixtures?.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
+  applyStartupSettings(chain, options, saved !== undefined);
   if (saved) await restoreState(chain, saved);
   if (options.importFile !== undefined) {
     const { imported, transactions } = await importChainFile(chain, options.importFile);
@@ -91,8 +103,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   });
   const requestLog = { enabled: options.verbose };
   const dispatcher = new Dispatcher(
-    buildMethodTable(),
-    { chain, filters, clientVersion: CLIENT_VERSION, pow, requestLog },
+    withCompatForms(buildMethodTable(), options),
+    { chain, filters, clientVersion: options.compat === 'ganache' ? GANACHE_CLIENT_VERSION : CLIENT_VERSION, pow, requestLog, networkId: options.networkId },
     {
       maxBatchSize: options.maxBatchSize,
       onInternalError: (error, method) => {

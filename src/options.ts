@@ -64,6 +64,30 @@ export interface ChainSimOptions {
   stateFile?: string;
   /** With stateFile: also save every this many seconds (fractions allowed; 0: only on shutdown). */
   stateInterval?: number;
+  /** net_version's answer (default: the chain id). Ganache's networkId. */
+  networkId?: number | bigint;
+  /** Ganache's vmErrorsOnRPCResponse: a send whose transaction fails (mined with status 0) answers an error. */
+  vmErrorsOnRPCResponse?: boolean;
+  /** 'ganache': web3_clientVersion and the shared evm_* names answer as Ganache 7 does (chain-sim/ganache sets it). */
+  compat?: 'ganache';
+  /** Accounts by private key (0x hex), each with an optional balance in wei; without `accounts`, no derived accounts. */
+  accountKeys?: ReadonlyArray<string | { readonly privateKey: string; readonly balance?: number | bigint | string }>;
+  /** Addresses that may send without a signature from the start (Ganache's unlocked accounts). */
+  unlock?: readonly string[];
+  /** Every address may send without a signature (Anvil's --auto-impersonate). */
+  autoImpersonate?: boolean;
+  /** Genesis block time, in seconds since 1970; later blocks continue from it. */
+  timestamp?: number | bigint | string;
+  /** Legacy gas price: eth_gasPrice's answer and the price of legacy sends without one, in wei. */
+  gasPrice?: number | bigint | string;
+  /** Forking a remote chain: no engine supports it yet, so it is refused. */
+  fork?: { readonly url?: string; readonly blockNumber?: number | bigint | string; readonly headers?: Readonly<Record<string, string>> };
+}
+
+/** A private key with its genesis balance (wei). */
+export interface KeyedAccount {
+  readonly privateKey: Uint8Array;
+  readonly balance: bigint | undefined;
 }
 
 export interface ResolvedOptions {
@@ -100,6 +124,14 @@ export interface ResolvedOptions {
   readonly genesis: string | undefined;
   readonly stateFile: string | undefined;
   readonly stateInterval: number;
+  readonly networkId: bigint | undefined;
+  readonly vmErrorsOnRPCResponse: boolean;
+  readonly compat: 'ganache' | undefined;
+  readonly accountKeys: readonly KeyedAccount[];
+  readonly unlock: readonly Address[];
+  readonly autoImpersonate: boolean;
+  readonly timestamp: bigint | undefined;
+  readonly gasPrice: bigint | undefined;
 }
 
 export class OptionError extends Error {
@@ -279,6 +311,55 @@ function powDifficulty(mining: 'instant' | 'pow', value: number | bigint | strin
   return integer('difficulty', value, DEFAULT_DIFFICULTY, 1n, 2n ** 256n - 1n);
 }
 
+function flag(option: string, value: boolean | undefined): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw new OptionError(option, `expected true or false, got "${String(value)}"`);
+  return value;
+}
+
+function compatOf(value: string | undefined): 'ganache' | undefined {
+  if (value === undefined || value === 'ganache') return value;
+  throw new OptionError('compat', `expected "ganache", got "${String(value)}"`);
+}
+
+/** `KEY` or `KEY,BALANCE` (the CLI's form), or { privateKey, balance } (Hardhat's and code's). */
+function accountKeysOf(value: ChainSimOptions['accountKeys']): readonly KeyedAccount[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new OptionError('account', 'expected a list of private keys');
+  return value.map((entry: unknown, i) => {
+    let key: unknown;
+    let balance: unknown;
+    if (typeof entry === 'string') [key, balance] = entry.split(/,(.*)/s);
+    else if (typeof entry === 'object' && entry !== null) ({ privateKey: key, balance } = entry as { privateKey?: unknown; balance?: unknown });
+    if (typeof key !== 'string' || !/^(0x)?[0-9a-fA-F]{64}$/.test(key.trim())) {
+      throw new OptionError('account', `entry ${i}: expected a 32-byte hex private key (KEY or KEY,BALANCE_IN_WEI)`);
+    }
+    const privateKey = Uint8Array.from(Buffer.from(key.trim().replace(/^0x/, ''), 'hex'));
+    if (balance === undefined || balance === '') return { privateKey, balance: undefined };
+    if (typeof balance !== 'string' && typeof balance !== 'number' && typeof balance !== 'bigint') {
+      throw new OptionError('account', `entry ${i}: expected the balance in wei as a number or a string`);
+    }
+    return { privateKey, balance: integer('account', balance, 0n, 0n, 2n ** 256n - 1n) };
+  });
+}
+
+function addressesOf(option: string, value: readonly string[] | undefined): readonly Address[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new OptionError(option, 'expected a list of addresses');
+  return value.map((text: unknown) => {
+    if (typeof text !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(text.trim())) {
+      throw new OptionError(option, `expected a 20-byte 0x-prefixed address, got "${String(text)}"`);
+    }
+    return createAddressFromString(text.trim());
+  });
+}
+
+/** No engine here forks a remote chain (yet): saying so beats starting an empty chain the user thinks is a fork. */
+function refuseFork(value: ChainSimOptions['fork']): object {
+  if (value === undefined) return {};
+  throw new OptionError('fork', 'forking a remote chain is not supported by this version of chain-sim');
+}
+
 export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
   const mining = input.mining ?? 'instant';
   if (mining !== 'instant' && mining !== 'pow') throw new OptionError('mining', `expected instant or pow, got "${String(mining)}"`);
@@ -301,7 +382,8 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     chainId: integer('chain-id', input.chainId, 1337n, 1n, 2n ** 64n - 1n),
     hardfork,
     mnemonic: input.mnemonic ?? DEFAULT_MNEMONIC,
-    accounts: Number(integer('accounts', input.accounts, 10n, 0n, 100_000n)),
+    // Accounts given by key replace the derived ones unless a count is asked for too (Hardhat, Ganache).
+    accounts: Number(integer('accounts', input.accounts, input.accountKeys === undefined ? 10n : 0n, 0n, 100_000n)),
     balanceWei: ether('balance', input.balance, 10_000n * WEI_PER_ETHER),
     derivationPath: input.derivationPath ?? "m/44'/60'/0'/0",
     gasLimit: integer('gas-limit', input.gasLimit, 30_000_000n, 5000n, 2n ** 63n - 1n),
@@ -331,5 +413,14 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     genesis: genesisOf(input),
     stateFile: filePathOf('state', input.stateFile),
     stateInterval: stateIntervalOf(input.stateInterval, input.stateFile),
+    networkId: input.networkId === undefined ? undefined : integer('network-id', input.networkId, 0n, 1n, 2n ** 64n - 1n),
+    vmErrorsOnRPCResponse: flag('vm-errors-on-rpc-response', input.vmErrorsOnRPCResponse),
+    compat: compatOf(input.compat),
+    accountKeys: accountKeysOf(input.accountKeys),
+    unlock: addressesOf('unlock', input.unlock),
+    autoImpersonate: flag('auto-impersonate', input.autoImpersonate),
+    timestamp: input.timestamp === undefined ? undefined : integer('timestamp', input.timestamp, 0n, 0n, 2n ** 64n - 1n),
+    gasPrice: input.gasPrice === undefined ? undefined : integer('gas-price', input.gasPrice, 0n, 0n, 2n ** 256n - 1n),
+    ...refuseFork(input.fork),
   };
 }

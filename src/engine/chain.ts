@@ -148,6 +148,10 @@ export class Chain extends EventEmitter<ChainEvents> {
   readonly accounts: AccountRegistry;
   coinbase: Address;
   blockGasLimit: bigint;
+  /** Legacy gas price: eth_gasPrice and legacy sends without a price (--gas-price, miner_setGasPrice); unset: base fee + tip. */
+  gasPrice: bigint | undefined;
+  /** Every mined block's extraData (miner_setExtra). */
+  extraData: Uint8Array | undefined;
   automine = true;
   /** Replaced, never mutated: snapshots hold it as it was. */
   private nextBlock: NextBlockOverrides = {};
@@ -345,6 +349,7 @@ export class Chain extends EventEmitter<ChainEvents> {
           timestamp,
           coinbase: this.coinbase,
           gasLimit: this.blockGasLimit,
+          extraData: this.extraData,
           ...this.nextBlock,
         }),
       );
@@ -540,19 +545,24 @@ export class Chain extends EventEmitter<ChainEvents> {
    * Complete and sign with an owned key, without sending (eth_signTransaction): the signed
    * transaction's bytes. The nonce counts the pool, as for a send.
    */
-  signTransaction(request: CallRequest): Promise<Uint8Array> {
+  signTransaction(request: CallRequest, passphrase?: string): Promise<Uint8Array> {
     return this.queue.run(async () => {
       const from = senderOfRequest(request, 'signTransaction');
-      const key = this.accounts.signingKeyOf(from);
+      const key = this.accounts.signingKeyOf(from, passphrase);
       return (await this.fillTransaction(request, from)).sign(key).serialize();
     });
   }
 
-  private sendFrom(request: CallRequest, unsigned: boolean): Promise<string> {
+  /** personal_sendTransaction: as eth_sendTransaction, opening a locked account with its passphrase. */
+  sendWithPassphrase(request: CallRequest, passphrase: string): Promise<string> {
+    return this.sendFrom(request, false, passphrase);
+  }
+
+  private sendFrom(request: CallRequest, unsigned: boolean, passphrase?: string): Promise<string> {
     return this.queue.run(async () => {
       const from = senderOfRequest(request, 'sendTransaction');
-      const key = unsigned ? undefined : this.accounts.privateKeyOf(from);
-      if (!key && !unsigned && !this.accounts.isImpersonated(from)) throw rejected(`unknown account ${from.toString()}`);
+      const sender = unsigned ? 'unsigned' : this.accounts.senderKeyOf(from, passphrase);
+      const key = sender === 'unsigned' ? undefined : sender;
       const filled = await this.fillTransaction(request, from);
       const tx = key ? filled.sign(key) : impersonate(filled, from);
       return this.admit(tx, from);
@@ -581,7 +591,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       const cap = request.maxFeePerGas ?? 2n * (this.nextBlock.baseFeePerGas ?? this.blocks.headBaseFee!) + tip;
       data = { ...base, type: 2, maxPriorityFeePerGas: tip, maxFeePerGas: cap, accessList: request.accessList as never };
     } else {
-      const gasPrice = request.gasPrice ?? (nextBaseFee ?? 0n) + SUGGESTED_TIP;
+      const gasPrice = request.gasPrice ?? this.gasPrice ?? (nextBaseFee ?? 0n) + SUGGESTED_TIP;
       data = request.accessList || request.type === 1
         ? { ...base, type: 1, gasPrice, accessList: request.accessList as never }
         : { ...base, type: 0, gasPrice };
@@ -683,6 +693,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       timestamp: blockTimestamp,
       coinbase: this.coinbase,
       gasLimit: this.blockGasLimit,
+      extraData: this.extraData,
       ...this.nextBlock,
     });
     this.appendMined(outcome);
@@ -788,7 +799,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.alignVm(this.vm, head.number, headTime);
     }
     const { baseFeePerGas, prevRandao } = this.nextBlock;
-    if (!isPostMerge(this.common) || baseFeePerGas !== undefined || prevRandao !== undefined) return undefined;
+    if (!isPostMerge(this.common) || baseFeePerGas !== undefined || prevRandao !== undefined || this.extraData) return undefined;
     if ((await this.executable()).length > 0) return undefined;
     for (const [eip, address] of SYSTEM_CONTRACTS) {
       if (this.common.isActivatedEIP(eip) && (await this.vm.stateManager.getAccount(address))) return undefined;

@@ -50,7 +50,7 @@ function rewardsAt(mined: MinedBlock, wanted: readonly number[]): string[] {
 }
 
 export const feeMethods = [
-  defineMethod('chain_gasPrice', [], ({ chain }) => encodeQuantity((chain.nextBaseFee() ?? 0n) + SUGGESTED_TIP)),
+  defineMethod('chain_gasPrice', [], ({ chain }) => encodeQuantity(chain.gasPrice ?? (chain.nextBaseFee() ?? 0n) + SUGGESTED_TIP)),
   defineMethod('chain_maxPriorityFeePerGas', [], () => encodeQuantity(SUGGESTED_TIP)),
   defineMethod('chain_blobBaseFee', [], ({ chain }) => {
     const common = chain.nextBlockCommon();
