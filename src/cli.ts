@@ -15,7 +15,9 @@ function buildParser(argv: string[]) {
     .version(VERSION)
     .help('help')
     .strict()
-    .wrap(Math.min(110, process.stdout.columns ?? 110));
+    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    // Other tools' flags have dots (--wallet.totalAccounts) and 'no-' names (--no-mining): both are flags of their own here.
+    .parserConfiguration({ 'dot-notation': false, 'boolean-negation': false });
   for (const decl of OPTION_DECLARATIONS) {
     parser = parser.option(decl.flag, {
       type: decl.type,
@@ -37,7 +39,7 @@ function toOptions(args: Record<string, unknown>): ChainSimOptions {
     if (decl.type === 'number' && (typeof value !== 'number' || Number.isNaN(value))) {
       throw new OptionError(decl.flag, `expected a number`);
     }
-    options[decl.key] = value;
+    options[decl.key] = decl.coerce ? decl.coerce(value) : value;
   }
   return options as ChainSimOptions;
 }
@@ -106,7 +108,10 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     const options = server.node.options;
     const { url } = await server.listen();
     void useCompactHeap();
-    if (options.quiet) console.log(`Listening on ${url}`);
+    if (options.json) {
+      const accounts = server.node.chain.accounts.list().map((a) => toChecksumAddress(a.toString()));
+      console.log(JSON.stringify({ time: new Date().toISOString(), message: `Listening on ${url}`, url, chainId: Number(options.chainId), accounts }));
+    } else if (options.quiet) console.log(`Listening on ${url}`);
     else console.log(banner(server.node, url));
     if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
       console.warn(`Warning: listening on ${options.host}: the unlocked accounts can be used by anyone who can reach this address.`);
@@ -119,7 +124,8 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     return 1;
   }
   const shutdown = (signal: string) => {
-    if (!server.node.options.quiet) console.log(`\n${signal} received, shutting down`);
+    if (server.node.options.json) server.node.options.logger(`${signal} received, shutting down`);
+    else if (!server.node.options.quiet) console.log(`\n${signal} received, shutting down`);
     // close() saves the state file last; a failed save must not look like a clean exit.
     server.close().then(
       () => process.exit(0),

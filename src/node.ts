@@ -16,7 +16,9 @@ import { StateSaver, readStateFile, restoreState, withSavedSettings } from './pe
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
 import { withCompatForms } from './rpc/compatForms.js';
-import { applyStartupSettings } from './startupSettings.js';
+import { applyStartupSettings, startMining } from './startupSettings.js';
+import { printTraces } from './printTraces.js';
+import { writeAccountsFile } from './accountsOut.js';
 import type { Alloc } from './engine/stateDump.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -75,11 +77,12 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     genesisTimestamp: saved?.blocks ? undefined : (options.timestamp ?? saved?.timestamp ?? fixtures?.timestamp),
     genesisAlloc: keyedAlloc.size === 0 ? fileAlloc : new Map([...(fileAlloc ?? []), ...keyedAlloc]),
     genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
+    codeSizeLimit: options.codeSizeLimit,
   }, options.genesis);
   // Interval mining has no caller to reject: its failure (a bug) is logged, not thrown as an unhandled 'error' event.
   chain.on('error', (error) => console.error('chain-sim: internal error in a background task (mining, console.log):', error));
   // Solidity's console.log, printed as Hardhat, Ganache and Anvil print it.
-  chain.on('consoleLog', (line) => options.logger(line));
+  if (!options.noConsoleLog) chain.on('consoleLog', (line) => options.logger(line));
   for (const privateKey of fixtures?.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
   applyStartupSettings(chain, options, saved !== undefined);
   if (saved) await restoreState(chain, saved);
@@ -91,11 +94,9 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     ? undefined
     : new StateSaver(chain, options.stateFile, options.stateInterval, (error) => console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`));
   const pow = options.mining === 'pow' ? startPow(chain, options) : undefined;
-  if (options.blockTime > 0) {
-    // Interval mining replaces automine, as Ganache's --blockTime does.
-    chain.automine = false;
-    chain.setIntervalMining(Math.max(1, Math.round(options.blockTime * 1000)));
-  }
+  startMining(chain, options);
+  const stopTraces = options.printTraces ? printTraces(chain, options.logger) : undefined;
+  if (options.accountsOut !== undefined) await writeAccountsFile(options.accountsOut, chain, options);
   const filters = new FilterManager(chain, {
     timeoutMs: options.filterTimeout * 1000,
     maxLogs: options.maxLogs,
@@ -124,6 +125,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     stateSaver,
     close: () => {
       stateSaver?.stop();
+      stopTraces?.();
       chain.close();
       filters.close();
       pow?.close();

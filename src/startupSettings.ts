@@ -9,6 +9,21 @@ export function applyStartupSettings(chain: Chain, options: ResolvedOptions, res
   }
   if (options.autoImpersonate) chain.accounts.impersonateAll = true;
   if (options.gasPrice !== undefined) chain.gasPrice = options.gasPrice;
+  if (options.transactionGasCap !== undefined) chain.callGasCap = options.transactionGasCap;
+  if (options.disableMinPriorityFee) chain.suggestedTip = 0n;
+  chain.finalityLag = BigInt(options.slotsInAnEpoch);
+  chain.clock.allowSameTimestamp = options.allowSameTimestamp;
   // Later blocks continue from the genesis time given, as Hardhat's initialDate and Ganache's chain.time do.
   if (options.timestamp !== undefined && !restored) chain.clock.setTime(options.timestamp);
+}
+
+/**
+ * Mining at start: automine (default), none (--no-mining), an interval (--block-time,
+ * --mining-interval) which replaces automine as Ganache's blockTime does, or both (--mixed-mining).
+ */
+export function startMining(chain: Chain, options: ResolvedOptions): void {
+  const ms = options.blockTime > 0 ? Math.max(1, Math.round(options.blockTime * 1000)) : undefined;
+  const interval = options.miningInterval ?? (ms === undefined ? undefined : [ms, ms]);
+  if (options.noMining || (interval && !options.mixedMining)) chain.automine = false;
+  if (interval) chain.setIntervalMining(interval[0], interval[1]);
 }

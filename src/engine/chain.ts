@@ -10,6 +10,7 @@ import { Account, type Address, ValueEncoding, bytesToHex, createAddressFromStri
 import type { EVM } from '@ethereumjs/evm';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
+import { type CodeSizeLimit, evmOptionsFor } from './codeSize.js';
 import { BlockStore, type MinedBlock, type TransactionLocation } from './blocks.js';
 import { BlockClock, MAX_TIMESTAMP, type WallClock, assertMinable } from './clock.js';
 import { EngineError, rejected } from './errors.js';
@@ -64,6 +65,8 @@ export interface EngineOptions {
    * settings above, and the genesis state is `genesisAlloc` alone (no prefunded accounts).
    */
   readonly genesis?: { readonly schedule: ForkSchedule; readonly header: GenesisHeader };
+  /** Contract size limit: bytes, 'unlimited', or undefined for the forks' own (codeSize.ts). */
+  readonly codeSizeLimit?: CodeSizeLimit;
 }
 
 /** What the state setters (chain_setBalance, chain_setCode, chain_setNonce) change in an account. */
@@ -152,6 +155,12 @@ export class Chain extends EventEmitter<ChainEvents> {
   gasPrice: bigint | undefined;
   /** Every mined block's extraData (miner_setExtra). */
   extraData: Uint8Array | undefined;
+  /** The tip suggested and filled in when a request names none (--disable-min-priority-fee: 0). */
+  suggestedTip = SUGGESTED_TIP;
+  /** Gas cap of eth_call and eth_estimateGas (--transaction-gas-cap); unset: the block's (EIP-7825's) cap. */
+  callGasCap: bigint | undefined;
+  /** 'safe' is this many blocks behind the head and 'finalized' twice as many (--slots-in-an-epoch, as Anvil). */
+  finalityLag = 0n;
   automine = true;
   /** Replaced, never mutated: snapshots hold it as it was. */
   private nextBlock: NextBlockOverrides = {};
@@ -210,6 +219,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const trieNodes = new TrieNodeDB();
     const vm = await createVM({
       common,
+      evmOpts: evmOptionsFor(options.codeSizeLimit),
       // Caches keep writes of a transaction (and of reverted calls) out of the trie until a block commits.
       stateManager: new TrackingStateManager({
         common,
@@ -298,7 +308,14 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** Like resolve, but undefined when no such block exists (block getters answer null). */
   find(ref: BlockRef): MinedBlock | undefined {
-    if ('tag' in ref) return ref.tag === 'earliest' ? this.blocks.byNumber(0n) : this.head;
+    if ('tag' in ref) {
+      if (ref.tag === 'earliest') return this.blocks.byNumber(0n);
+      if (this.finalityLag > 0n && (ref.tag === 'safe' || ref.tag === 'finalized')) {
+        const behind = this.head.number - this.finalityLag * (ref.tag === 'safe' ? 1n : 2n);
+        return this.blocks.byNumber(behind > 0n ? behind : 0n);
+      }
+      return this.head;
+    }
     if ('number' in ref) return this.blocks.byNumber(ref.number);
     return this.blocks.byHashHex(ref.hash);
   }
@@ -518,7 +535,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   private gasCap(): bigint {
-    return transactionGasCap(this.nextBlockCommon(), this.blockGasLimit);
+    return this.callGasCap ?? transactionGasCap(this.nextBlockCommon(), this.blockGasLimit);
   }
 
   // ---- transactions ----------------------------------------------------------------------
@@ -585,13 +602,13 @@ export class Chain extends EventEmitter<ChainEvents> {
     const nextBaseFee = this.nextBaseFee();
     let data: TypedTxData;
     if (nextBaseFee !== undefined && request.gasPrice === undefined && request.type !== 0 && request.type !== 1) {
-      const tip = request.maxPriorityFeePerGas ?? SUGGESTED_TIP;
+      const tip = request.maxPriorityFeePerGas ?? this.suggestedTip;
       // go-ethereum: twice the head's base fee plus the tip, which covers the next block's;
       // a base fee set for the next block may be higher than that, so it counts instead.
       const cap = request.maxFeePerGas ?? 2n * (this.nextBlock.baseFeePerGas ?? this.blocks.headBaseFee!) + tip;
       data = { ...base, type: 2, maxPriorityFeePerGas: tip, maxFeePerGas: cap, accessList: request.accessList as never };
     } else {
-      const gasPrice = request.gasPrice ?? this.gasPrice ?? (nextBaseFee ?? 0n) + SUGGESTED_TIP;
+      const gasPrice = request.gasPrice ?? this.gasPrice ?? (nextBaseFee ?? 0n) + this.suggestedTip;
       data = request.accessList || request.type === 1
         ? { ...base, type: 1, gasPrice, accessList: request.accessList as never }
         : { ...base, type: 0, gasPrice };
@@ -1047,15 +1064,20 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   /** Mine a block every `ms` milliseconds (0 stops). */
-  setIntervalMining(ms: number): void {
-    if (this.intervalTimer) clearInterval(this.intervalTimer);
+  /** A block every `ms`, or every random whole number of ms in [ms, maxMs] (Hardhat's mining.interval range). */
+  setIntervalMining(ms: number, maxMs = ms): void {
+    if (this.intervalTimer) clearTimeout(this.intervalTimer);
     this.intervalTimer = undefined;
-    if (ms > 0) {
-      this.intervalTimer = setInterval(() => {
+    if (ms <= 0) return;
+    const arm = () => {
+      const wait = maxMs > ms ? ms + Math.floor(Math.random() * (maxMs - ms + 1)) : ms;
+      this.intervalTimer = setTimeout(() => {
+        arm();
         this.mine(1n).catch((error: unknown) => this.emit('error', error));
-      }, ms);
+      }, wait);
       this.intervalTimer.unref();
-    }
+    };
+    arm();
   }
 
   /** Stop background work (interval mining) so the process can exit. */

@@ -10,10 +10,9 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { type ChainSimOptions, OptionError } from '../options.js';
+import { type ChainSimOptions, GANACHE_DETERMINISTIC_MNEMONIC, OptionError } from '../options.js';
 
-/** Ganache's wallet.deterministic mnemonic. */
-export const GANACHE_DETERMINISTIC_MNEMONIC = 'myth like bonus scare over problem client lizard pioneer submit female collect';
+export { GANACHE_DETERMINISTIC_MNEMONIC };
 
 type Plain = Record<string, unknown>;
 
@@ -204,12 +203,10 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   }
 
   // ---- chain
-  for (const [source, value] of [
-    ['chain.allowUnlimitedContractSize', chain.allowUnlimitedContractSize], ['allowUnlimitedContractSize', given.allowUnlimitedContractSize],
-    ['chain.allowUnlimitedInitCodeSize', chain.allowUnlimitedInitCodeSize],
-  ] as const) {
-    onlyDefault(source, value, [false], 'contract size limits cannot be lifted by chain-sim/ganache yet');
-  }
+  m.set('disableCodeSizeLimit', bool('chain.allowUnlimitedContractSize', chain.allowUnlimitedContractSize) || undefined, 'chain.allowUnlimitedContractSize');
+  m.set('disableCodeSizeLimit', bool('allowUnlimitedContractSize', given.allowUnlimitedContractSize) || undefined, 'allowUnlimitedContractSize');
+  // chain-sim lifts both limits together; Ganache's init-code switch alone would leave code limited.
+  onlyDefault('chain.allowUnlimitedInitCodeSize', chain.allowUnlimitedInitCodeSize, [false, chain.allowUnlimitedContractSize ?? given.allowUnlimitedContractSize], 'init code size is lifted only together with chain.allowUnlimitedContractSize');
   // Requests to one chain are answered in order either way; both settings give the answers Ganache gives.
   bool('chain.asyncRequestProcessing', chain.asyncRequestProcessing);
   bool('asyncRequestProcessing', given.asyncRequestProcessing);
@@ -233,9 +230,8 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   m.set('gasLimit', quantity('miner.blockGasLimit', miner.blockGasLimit), 'miner.blockGasLimit');
   m.set('gasLimit', quantity('gasLimit', given.gasLimit), 'gasLimit');
   onlyDefault('miner.defaultTransactionGasLimit', miner.defaultTransactionGasLimit, ['estimate'], 'a send without gas is estimated, as go-ethereum does (Ganache\'s "estimate")');
-  for (const [source, value] of [['miner.callGasLimit', miner.callGasLimit], ['callGasLimit', given.callGasLimit]] as const) {
-    if (value !== undefined) refuse(source, 'eth_call and eth_estimateGas are capped at the block gas limit');
-  }
+  m.set('transactionGasCap', quantity('miner.callGasLimit', miner.callGasLimit), 'miner.callGasLimit');
+  m.set('transactionGasCap', quantity('callGasLimit', given.callGasLimit), 'callGasLimit');
   onlyDefault('miner.difficulty', quantity('miner.difficulty', miner.difficulty), [1n], 'blocks after the merge have difficulty 0');
   // eager: the receipt is there when the hash is answered; strict: the hash is answered before the block is mined. chain-sim answers the hash, then mines before any later request is read: both hold.
   for (const [source, value] of [['miner.instamine', miner.instamine], ['instamine', given.instamine]] as const) {
