@@ -75,8 +75,8 @@ export interface ChainSimOptions {
   compat?: 'ganache';
   /** Accounts by private key (0x hex), each with an optional balance in wei; without `accounts`, no derived accounts. */
   accountKeys?: ReadonlyArray<string | { readonly privateKey: string; readonly balance?: number | bigint | string }>;
-  /** Addresses that may send without a signature from the start (Ganache's unlocked accounts). */
-  unlock?: readonly string[];
+  /** Addresses that may send without a signature from the start (Ganache's unlocked accounts); an account index names one of the node's accounts (unlocked already). */
+  unlock?: ReadonlyArray<string | number>;
   /** Every address may send without a signature (Anvil's --auto-impersonate). */
   autoImpersonate?: boolean;
   /** Genesis block time, in seconds since 1970; later blocks continue from it. */
@@ -163,7 +163,7 @@ export interface ResolvedOptions {
   readonly vmErrorsOnRPCResponse: boolean;
   readonly compat: 'ganache' | undefined;
   readonly accountKeys: readonly KeyedAccount[];
-  readonly unlock: readonly Address[];
+  readonly unlock: ReadonlyArray<Address | number>;
   readonly autoImpersonate: boolean;
   readonly timestamp: bigint | undefined;
   readonly gasPrice: bigint | undefined;
@@ -183,7 +183,11 @@ export interface ResolvedOptions {
 }
 
 export class OptionError extends Error {
-  constructor(option: string, problem: string) {
+  constructor(
+    /** The flag (or other tool's option) the value was given as. */
+    readonly option: string,
+    readonly problem: string,
+  ) {
     super(`invalid value for ${option}: ${problem}`);
     this.name = 'OptionError';
   }
@@ -428,14 +432,16 @@ function accountKeysOf(value: ChainSimOptions['accountKeys']): readonly KeyedAcc
   });
 }
 
-function addressesOf(option: string, value: readonly string[] | undefined): readonly Address[] {
+/** Addresses, or account indexes as Ganache's --unlock 0 gives them. */
+function unlockOf(value: ReadonlyArray<string | number> | undefined): ReadonlyArray<Address | number> {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw new OptionError(option, 'expected a list of addresses');
-  return value.map((text: unknown) => {
-    if (typeof text !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(text.trim())) {
-      throw new OptionError(option, `expected a 20-byte 0x-prefixed address, got "${String(text)}"`);
-    }
-    return createAddressFromString(text.trim());
+  if (!Array.isArray(value)) throw new OptionError('unlock', 'expected a list of addresses');
+  return value.map((entry: unknown) => {
+    if (typeof entry === 'number' && Number.isSafeInteger(entry) && entry >= 0) return entry;
+    const text = typeof entry === 'string' ? entry.trim() : '';
+    if (/^\d{1,6}$/.test(text)) return Number(text);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(text)) throw new OptionError('unlock', `expected a 20-byte 0x-prefixed address or an account index, got "${String(entry)}"`);
+    return createAddressFromString(text);
   });
 }
 
@@ -502,7 +508,7 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     vmErrorsOnRPCResponse: flag('vm-errors-on-rpc-response', input.vmErrorsOnRPCResponse),
     compat: compatOf(input.compat),
     accountKeys: accountKeysOf(input.accountKeys),
-    unlock: addressesOf('unlock', input.unlock),
+    unlock: unlockOf(input.unlock),
     autoImpersonate: flag('auto-impersonate', input.autoImpersonate),
     timestamp: input.timestamp === undefined ? undefined : integer('timestamp', input.timestamp, 0n, 0n, 2n ** 64n - 1n),
     gasPrice: input.gasPrice === undefined ? undefined : integer('gas-price', input.gasPrice, 0n, 0n, 2n ** 256n - 1n),

@@ -1,11 +1,13 @@
 /** Start-up options that set the built chain's mutable settings (not its genesis): applied once, after restore. */
 import type { Chain } from './engine/chain.js';
-import type { ResolvedOptions } from './options.js';
+import { OptionError, type ResolvedOptions } from './options.js';
 
 export function applyStartupSettings(chain: Chain, options: ResolvedOptions, restored: boolean): void {
-  for (const address of options.unlock) {
-    // An address the node holds is unlocked already; any other may send unsigned, as Ganache's unlocked accounts.
-    if (!chain.accounts.holds(address)) chain.accounts.impersonate(address);
+  for (const entry of options.unlock) {
+    // The node's own accounts are unlocked already (an index must name one); any other address may send unsigned, as Ganache's unlocked accounts.
+    if (typeof entry === 'number') {
+      if (entry >= chain.accounts.list().length) throw new OptionError('unlock', `there is no account ${entry}`);
+    } else if (!chain.accounts.holds(entry)) chain.accounts.impersonate(entry);
   }
   if (options.autoImpersonate) chain.accounts.impersonateAll = true;
   if (options.gasPrice !== undefined) chain.gasPrice = options.gasPrice;

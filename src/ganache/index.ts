@@ -8,11 +8,11 @@ import { EventEmitter } from 'node:events';
 import { bytesToHex, createAddressFromPrivateKey } from '@ethereumjs/util';
 import { deriveAccounts } from '../engine/accounts.js';
 import { type SimNode, startNode } from '../node.js';
-import { OptionError, resolveOptions } from '../options.js';
+import { OptionError, type ResolvedOptions, resolveOptions } from '../options.js';
 import { ChainSimProvider, ProviderRpcError } from '../provider.js';
 import type { Json } from '../rpc/json.js';
 import { ChainSimServer, type ListeningInfo } from '../server/index.js';
-import { GANACHE_DETERMINISTIC_MNEMONIC, type GanacheSettings, mapGanacheOptions } from './options.js';
+import { GANACHE_DETERMINISTIC_MNEMONIC, type GanacheSettings, inGanacheTerms, mapGanacheOptions } from './options.js';
 
 export { GANACHE_DETERMINISTIC_MNEMONIC, mapGanacheOptions };
 
@@ -48,7 +48,12 @@ export class GanacheProvider extends ChainSimProvider {
   constructor(settings: GanacheSettings) {
     const { options: mapped, unlockIndexes } = settings;
     // Resolved here as well so a bad option throws at once, as Ganache's constructor does.
-    const resolved = resolveOptions(mapped);
+    let resolved: ResolvedOptions;
+    try {
+      resolved = resolveOptions(mapped);
+    } catch (error) {
+      throw inGanacheTerms(error, settings);
+    }
     const derived = deriveAccounts(resolved.mnemonic, resolved.accounts, resolved.derivationPath);
     for (const index of unlockIndexes) {
       if (index >= derived.length + resolved.accountKeys.length) throw new OptionError('wallet.unlockedAccounts', `there is no account ${index}`);

@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { type ChainSimOptions, GANACHE_DETERMINISTIC_MNEMONIC, OptionError } from '../options.js';
+import { type ChainSimOptions, GANACHE_DETERMINISTIC_MNEMONIC, OPTION_DECLARATIONS, OptionError } from '../options.js';
 
 export { GANACHE_DETERMINISTIC_MNEMONIC };
 
@@ -21,12 +21,14 @@ export interface GanacheSettings {
   readonly options: ChainSimOptions;
   /** Account indexes of wallet.unlockedAccounts, resolved once the accounts are known. */
   readonly unlockIndexes: readonly number[];
+  /** Which Ganache option set each chain-sim option, to name it when chain-sim refuses the value. */
+  readonly sources: ReadonlyMap<string, string>;
 }
 
 /** Collects the mapped options; the same option set twice (legacy and nested) must agree. */
 class Mapped {
   readonly options: Record<string, unknown> = {};
-  private readonly from = new Map<string, string>();
+  readonly from = new Map<string, string>();
   readonly unlockIndexes: number[] = [];
 
   set(key: keyof ChainSimOptions, value: unknown, source: string): void {
@@ -286,5 +288,13 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   if (!m.has('networkId')) m.set('networkId', BigInt(Date.now()), 'default');
   if (!m.has('gasPrice')) m.set('gasPrice', 2_000_000_000n, 'default');
   m.set('compat', 'ganache', 'default');
-  return { options: m.options as ChainSimOptions, unlockIndexes: m.unlockIndexes };
+  return { options: m.options as ChainSimOptions, unlockIndexes: m.unlockIndexes, sources: m.from };
+}
+
+/** chain-sim's refusal of a value, named by the Ganache option that gave it (its flag otherwise). */
+export function inGanacheTerms(error: unknown, settings: GanacheSettings): unknown {
+  if (!(error instanceof OptionError)) return error;
+  const key = OPTION_DECLARATIONS.find((decl) => decl.flag === error.option)?.key;
+  const source = key === undefined ? undefined : settings.sources.get(key);
+  return source === undefined || source === 'default' ? error : new OptionError(source, error.problem);
 }

@@ -144,6 +144,10 @@ describe('start-up switches (createProvider)', function () {
     const hash = await rpc<string>('eth_sendTransaction', [{ from: stranger, to: ADDRESSES[0] }]);
     expect((await receiptOf(rpc, hash)).status).to.equal('0x1');
     await expectRpcError(rpc('eth_sendTransaction', [{ from: other, to: ADDRESSES[0] }]), -32000, /unknown account/);
+    // Ganache's index form names one of the node's own accounts (unlocked already); a missing one is refused.
+    expect(await node({ unlock: ['0', 1] }).rpc<string[]>('eth_accounts')).to.have.length(10);
+    const missing = await newNode({ unlock: [99] }).rpc('eth_chainId').then(() => undefined, (error: Error) => error.message);
+    expect(missing).to.match(/unlock: there is no account 99/);
     const { rpc: all } = node({ autoImpersonate: true });
     await all('hardhat_setBalance', [other, '0xde0b6b3a7640000']);
     expect((await receiptOf(all, await all<string>('eth_sendTransaction', [{ from: other, to: ADDRESSES[0] }]))).status).to.equal('0x1');
