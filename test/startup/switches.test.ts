@@ -202,6 +202,25 @@ describe('start-up switches (createProvider)', function () {
     expect(lines[0]).to.match(new RegExp(`^Traces for ${hash}:\\n  \\[\\d+\\] CREATE ${ADDRESSES[0]} → 0x[0-9a-f]{40}::5 bytes of init code\\n    ← \\[execution reverted\\]`));
   });
 
+  it('printTraces: nested calls are indented under their caller, a caught revert shows its reason', async () => {
+    const lines: string[] = [];
+    const { rpc } = node({ quiet: false, printTraces: true, logger: (line) => lines.push(line) });
+    const tree = await deploy(rpc, 'CallTree');
+    for (let i = 0; i < 50 && lines.length === 0; i++) await sleep(10);
+    lines.length = 0;
+    const hash = await rpc<string>('eth_sendTransaction', [{ from: ADDRESSES[0], to: tree, data: new Interface(artifact('CallTree').abi).encodeFunctionData('run'), gas: '0x1000000' }]);
+    await receiptOf(rpc, hash);
+    for (let i = 0; i < 50 && lines.length === 0; i++) await sleep(10);
+    const trace = lines[0]!.split('\n');
+    expect(trace[0]).to.equal(`Traces for ${hash}:`);
+    expect(trace[1]).to.match(new RegExp(`^  \\[\\d+\\] CALL ${ADDRESSES[0]} → ${tree}::0x[0-9a-f]{8}$`));
+    for (const kind of ['CREATE', 'CREATE2', 'CALL', 'STATICCALL', 'DELEGATECALL']) {
+      expect(trace.some((line) => new RegExp(`^    [├└]─ \\[\\d+\\] ${kind} `).test(line)), kind).to.equal(true);
+    }
+    expect(trace.some((line) => /← \[execution reverted: callee failed\]/.test(line))).to.equal(true);
+    expect(trace.at(-1)).to.match(/^    ← \[Return\] 0x/);
+  });
+
   it('json: log lines are JSON objects', async () => {
     const lines: string[] = [];
     const { rpc } = node({ quiet: false, json: true, verbose: true, logger: (line) => lines.push(line) });
