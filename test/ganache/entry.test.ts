@@ -201,7 +201,9 @@ describe('chain-sim/ganache options', () => {
   it('maps fork.* to the fork option, refused while no engine forks', () => {
     expect(mapGanacheOptions({ fork: { url: 'http://127.0.0.1:1', blockNumber: 5 } }).options.fork).to.deep.equal({ url: 'http://127.0.0.1:1', blockNumber: 5, headers: undefined });
     expect(mapGanacheOptions({ fork: 'http://127.0.0.1:1', fork_block_number: 9 }).options.fork).to.deep.equal({ url: 'http://127.0.0.1:1', blockNumber: 9, headers: undefined });
-    expect(() => ganache.provider({ fork: { url: 'http://127.0.0.1:1' } })).to.throw(/fork: forking a remote chain is not supported/);
+    // Refused by chain-sim's fork option, named as the Ganache option that set it.
+    expect(() => ganache.provider({ fork: { url: 'http://127.0.0.1:1' } })).to.throw(/fork\.url: forking a remote chain is not supported/);
+    expect(() => ganache.provider({ fork: 'http://127.0.0.1:1' })).to.throw(/invalid value for fork: forking a remote chain is not supported/);
   });
 
   it('a random mnemonic by default, the accounts given by key replace the derived ones', async () => {
