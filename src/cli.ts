@@ -10,6 +10,23 @@ import { startNode, VERSION } from './node.js';
 import { findNpmLauncher, watchLauncher } from './launcher.js';
 import { normalizeForkFlags } from './fork/options.js';
 
+/** The CLI's own switches: not node options (the provider and createServer have no launcher). */
+const CLI_SWITCHES = ['exit-with-launcher'];
+
+/**
+ * `--no-X` for a boolean flag X, as yargs' boolean negation would read it: that feature is off
+ * (other tools' `--no-mining` and `--no-console-log` are flags of their own), so it is done here,
+ * for the boolean flags that have no `no-` twin.
+ */
+export function expandNegations(argv: readonly string[]): string[] {
+  const flags = new Set(OPTION_DECLARATIONS.map((decl) => decl.flag));
+  const booleans = new Set([...OPTION_DECLARATIONS.filter((decl) => decl.type === 'boolean').map((decl) => decl.flag), ...CLI_SWITCHES]);
+  return argv.map((arg) => {
+    const name = /^--no-([^=]+)$/.exec(arg)?.[1];
+    return name !== undefined && booleans.has(name) && !flags.has(`no-${name}`) ? `--${name}=false` : arg;
+  });
+}
+
 function buildParser(argv: string[]) {
   let parser = yargs(argv)
     .scriptName('chain-sim')
@@ -18,7 +35,9 @@ function buildParser(argv: string[]) {
     .help('help')
     .alias('help', 'h')
     .strict()
-    .wrap(Math.min(110, process.stdout.columns ?? 110));
+    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    // Other tools' flags have dots (--wallet.totalAccounts) and 'no-' names (--no-mining): both are flags of their own here.
+    .parserConfiguration({ 'dot-notation': false, 'boolean-negation': false });
   for (const decl of OPTION_DECLARATIONS) {
     parser = parser.option(decl.flag, {
       type: decl.type,
@@ -29,8 +48,7 @@ function buildParser(argv: string[]) {
       array: decl.array,
     });
   }
-  // The CLI's own: not a node option (the provider and createServer have no launcher).
-  return parser.option('exit-with-launcher', {
+  return parser.option(CLI_SWITCHES[0]!, {
     type: 'boolean',
     default: true,
     describe: 'when started by npm (npx chain-sim, npm run), shut down as on SIGTERM (saving --state) once that npm process ends; --no-exit-with-launcher keeps running',
@@ -45,7 +63,7 @@ function toOptions(args: Record<string, unknown>): ChainSimOptions {
     if (decl.type === 'number' && (typeof value !== 'number' || Number.isNaN(value))) {
       throw new OptionError(decl.flag, `expected a number`);
     }
-    options[decl.key] = value;
+    options[decl.key] = decl.coerce ? decl.coerce(value) : value;
   }
   return options as ChainSimOptions;
 }
@@ -121,7 +139,8 @@ function shutDownOnSignals(server: ChainSimServer, exitWithLauncher: boolean): v
   const shutdown = (reason: string) => {
     if (closing) return;
     closing = true;
-    if (!server.node.options.quiet) console.log(`\n${reason}, shutting down`);
+    if (server.node.options.json) server.node.options.logger(`${reason}, shutting down`);
+    else if (!server.node.options.quiet) console.log(`\n${reason}, shutting down`);
     // close() saves the state file last; a failed save must not look like a clean exit.
     server.close().then(
       () => process.exit(0),
@@ -153,7 +172,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     return compileSerpentCommand(argv[1]!);
   }
   try {
-    const args = await buildParser(normalizeForkFlags(argv))
+    const args = await buildParser(expandNegations(normalizeForkFlags(argv)))
       .fail((message, error) => {
         throw error ?? new Error(message);
       })
@@ -165,7 +184,10 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     const options = server.node.options;
     const { url } = await server.listen();
     void useCompactHeap();
-    if (options.quiet) console.log(`Listening on ${url}`);
+    if (options.json) {
+      const accounts = server.node.chain.accounts.list().map((a) => toChecksumAddress(a.toString()));
+      console.log(JSON.stringify({ time: new Date().toISOString(), message: `Listening on ${url}`, url, chainId: Number(options.chainId), accounts }));
+    } else if (options.quiet) console.log(`Listening on ${url}`);
     else console.log(banner(server.node, url));
     if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
       console.warn(`Warning: listening on ${options.host}: the unlocked accounts can be used by anyone who can reach this address.`);

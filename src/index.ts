@@ -5,3 +5,5 @@ export { type ChainSimOptions, DEFAULT_MNEMONIC } from './options.js';
 export { VERSION } from './node.js';
 export type { Json } from './rpc/json.js';
 export { compileSerpent, SerpentError, type SerpentOutput, type SerpentFunction, type SerpentEvent } from './serpent/index.js';
+// Ganache's shape too, so `npm install ganache@npm:chain-sim` serves `require('ganache')` and `import ganache from 'ganache'` (chain-sim/ganache).
+export { default, provider, server, GanacheProvider, GanacheServer } from './ganache/index.js';

@@ -18,6 +18,11 @@ import { buildMethodTable } from './rpc/table.js';
 import { ForkController } from './fork/controller.js';
 import { routeForkHistory } from './fork/router.js';
 import { type ForkSession, connectFork } from './fork/session.js';
+import { withCompatForms } from './rpc/compatForms.js';
+import { applyStartupSettings, configuredMining } from './startupSettings.js';
+import { printTraces } from './printTraces.js';
+import { writeAccountsFile } from './accountsOut.js';
+import type { Alloc } from './engine/stateDump.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 /**
@@ -29,6 +34,15 @@ export const VERSION: string = (createRequire(import.meta.url)('../../package.js
 export const CLIENT_VERSION = `HardhatNetwork/chain-sim/v${VERSION}/${process.platform}-${process.arch}/node${process.versions.node}`;
 /** web3_clientVersion with --no-hardhat-node: chain-sim under its own name (Hardhat's network helpers then refuse it). */
 export const PLAIN_CLIENT_VERSION = CLIENT_VERSION.slice('HardhatNetwork/'.length);
+
+/** web3_clientVersion with compat 'ganache': Ganache's own first (tools test for "Ganache" or "TestRPC"), then chain-sim's. */
+export const GANACHE_CLIENT_VERSION = `Ganache/v7.9.2/EthereumJS TestRPC/v7.9.2/ethereum-js/chain-sim/v${VERSION}`;
+
+/** web3_clientVersion: Ganache's under chain-sim/ganache, Hardhat's node's unless --no-hardhat-node. */
+function clientVersionOf(options: ResolvedOptions): string {
+  if (options.compat === 'ganache') return GANACHE_CLIENT_VERSION;
+  return options.hardhatNode ? CLIENT_VERSION : PLAIN_CLIENT_VERSION;
+}
 
 export interface SimNode {
   readonly options: ResolvedOptions;
@@ -57,7 +71,12 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   const withGenesis: ResolvedOptions = genesis ? { ...resolved, chainId: genesis.chainId, gasLimit: genesis.header.gasLimit } : resolved;
   const forkSession = withGenesis.fork === undefined ? undefined : await connectFork({ ...withGenesis.fork, hardfork: withGenesis.given.hardfork ? withGenesis.hardfork : undefined });
   const options = forkSession ? forkedOptions(withGenesis, forkSession) : withGenesis;
-  const accounts = deriveAccounts(options.mnemonic, options.accounts, options.derivationPath);
+  const keyed = options.accountKeys.map(({ privateKey }) => ({ address: createAddressFromPrivateKey(privateKey), privateKey }));
+  const accounts = [...deriveAccounts(options.mnemonic, options.accounts, options.derivationPath), ...keyed];
+  // Keys given with a balance get it through the genesis alloc, which is written after the prefunded accounts.
+  const keyedAlloc: Alloc = new Map(options.accountKeys.flatMap(({ balance }, i) =>
+    balance === undefined ? [] : [[keyed[i]!.address.toString(), { balance, nonce: 0n, code: new Uint8Array(), storage: new Map() }] as const]));
+  const fileAlloc = genesis ? new Map([...genesis.alloc, ...(fixtures?.alloc ?? [])]) : fixtures?.alloc;
   const chain = await createChain({
     chainId: options.chainId,
     hardfork: options.hardfork,
@@ -69,20 +88,22 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     order: options.order,
     wallClock: options.wallClock,
     mining: options.mining,
-    intervalMs: options.blockTime > 0 ? Math.max(1, Math.round(options.blockTime * 1000)) : undefined,
+    miningMode: configuredMining(options),
     // Without saved blocks (a plain state file) the new genesis continues from the saved head's time.
-    genesisTimestamp: saved?.blocks ? undefined : (saved?.timestamp ?? fixtures?.timestamp),
-    genesisAlloc: genesis ? new Map([...genesis.alloc, ...(fixtures?.alloc ?? [])]) : fixtures?.alloc,
+    genesisTimestamp: saved?.blocks ? undefined : (options.timestamp ?? saved?.timestamp ?? fixtures?.timestamp),
+    genesisAlloc: keyedAlloc.size === 0 ? fileAlloc : new Map([...(fileAlloc ?? []), ...keyedAlloc]),
     genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
     throwOnTransactionFailures: options.hardhatNode,
     fork: forkSession?.point,
+    codeSizeLimit: options.codeSizeLimit,
   }, options.genesis);
   const fork = new ForkController(chain, forkSession, options.forkDefaults);
   // Interval mining has no caller to reject: its failure (a bug) is logged, not thrown as an unhandled 'error' event.
   chain.on('error', (error) => console.error('chain-sim: internal error in a background task (mining, console.log):', error));
   // Solidity's console.log, printed as Hardhat, Ganache and Anvil print it.
-  chain.on('consoleLog', (line) => options.logger(line));
+  if (!options.noConsoleLog) chain.on('consoleLog', (line) => options.logger(line));
   for (const privateKey of fixtures?.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
+  applyStartupSettings(chain, options, saved !== undefined);
   if (saved) await restoreState(chain, saved, options.stateFile!);
   if (options.importFile !== undefined) {
     const { imported, transactions } = await importChainFile(chain, options.importFile);
@@ -93,6 +114,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     : new StateSaver(chain, options.stateFile, options.stateInterval, (error) => console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`));
   const pow = options.mining === 'pow' ? startPow(chain, options) : undefined;
   chain.startConfiguredMining();
+  const stopTraces = options.printTraces ? printTraces(chain, options.logger) : undefined;
+  if (options.accountsOut !== undefined) await writeAccountsFile(options.accountsOut, chain, options);
   const filters = new FilterManager(chain, {
     timeoutMs: options.filterTimeout * 1000,
     maxLogs: options.maxLogs,
@@ -100,8 +123,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   });
   const requestLog = { enabled: options.verbose };
   const dispatcher = new Dispatcher(
-    routeForkHistory(buildMethodTable()),
-    { chain, filters, clientVersion: options.hardhatNode ? CLIENT_VERSION : PLAIN_CLIENT_VERSION, pow, requestLog, dialect: { current: 'hardhat' }, fork },
+    routeForkHistory(withCompatForms(buildMethodTable(), options)),
+    { chain, filters, clientVersion: clientVersionOf(options), pow, requestLog, dialect: { current: 'hardhat' }, fork, networkId: options.networkId },
     {
       maxBatchSize: options.maxBatchSize,
       onInternalError: (error, method) => {
@@ -123,6 +146,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     close: () => {
       fork.close();
       stateSaver?.stop();
+      stopTraces?.();
       chain.close();
       filters.close();
       pow?.close();

@@ -9,8 +9,14 @@ import { DEFAULT_CORS_ORIGINS } from './server/cors.js';
 import { DEFAULT_ALLOWED_HOSTS } from './server/hostCheck.js';
 import { clip } from './engine/clip.js';
 import { FORK_OPTION_DECLARATIONS, type ForkDefaults, type ForkOptionsInput, type ResolvedFork, resolveFork, resolveForkDefaults } from './fork/options.js';
+import { MAX_GAS_LIMIT, OptionError, flag, integer } from './optionValues.js';
+import {
+  GANACHE_DETERMINISTIC_MNEMONIC, accountKeysOf, checkInstamine, codeSizeLimitOf, compatOf, gasLimitOf, ganacheTime, jsonLines, miningIntervalOf, unlockOf,
+} from './startupOptions.js';
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
+export { GANACHE_DETERMINISTIC_MNEMONIC } from './startupOptions.js';
+export { OptionError } from './optionValues.js';
 
 /** What a user may pass to createProvider / createServer (all optional). */
 export interface ChainSimOptions extends ForkOptionsInput {
@@ -72,6 +78,60 @@ export interface ChainSimOptions extends ForkOptionsInput {
    * still mined). false: `chain-sim/...` and sends answer the hash, as go-ethereum and Anvil.
    */
   hardhatNode?: boolean;
+  /** net_version's answer (default: the chain id). Ganache's networkId. */
+  networkId?: number | bigint;
+  /** Ganache's vmErrorsOnRPCResponse: a send whose transaction fails (mined with status 0) answers an error. */
+  vmErrorsOnRPCResponse?: boolean;
+  /** 'ganache': web3_clientVersion and the shared evm_* names answer as Ganache 7 does (chain-sim/ganache sets it). */
+  compat?: 'ganache';
+  /** Accounts by private key (0x hex), each with an optional balance in wei; without `accounts`, no derived accounts. */
+  accountKeys?: ReadonlyArray<string | { readonly privateKey: string; readonly balance?: number | bigint | string }>;
+  /** Addresses that may send without a signature from the start (Ganache's unlocked accounts); an account index names one of the node's accounts (unlocked already). */
+  unlock?: ReadonlyArray<string | number>;
+  /** Every address may send without a signature (Anvil's --auto-impersonate). */
+  autoImpersonate?: boolean;
+  /** Genesis block time, in seconds since 1970; later blocks continue from it. */
+  timestamp?: number | bigint | string;
+  /** Legacy gas price: eth_gasPrice's answer and the price of legacy sends without one, in wei. */
+  gasPrice?: number | bigint | string;
+  /** Ganache's deterministic accounts (its fixed mnemonic); cannot be combined with `mnemonic`. */
+  deterministic?: boolean;
+  /** Ganache's miner.instamine: 'eager' and 'strict' both hold here (the hash is answered, then the block is mined before any later request is read). */
+  instamine?: 'eager' | 'strict';
+  /** Largest contract code in bytes (init code: twice that); default the hardfork's (24576). */
+  codeSizeLimit?: number;
+  /** No contract size limits (Hardhat's and Ganache's allowUnlimitedContractSize). */
+  disableCodeSizeLimit?: boolean;
+  /** Block gas limit as large as it goes (2^63-1), so no transaction is too large for a block. */
+  disableBlockGasLimit?: boolean;
+  /** Gas cap of eth_call and eth_estimateGas (go-ethereum's --rpc.gascap). */
+  transactionGasCap?: number | bigint | string;
+  /** Suggest and fill in a tip of 0 instead of 1 gwei (Anvil's --disable-min-priority-fee). */
+  disableMinPriorityFee?: boolean;
+  /** No automine from the first block: blocks only by evm_mine (or an interval). */
+  noMining?: boolean;
+  /** With blockTime or miningInterval: automine as well (Hardhat's auto + interval). */
+  mixedMining?: boolean;
+  /** Hardhat's mining.interval, in milliseconds: a fixed interval or a random one in [min, max]. */
+  miningInterval?: number | readonly [number, number] | string;
+  /** Hardhat's allowBlocksWithSameTimestamp: a block may have its parent's timestamp. */
+  allowSameTimestamp?: boolean;
+  /** Write the accounts, their keys and the chain id as JSON to this file at start (Anvil's --config-out). */
+  accountsOut?: string;
+  /** 'safe' lags the head by this many blocks and 'finalized' by twice as many (Anvil). */
+  slotsInAnEpoch?: number;
+  /** Do not print Solidity console.log lines. */
+  noConsoleLog?: boolean;
+  /** Print a call tree for each mined transaction (Anvil's -vvvv). */
+  printTraces?: boolean;
+  /** Log lines as JSON objects, one per line. */
+  json?: boolean;
+}
+
+/** A private key with its genesis balance (wei). */
+export interface KeyedAccount {
+  readonly privateKey: Uint8Array;
+  readonly balance: bigint | undefined;
 }
 
 export interface ResolvedOptions {
@@ -116,16 +176,27 @@ export interface ResolvedOptions {
   readonly forkDefaults: ForkDefaults;
   /** Given explicitly (else a fork takes the upstream's): chain id, hardfork, block gas limit. */
   readonly given: { readonly chainId: boolean; readonly hardfork: boolean; readonly gasLimit: boolean };
-}
-
-export class OptionError extends Error {
-  constructor(
-    readonly option: string,
-    readonly problem: string,
-  ) {
-    super(`invalid value for ${option}: ${problem}`);
-    this.name = 'OptionError';
-  }
+  readonly networkId: bigint | undefined;
+  readonly vmErrorsOnRPCResponse: boolean;
+  readonly compat: 'ganache' | undefined;
+  readonly accountKeys: readonly KeyedAccount[];
+  readonly unlock: ReadonlyArray<Address | number>;
+  readonly autoImpersonate: boolean;
+  readonly timestamp: bigint | undefined;
+  readonly gasPrice: bigint | undefined;
+  readonly codeSizeLimit: number | 'unlimited' | undefined;
+  readonly transactionGasCap: bigint | undefined;
+  readonly disableMinPriorityFee: boolean;
+  readonly noMining: boolean;
+  readonly mixedMining: boolean;
+  /** Interval mining in ms, [min, max] (equal for a fixed interval); undefined: none. */
+  readonly miningInterval: readonly [number, number] | undefined;
+  readonly allowSameTimestamp: boolean;
+  readonly accountsOut: string | undefined;
+  readonly slotsInAnEpoch: number;
+  readonly noConsoleLog: boolean;
+  readonly printTraces: boolean;
+  readonly json: boolean;
 }
 
 type CliType = 'string' | 'number' | 'boolean';
@@ -137,8 +208,11 @@ export interface OptionDeclaration {
   readonly type: CliType;
   readonly describe: string;
   readonly defaultText: string;
-  readonly alias?: string;
+  /** Other spellings: short flags, and other tools' names (Ganache's --wallet.totalAccounts, Anvil's, Hardhat's). */
+  readonly alias?: string | readonly string[];
   readonly choices?: readonly string[];
+  /** Turns the CLI's value into the option's (another tool's unit or form). */
+  readonly coerce?: (value: unknown) => unknown;
   /** Repeatable flag: the option is an array. */
   readonly array?: boolean;
 }
@@ -151,19 +225,19 @@ export const POW_DEFAULT_HARDFORK = 'grayGlacier';
 export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'port', flag: 'port', alias: 'p', type: 'number', describe: 'HTTP port (0 picks a free one)', defaultText: '8545' },
   { key: 'host', flag: 'host', alias: 'H', type: 'string', describe: 'address to listen on (short flag -H: -h is help)', defaultText: '127.0.0.1' },
-  { key: 'accounts', flag: 'accounts', alias: 'a', type: 'number', describe: 'number of prefunded accounts', defaultText: '10' },
-  { key: 'balance', flag: 'balance', alias: 'e', type: 'string', describe: 'initial balance of each account, in ether', defaultText: '10000' },
-  { key: 'mnemonic', flag: 'mnemonic', alias: 'm', type: 'string', describe: 'BIP-39 mnemonic the accounts derive from', defaultText: DEFAULT_MNEMONIC },
-  { key: 'derivationPath', flag: 'derivation-path', type: 'string', describe: 'HD path prefix; account i is <path>/i', defaultText: "m/44'/60'/0'/0" },
-  { key: 'chainId', flag: 'chain-id', type: 'number', describe: 'chain id (EIP-155)', defaultText: '1337' },
-  { key: 'hardfork', flag: 'hardfork', type: 'string', describe: 'hardfork rules for every block', defaultText: 'newest live on mainnet', choices: HARDFORK_NAMES },
-  { key: 'gasLimit', flag: 'gas-limit', alias: 'l', type: 'string', describe: 'block gas limit', defaultText: '30000000' },
+  { key: 'accounts', flag: 'accounts', alias: ['a', 'wallet.totalAccounts'], type: 'number', describe: 'number of prefunded accounts', defaultText: '10' },
+  { key: 'balance', flag: 'balance', alias: ['e', 'wallet.defaultBalance', 'defaultBalanceEther'], type: 'string', describe: 'initial balance of each account, in ether', defaultText: '10000' },
+  { key: 'mnemonic', flag: 'mnemonic', alias: ['m', 'wallet.mnemonic'], type: 'string', describe: 'BIP-39 mnemonic the accounts derive from', defaultText: DEFAULT_MNEMONIC },
+  { key: 'derivationPath', flag: 'derivation-path', alias: ['wallet.hdPath', 'hd_path'], type: 'string', describe: 'HD path prefix; account i is <path>/i', defaultText: "m/44'/60'/0'/0" },
+  { key: 'chainId', flag: 'chain-id', alias: ['chain.chainId', 'chainId'], type: 'number', describe: 'chain id (EIP-155)', defaultText: '1337' },
+  { key: 'hardfork', flag: 'hardfork', alias: ['k', 'chain.hardfork'], type: 'string', describe: 'hardfork rules for every block', defaultText: 'newest live on mainnet', choices: HARDFORK_NAMES },
+  { key: 'gasLimit', flag: 'gas-limit', alias: ['l', 'miner.blockGasLimit', 'gasLimit'], type: 'string', describe: 'block gas limit', defaultText: '30000000' },
   { key: 'baseFee', flag: 'base-fee', type: 'string', describe: 'base fee of the genesis block, in wei', defaultText: '1000000000' },
   { key: 'coinbase', flag: 'coinbase', type: 'string', describe: 'block beneficiary address', defaultText: '0x0000000000000000000000000000000000000000' },
   { key: 'order', flag: 'order', type: 'string', describe: 'pool ordering when several transactions fit a block', defaultText: 'fees', choices: ['fees', 'fifo'] },
   { key: 'maxBatchSize', flag: 'max-batch-size', type: 'number', describe: 'most requests in one JSON-RPC batch', defaultText: '1000' },
   { key: 'maxBodyBytes', flag: 'max-body-bytes', type: 'number', describe: 'largest HTTP request body, in bytes', defaultText: '5242880' },
-  { key: 'blockTime', flag: 'block-time', alias: 'b', type: 'number', describe: 'mine a block every N seconds (fractions allowed) instead of one per transaction', defaultText: '0 (instant automine)' },
+  { key: 'blockTime', flag: 'block-time', alias: ['b', 'miner.blockTime', 'blockTime'], type: 'number', describe: 'mine a block every N seconds (fractions allowed) instead of one per transaction', defaultText: '0 (instant automine)' },
   { key: 'busyPoll', flag: 'busy-poll', type: 'number', describe: 'milliseconds the HTTP server keeps polling for the next request after answering, instead of sleeping (lower latency; 0: off; always off on one core)', defaultText: '0.5' },
   { key: 'filterTimeout', flag: 'filter-timeout', type: 'number', describe: 'seconds a filter lives without being polled', defaultText: '300' },
   { key: 'maxLogs', flag: 'max-logs', type: 'number', describe: 'most logs one eth_getLogs answer may hold', defaultText: '10000' },
@@ -175,30 +249,41 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'fixtures', flag: 'fixture', type: 'string', array: true, describe: 'state file loaded into the genesis block (repeatable; later files win)', defaultText: 'none' },
   { key: 'import', flag: 'import', type: 'string', describe: 'chain file of RLP blocks (geth export format): each block executed, validated and appended at start', defaultText: 'none' },
   { key: 'genesis', flag: 'genesis', type: 'string', describe: 'go-ethereum genesis.json: chain id, fork schedule (by block and time), genesis header and alloc', defaultText: 'none' },
-  { key: 'stateFile', flag: 'state', type: 'string', describe: 'state file: loaded at start if it exists, saved atomically on exit (SIGINT, SIGTERM, SIGHUP)', defaultText: 'none' },
+  { key: 'stateFile', flag: 'state', alias: ['database.dbPath', 'db'], type: 'string', describe: 'state file: loaded at start if it exists, saved atomically on exit (SIGINT, SIGTERM, SIGHUP)', defaultText: 'none' },
   { key: 'stateInterval', flag: 'state-interval', type: 'number', describe: 'with --state: also save every N seconds', defaultText: '0 (only on exit)' },
   { key: 'hardhatNode', flag: 'hardhat-node', type: 'boolean', describe: "present as Hardhat's node: HardhatNetwork/ client version, and a send whose transaction fails under automine answers Hardhat's error (the transaction is still mined); --no-hardhat-node: chain-sim/ version, sends answer the hash", defaultText: 'true' },
   ...FORK_OPTION_DECLARATIONS,
-  { key: 'quiet', flag: 'quiet', alias: 'q', type: 'boolean', describe: 'print nothing but errors', defaultText: 'false' },
-  { key: 'verbose', flag: 'verbose', alias: 'v', type: 'boolean', describe: 'log each request: method and duration', defaultText: 'false' },
+  { key: 'quiet', flag: 'quiet', alias: ['q', 'logging.quiet'], type: 'boolean', describe: 'print nothing but errors', defaultText: 'false' },
+  { key: 'verbose', flag: 'verbose', alias: ['v', 'logging.verbose'], type: 'boolean', describe: 'log each request: method and duration', defaultText: 'false' },
+  // Other tools' switches (Ganache, Hardhat, Anvil), with their spellings as aliases.
+  { key: 'deterministic', flag: 'deterministic', alias: ['d', 'wallet.deterministic'], type: 'boolean', describe: "Ganache's deterministic accounts (its mnemonic \"myth like bonus ...\")", defaultText: 'false' },
+  { key: 'accountKeys', flag: 'account', alias: ['wallet.accounts'], type: 'string', array: true, describe: 'an account by private key, KEY or KEY,BALANCE_IN_WEI (repeatable); replaces the derived accounts unless --accounts is given', defaultText: 'none' },
+  { key: 'unlock', flag: 'unlock', alias: ['u', 'wallet.unlockedAccounts'], type: 'string', array: true, describe: 'an address that may send without a signature (repeatable; Ganache\'s unlocked accounts)', defaultText: 'none' },
+  { key: 'autoImpersonate', flag: 'auto-impersonate', type: 'boolean', describe: 'every address may send without a signature (Anvil)', defaultText: 'false' },
+  { key: 'accountsOut', flag: 'accounts-out', alias: ['config-out'], type: 'string', describe: "write the accounts, their keys and the chain id as JSON to FILE at start (Anvil's --config-out)", defaultText: 'none' },
+  { key: 'networkId', flag: 'network-id', alias: ['i', 'chain.networkId', 'networkId'], type: 'string', describe: "net_version's answer", defaultText: 'the chain id' },
+  { key: 'vmErrorsOnRPCResponse', flag: 'vm-errors-on-rpc-response', alias: ['chain.vmErrorsOnRPCResponse'], type: 'boolean', describe: "a send whose transaction fails answers Ganache's error (the transaction is still mined)", defaultText: 'false' },
+  { key: 'timestamp', flag: 'timestamp', type: 'string', describe: 'genesis block time, seconds since 1970; later blocks continue from it', defaultText: 'now' },
+  { key: 'timestamp', flag: 'chain.time', alias: ['t', 'time'], type: 'string', coerce: ganacheTime, describe: "Ganache's spelling of --timestamp: a date, or milliseconds since 1970", defaultText: 'now' },
+  { key: 'gasPrice', flag: 'gas-price', alias: ['g', 'miner.defaultGasPrice', 'gasPrice'], type: 'string', describe: 'eth_gasPrice and the price of legacy sends without one, in wei', defaultText: 'base fee + 1 gwei' },
+  { key: 'instamine', flag: 'miner.instamine', alias: ['instamine'], type: 'string', choices: ['eager', 'strict'], describe: "Ganache's instamine mode; both hold (the hash is answered, then the block is mined before any later request)", defaultText: 'eager' },
+  { key: 'codeSizeLimit', flag: 'code-size-limit', type: 'number', describe: 'largest contract code in bytes (init code: twice that)', defaultText: "the hardfork's (24576)" },
+  { key: 'disableCodeSizeLimit', flag: 'disable-code-size-limit', alias: ['chain.allowUnlimitedContractSize', 'allowUnlimitedContractSize', 'allow-unlimited-contract-size'], type: 'boolean', describe: 'no contract size limits', defaultText: 'false' },
+  { key: 'disableBlockGasLimit', flag: 'disable-block-gas-limit', type: 'boolean', describe: 'block gas limit 2^63-1, so no transaction is too large for a block', defaultText: 'false' },
+  { key: 'transactionGasCap', flag: 'transaction-gas-cap', alias: ['rpc.gascap', 'miner.callGasLimit', 'callGasLimit'], type: 'string', describe: 'gas cap of eth_call and eth_estimateGas', defaultText: 'the block gas limit' },
+  { key: 'disableMinPriorityFee', flag: 'disable-min-priority-fee', type: 'boolean', describe: 'suggest and fill in a tip of 0 instead of 1 gwei', defaultText: 'false' },
+  { key: 'noMining', flag: 'no-mining', type: 'boolean', describe: 'no automine from the first block: blocks only by evm_mine (or an interval)', defaultText: 'false' },
+  { key: 'mixedMining', flag: 'mixed-mining', type: 'boolean', describe: 'with --block-time or --mining-interval: automine as well', defaultText: 'false' },
+  { key: 'miningInterval', flag: 'mining-interval', alias: ['mining.interval'], type: 'string', describe: "Hardhat's mining.interval in ms: N, or MIN,MAX for a random interval", defaultText: 'none' },
+  { key: 'allowSameTimestamp', flag: 'allow-same-timestamp', alias: ['allowBlocksWithSameTimestamp'], type: 'boolean', describe: "a block may have its parent's timestamp (Hardhat's allowBlocksWithSameTimestamp)", defaultText: 'false' },
+  { key: 'slotsInAnEpoch', flag: 'slots-in-an-epoch', type: 'number', describe: "'safe' is N blocks behind the head and 'finalized' 2N (Anvil)", defaultText: '0 (both are the head)' },
+  { key: 'noConsoleLog', flag: 'no-console-log', type: 'boolean', describe: "don't print Solidity console.log lines", defaultText: 'false' },
+  { key: 'printTraces', flag: 'print-traces', type: 'boolean', describe: "print a call tree for each mined transaction (Anvil's -vvvv)", defaultText: 'false' },
+  { key: 'json', flag: 'json', type: 'boolean', describe: 'log lines as JSON objects, one per line', defaultText: 'false' },
 ];
 
 const WEI_PER_ETHER = 10n ** 18n;
 const ZERO_ADDRESS = `0x${'00'.repeat(20)}`;
-
-function integer(option: string, value: number | bigint | string | undefined, fallback: bigint, min: bigint, max: bigint): bigint {
-  if (value === undefined) return fallback;
-  let parsed: bigint;
-  try {
-    if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new Error();
-    if (typeof value === 'string' && !/^(0x[0-9a-fA-F]+|\d+)$/.test(value.trim())) throw new Error();
-    parsed = BigInt(typeof value === 'string' ? value.trim() : value);
-  } catch {
-    throw new OptionError(option, `expected a whole number, got "${clip(String(value))}"`);
-  }
-  if (parsed < min || parsed > max) throw new OptionError(option, `must be between ${min} and ${max}, got ${parsed}`);
-  return parsed;
-}
 
 /** "10000", "0.5", 1e3 → wei. */
 function ether(option: string, value: number | string | undefined, fallback: bigint): bigint {
@@ -338,11 +423,12 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     given: { chainId: input.chainId !== undefined, hardfork: input.hardfork !== undefined, gasLimit: input.gasLimit !== undefined },
     chainId: integer('chain-id', input.chainId, 1337n, 1n, 2n ** 64n - 1n),
     hardfork,
-    mnemonic: input.mnemonic ?? DEFAULT_MNEMONIC,
-    accounts: Number(integer('accounts', input.accounts, 10n, 0n, 100_000n)),
+    mnemonic: mnemonicOf(input),
+    // Accounts given by key replace the derived ones unless a count is asked for too (Hardhat, Ganache).
+    accounts: Number(integer('accounts', input.accounts, input.accountKeys === undefined ? 10n : 0n, 0n, 100_000n)),
     balanceWei: ether('balance', input.balance, 10_000n * WEI_PER_ETHER),
     derivationPath: input.derivationPath ?? "m/44'/60'/0'/0",
-    gasLimit: integer('gas-limit', input.gasLimit, 30_000_000n, 5000n, 2n ** 63n - 1n),
+    gasLimit: gasLimitOf(input),
     baseFee: integer('base-fee', input.baseFee, 1_000_000_000n, 0n, 2n ** 256n - 1n),
     coinbase,
     order,
@@ -356,7 +442,7 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     maxLogs: Number(integer('max-logs', input.maxLogs, 10_000n, 1n, 10_000_000n)),
     quiet,
     verbose: input.verbose ?? false,
-    logger: input.logger ?? (quiet ? () => {} : (line: string) => console.log(line)),
+    logger: jsonLines(input.json === true, input.logger ?? (quiet ? () => {} : (line: string) => console.log(line))),
     wallClock: input.wallClock,
     mining,
     difficulty: powDifficulty(mining, input.difficulty),
@@ -370,5 +456,33 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     stateFile: filePathOf('state', input.stateFile),
     stateInterval: stateIntervalOf(input.stateInterval, input.stateFile),
     hardhatNode: booleanOf('hardhat-node', input.hardhatNode, true),
+    networkId: input.networkId === undefined ? undefined : integer('network-id', input.networkId, 0n, 1n, 2n ** 64n - 1n),
+    vmErrorsOnRPCResponse: flag('vm-errors-on-rpc-response', input.vmErrorsOnRPCResponse),
+    compat: compatOf(input.compat),
+    accountKeys: accountKeysOf(input.accountKeys),
+    unlock: unlockOf(input.unlock),
+    autoImpersonate: flag('auto-impersonate', input.autoImpersonate),
+    timestamp: input.timestamp === undefined ? undefined : integer('timestamp', input.timestamp, 0n, 0n, 2n ** 64n - 1n),
+    gasPrice: input.gasPrice === undefined ? undefined : integer('gas-price', input.gasPrice, 0n, 0n, 2n ** 256n - 1n),
+    codeSizeLimit: codeSizeLimitOf(input),
+    transactionGasCap: input.transactionGasCap === undefined ? undefined : integer('transaction-gas-cap', input.transactionGasCap, 0n, 21_000n, MAX_GAS_LIMIT),
+    disableMinPriorityFee: flag('disable-min-priority-fee', input.disableMinPriorityFee),
+    noMining: flag('no-mining', input.noMining),
+    mixedMining: flag('mixed-mining', input.mixedMining),
+    miningInterval: miningIntervalOf(input),
+    allowSameTimestamp: flag('allow-same-timestamp', input.allowSameTimestamp),
+    accountsOut: filePathOf('accounts-out', input.accountsOut),
+    slotsInAnEpoch: Number(integer('slots-in-an-epoch', input.slotsInAnEpoch, 0n, 0n, 1_000_000n)),
+    noConsoleLog: flag('no-console-log', input.noConsoleLog),
+    printTraces: flag('print-traces', input.printTraces),
+    json: flag('json', input.json),
+    ...checkInstamine(input.instamine),
   };
 }
+
+function mnemonicOf(input: ChainSimOptions): string {
+  if (!flag('deterministic', input.deterministic)) return input.mnemonic ?? DEFAULT_MNEMONIC;
+  if (input.mnemonic !== undefined && input.mnemonic !== GANACHE_DETERMINISTIC_MNEMONIC) throw new OptionError('deterministic', 'cannot be combined with --mnemonic');
+  return GANACHE_DETERMINISTIC_MNEMONIC;
+}
+

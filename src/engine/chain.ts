@@ -10,6 +10,7 @@ import { Account, type Address, ValueEncoding, bytesToHex, createAddressFromStri
 import type { EVM } from '@ethereumjs/evm';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry, type OwnedAccount } from './accounts.js';
+import { type CodeSizeLimit, evmOptionsFor } from './codeSize.js';
 import { BlockStore, type ChainSegment, type MinedBlock, type TransactionLocation } from './blocks.js';
 import { BlockClock, MAX_TIMESTAMP, type WallClock, assertMinable } from './clock.js';
 import { EngineError, TransactionFailedError, rejected } from './errors.js';
@@ -65,8 +66,12 @@ export interface EngineOptions {
   readonly wallClock?: WallClock;
   /** 'pow': no automine; blocks come from solutions to chain_getWork (pow/sealer.ts). Default 'instant'. */
   readonly mining?: 'instant' | 'pow';
-  /** Interval mining as configured (--block-time), in milliseconds: it replaces automine. Default none. */
-  readonly intervalMs?: number;
+  /**
+   * The mining mode configured at start-up, which a reset restores: automine (default: on unless
+   * proof of work) and interval mining in milliseconds, a fixed period or a random one in
+   * [min, max] (Hardhat's mining.interval).
+   */
+  readonly miningMode?: { readonly automine: boolean; readonly interval?: readonly [number, number] };
   /**
    * A genesis file: its fork schedule replaces `hardfork`, its header fields the genesis
    * settings above, and the genesis state is `genesisAlloc` alone (no prefunded accounts).
@@ -80,6 +85,8 @@ export interface EngineOptions {
   readonly throwOnTransactionFailures?: boolean;
   /** Fork an upstream chain (fork/): its pinned block replaces the genesis block, its state lies under the local one. */
   readonly fork?: ForkPoint;
+  /** Contract size limit: bytes, 'unlimited', or undefined for the forks' own (codeSize.ts). */
+  readonly codeSizeLimit?: CodeSizeLimit;
 }
 
 /** What the state setters (chain_setBalance, chain_setCode, chain_setNonce) change in an account. */
@@ -167,6 +174,16 @@ export class Chain extends EventEmitter<ChainEvents> {
   readonly accounts: AccountRegistry;
   coinbase: Address;
   blockGasLimit: bigint;
+  /** Legacy gas price: eth_gasPrice and legacy sends without a price (--gas-price, miner_setGasPrice); unset: base fee + tip. */
+  gasPrice: bigint | undefined;
+  /** Every mined block's extraData (miner_setExtra). */
+  extraData: Uint8Array | undefined;
+  /** The tip suggested and filled in when a request names none (--disable-min-priority-fee: 0). */
+  suggestedTip = SUGGESTED_TIP;
+  /** Gas cap of eth_call and eth_estimateGas (--transaction-gas-cap); unset: the block's (EIP-7825's) cap. */
+  callGasCap: bigint | undefined;
+  /** 'safe' is this many blocks behind the head and 'finalized' twice as many (--slots-in-an-epoch, as Anvil). */
+  finalityLag = 0n;
   automine = true;
   /** Replaced, never mutated: snapshots hold it as it was. */
   private nextBlock: NextBlockOverrides = {};
@@ -230,6 +247,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const trieNodes = new TrieNodeDB();
     const vm = await createVM({
       common,
+      evmOpts: evmOptionsFor(options.codeSizeLimit),
       // Caches keep writes of a transaction (and of reverted calls) out of the trie until a block commits.
       stateManager: new TrackingStateManager({
         common,
@@ -344,7 +362,14 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   /** Like resolve, but undefined when no such block exists (block getters answer null). */
   find(ref: BlockRef): MinedBlock | undefined {
-    if ('tag' in ref) return ref.tag === 'earliest' ? this.blocks.byNumber(0n) : this.head;
+    if ('tag' in ref) {
+      if (ref.tag === 'earliest') return this.blocks.byNumber(0n);
+      if (this.finalityLag > 0n && (ref.tag === 'safe' || ref.tag === 'finalized')) {
+        const behind = this.head.number - this.finalityLag * (ref.tag === 'safe' ? 1n : 2n);
+        return this.blocks.byNumber(behind > 0n ? behind : 0n);
+      }
+      return this.head;
+    }
     if ('number' in ref) return this.blocks.byNumber(ref.number);
     return this.blocks.byHashHex(ref.hash);
   }
@@ -395,6 +420,7 @@ export class Chain extends EventEmitter<ChainEvents> {
           timestamp,
           coinbase: this.coinbase,
           gasLimit: this.blockGasLimit,
+          extraData: this.extraData,
           ...this.nextBlock,
         }),
       );
@@ -643,7 +669,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   private gasCap(): bigint {
-    return transactionGasCap(this.nextBlockCommon(), this.blockGasLimit);
+    return this.callGasCap ?? transactionGasCap(this.nextBlockCommon(), this.blockGasLimit);
   }
 
   // ---- transactions ----------------------------------------------------------------------
@@ -670,10 +696,10 @@ export class Chain extends EventEmitter<ChainEvents> {
    * Complete and sign with an owned key, without sending (eth_signTransaction): the signed
    * transaction's bytes. The nonce counts the pool, as for a send.
    */
-  signTransaction(request: CallRequest): Promise<Uint8Array> {
+  signTransaction(request: CallRequest, passphrase?: string): Promise<Uint8Array> {
     return this.queue.run(async () => {
       const from = senderOfRequest(request, 'signTransaction');
-      const key = this.accounts.signingKeyOf(from);
+      const key = this.accounts.signingKeyOf(from, passphrase);
       return (await this.fillTransaction(request, from)).sign(key).serialize();
     });
   }
@@ -683,11 +709,16 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.queue.run(async () => this.fillTransaction(request, senderOfRequest(request, 'fillTransaction')));
   }
 
-  private sendFrom(request: CallRequest, unsigned: boolean): Promise<string> {
+  /** personal_sendTransaction: as eth_sendTransaction, opening a locked account with its passphrase. */
+  sendWithPassphrase(request: CallRequest, passphrase: string): Promise<string> {
+    return this.sendFrom(request, false, passphrase);
+  }
+
+  private sendFrom(request: CallRequest, unsigned: boolean, passphrase?: string): Promise<string> {
     return this.queue.run(async () => {
       const from = senderOfRequest(request, 'sendTransaction');
-      const key = unsigned ? undefined : this.accounts.privateKeyOf(from);
-      if (!key && !unsigned && !this.accounts.isImpersonated(from)) throw rejected(`unknown account ${from.toString()}`);
+      const sender = unsigned ? 'unsigned' : this.accounts.senderKeyOf(from, passphrase);
+      const key = sender === 'unsigned' ? undefined : sender;
       const filled = await this.fillTransaction(request, from);
       const tx = key ? filled.sign(key) : impersonate(filled, from);
       return this.admit(tx, from);
@@ -711,7 +742,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     const nextBaseFee = this.nextBaseFee();
     let data: TypedTxData;
     if (nextBaseFee !== undefined && request.gasPrice === undefined && request.type !== 0 && request.type !== 1) {
-      const tip = request.maxPriorityFeePerGas ?? SUGGESTED_TIP;
+      const tip = request.maxPriorityFeePerGas ?? this.suggestedTip;
       // go-ethereum: twice the head's base fee plus the tip, which covers the next block's;
       // a base fee set for the next block may be higher than that, so it counts instead.
       const cap = request.maxFeePerGas ?? 2n * (this.nextBlock.baseFeePerGas ?? this.blocks.headBaseFee!) + tip;
@@ -720,7 +751,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     } else if (request.authorizationList) {
       throw new EngineError('invalidInput', 'a transaction with an authorizationList (EIP-7702) is type 4: it needs EIP-1559 fees (the london hardfork or later), not type 0 or 1');
     } else {
-      const gasPrice = request.gasPrice ?? (nextBaseFee ?? 0n) + SUGGESTED_TIP;
+      const gasPrice = request.gasPrice ?? this.gasPrice ?? (nextBaseFee ?? 0n) + this.suggestedTip;
       data = request.accessList || request.type === 1
         ? { ...base, type: 1, gasPrice, accessList: request.accessList as never }
         : { ...base, type: 0, gasPrice };
@@ -839,6 +870,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       timestamp: blockTimestamp,
       coinbase: this.coinbase,
       gasLimit: this.blockGasLimit,
+      extraData: this.extraData,
       ...this.nextBlock,
     });
     this.appendMined(outcome);
@@ -944,7 +976,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.alignVm(this.vm, head.number, headTime);
     }
     const { baseFeePerGas, prevRandao } = this.nextBlock;
-    if (!isPostMerge(this.common) || baseFeePerGas !== undefined || prevRandao !== undefined) return undefined;
+    if (!isPostMerge(this.common) || baseFeePerGas !== undefined || prevRandao !== undefined || this.extraData) return undefined;
     if ((await this.executable()).length > 0) return undefined;
     for (const [eip, address] of SYSTEM_CONTRACTS) {
       if (this.common.isActivatedEIP(eip) && (await this.vm.stateManager.getAccount(address))) return undefined;
@@ -1221,15 +1253,15 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
-  /** Automine unless proof of work or interval mining was configured (interval mining replaces it, as Ganache's --blockTime). */
   private configuredAutomine(): boolean {
-    return this.options.mining !== 'pow' && !this.options.intervalMs;
+    return this.options.miningMode?.automine ?? this.options.mining !== 'pow';
   }
 
   /** The mining mode the node was started with: at start-up (once the chain is loaded) and after a reset. */
   startConfiguredMining(): void {
     this.automine = this.configuredAutomine();
-    this.setIntervalMining(this.options.intervalMs ?? 0);
+    const [min, max] = this.options.miningMode?.interval ?? [0, 0];
+    this.setIntervalMining(min, max);
   }
 
   setAutomine(enabled: boolean): Promise<void> {
@@ -1239,17 +1271,21 @@ export class Chain extends EventEmitter<ChainEvents> {
     });
   }
 
-  /** Mine a block every `ms` milliseconds (0 stops). */
-  setIntervalMining(ms: number): void {
-    if (this.intervalTimer) clearInterval(this.intervalTimer);
+  /** A block every `ms`, or every random whole number of ms in [ms, maxMs] (Hardhat's mining.interval range). */
+  setIntervalMining(ms: number, maxMs = ms): void {
+    if (this.intervalTimer) clearTimeout(this.intervalTimer);
     this.intervalTimer = undefined;
     this.intervalMs = ms > 0 ? ms : undefined;
-    if (ms > 0) {
-      this.intervalTimer = setInterval(() => {
+    if (ms <= 0) return;
+    const arm = () => {
+      const wait = maxMs > ms ? ms + Math.floor(Math.random() * (maxMs - ms + 1)) : ms;
+      this.intervalTimer = setTimeout(() => {
+        arm();
         this.mine(1n).catch((error: unknown) => this.emit('error', error));
-      }, ms);
+      }, wait);
       this.intervalTimer.unref();
-    }
+    };
+    arm();
   }
 
   /** Stop background work (interval mining) so the process can exit. */

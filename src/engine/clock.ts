@@ -19,6 +19,8 @@ export class BlockClock {
   private offsetSeconds = 0n;
   private nextOverride: bigint | undefined;
   private interval: bigint | undefined;
+  /** Hardhat's allowBlocksWithSameTimestamp: a block may have its parent's timestamp (--allow-same-timestamp). */
+  allowSameTimestamp = false;
 
   constructor(private readonly wallClock: WallClock = Date.now) {}
 
@@ -30,7 +32,7 @@ export class BlockClock {
   peekNext(parentTimestamp: bigint): bigint {
     if (this.nextOverride === undefined && this.interval !== undefined) return parentTimestamp + this.interval;
     const candidate = this.nextOverride ?? this.nowSeconds();
-    return candidate > parentTimestamp ? candidate : parentTimestamp + 1n;
+    return candidate > parentTimestamp || (this.allowSameTimestamp && candidate === parentTimestamp) ? candidate : parentTimestamp + 1n;
   }
 
   /** Like peekNext, and consumes a one-shot override set by setNext. */

@@ -17,6 +17,8 @@ export interface RpcContext {
   readonly chain: Chain;
   readonly filters: FilterManager;
   readonly clientVersion: string;
+  /** net_version's answer when it is not the chain id (--network-id). */
+  readonly networkId?: bigint;
   /** Whether each call is logged (--verbose; chain_setLoggingEnabled switches it). */
   readonly requestLog: { enabled: boolean };
   /** Forking (fork/controller.ts): the open fork session, if any, and resets to other fork points. */

@@ -3,6 +3,7 @@
  * twin, and the names other tools' users call. Aliases are data.
  */
 import type { RpcMethod } from './method.js';
+import { invalidParams } from './errors.js';
 import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
 import { debugMethods } from './methods/debug.js';
@@ -21,6 +22,7 @@ import { feeMethods } from './methods/fees.js';
 import { filterMethods } from './methods/filters.js';
 import { genesisMethods } from './methods/genesis.js';
 import { nodeMethods } from './methods/node.js';
+import { personalMethods } from './methods/personal.js';
 import { poolMethods } from './methods/pool.js';
 import { powMethods } from './methods/pow.js';
 import { readMethods } from './methods/reads.js';
@@ -80,9 +82,23 @@ export function buildMethodTable(groups: ReadonlyArray<readonly RpcMethod[]> = D
       for (const alias of EXTRA_ALIASES[method.name] ?? []) add(alias, method);
     }
   }
+  add('rpc_modules', rpcModules(table));
   return table;
 }
 
-const WITHOUT_ETH_TWIN: ReadonlySet<RpcMethod> = new Set([...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods, ...poolMethods, ...debugMethods]);
+/** go-ethereum's rpc_modules: each namespace served (the prefix of its methods' names), at version 1.0. */
+function rpcModules(table: ReadonlyMap<string, RpcMethod>): RpcMethod {
+  return {
+    name: 'rpc_modules',
+    params: [],
+    async invoke(_ctx, params) {
+      if (params.length > 0) throw invalidParams('too many arguments, want at most 0');
+      const namespaces = new Set([...table.keys()].map((name) => name.split('_')[0]!));
+      return Object.fromEntries([...namespaces].sort().map((namespace) => [namespace, '1.0']));
+    },
+  };
+}
 
-const DEFAULT_GROUPS = [nodeMethods, readMethods, executionMethods, simulateMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods, dropinMethods, gethReadMethods, erc20Methods, blockTraceMethods, rawDataMethods, parityTraceMethods, otterscanMethods, forkMethods];
+const WITHOUT_ETH_TWIN: ReadonlySet<RpcMethod> = new Set([...personalMethods, ...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods, ...poolMethods, ...debugMethods]);
+
+const DEFAULT_GROUPS = [nodeMethods, personalMethods, readMethods, executionMethods, simulateMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods, dropinMethods, gethReadMethods, erc20Methods, blockTraceMethods, rawDataMethods, parityTraceMethods, otterscanMethods, forkMethods];

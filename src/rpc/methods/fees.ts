@@ -1,5 +1,4 @@
 /** Fee suggestions and history: gasPrice, maxPriorityFeePerGas, feeHistory, blobBaseFee. */
-import { SUGGESTED_TIP } from '../../engine/chain.js';
 import type { MinedBlock } from '../../engine/blocks.js';
 import { effectiveGasPrice } from '../../engine/miner.js';
 import { blockNumberOrTag } from '../codec.js';
@@ -50,8 +49,8 @@ function rewardsAt(mined: MinedBlock, wanted: readonly number[]): string[] {
 }
 
 export const feeMethods = [
-  defineMethod('chain_gasPrice', [], ({ chain }) => encodeQuantity((chain.nextBaseFee() ?? 0n) + SUGGESTED_TIP)),
-  defineMethod('chain_maxPriorityFeePerGas', [], () => encodeQuantity(SUGGESTED_TIP)),
+  defineMethod('chain_gasPrice', [], ({ chain }) => encodeQuantity(chain.gasPrice ?? (chain.nextBaseFee() ?? 0n) + chain.suggestedTip)),
+  defineMethod('chain_maxPriorityFeePerGas', [], ({ chain }) => encodeQuantity(chain.suggestedTip)),
   defineMethod('chain_blobBaseFee', [], ({ chain }) => {
     const common = chain.nextBlockCommon();
     if (!common.isActivatedEIP(4844)) return encodeQuantity(0);

@@ -1,0 +1,302 @@
+/**
+ * Ganache's options, mapped onto chain-sim's: Ganache 7's nested form (wallet.*, chain.*,
+ * miner.*, fork.*, logging.*, database.*, server.*) and ganache-core 2's flat legacy names.
+ * Every option Ganache documents is either mapped or refused with a message naming it;
+ * an option Ganache does not know is refused too, so a typo never passes silently.
+ * Ganache's defaults apply where they differ from chain-sim's (1000 ether, a random
+ * mnemonic unless deterministic, net_version the start time, eth_gasPrice 2 gwei).
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { type ChainSimOptions, GANACHE_DETERMINISTIC_MNEMONIC, OPTION_DECLARATIONS, OptionError } from '../options.js';
+
+export { GANACHE_DETERMINISTIC_MNEMONIC };
+
+type Plain = Record<string, unknown>;
+
+/** What chain-sim/ganache needs besides ChainSimOptions. */
+export interface GanacheSettings {
+  readonly options: ChainSimOptions;
+  /** Account indexes of wallet.unlockedAccounts, resolved once the accounts are known. */
+  readonly unlockIndexes: readonly number[];
+  /** Which Ganache option set each chain-sim option, to name it when chain-sim refuses the value. */
+  readonly sources: ReadonlyMap<string, string>;
+}
+
+/** Collects the mapped options; the same option set twice (legacy and nested) must agree. */
+class Mapped {
+  readonly options: Record<string, unknown> = {};
+  readonly from = new Map<string, string>();
+  readonly unlockIndexes: number[] = [];
+
+  set(key: keyof ChainSimOptions, value: unknown, source: string): void {
+    if (value === undefined) return;
+    const earlier = this.from.get(key);
+    if (earlier !== undefined && !same(this.options[key], value)) {
+      throw new OptionError(source, `conflicts with ${earlier}, which sets the same thing to a different value`);
+    }
+    this.options[key] = value;
+    this.from.set(key, source);
+  }
+
+  has(key: keyof ChainSimOptions): boolean {
+    return this.from.has(key);
+  }
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) === JSON.stringify(b, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
+/** An option chain-sim cannot honour: refused unless it has Ganache's default value. */
+function refuse(source: string, why: string): never {
+  throw new OptionError(source, `not supported by chain-sim: ${why}`);
+}
+
+function onlyDefault(source: string, value: unknown, defaults: readonly unknown[], why: string): void {
+  if (value !== undefined && !defaults.includes(value)) refuse(source, why);
+}
+
+function bool(source: string, value: unknown): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw new OptionError(source, `expected true or false, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Ganache takes numbers, bigints and (hex or decimal) strings for quantities. */
+function quantity(source: string, value: unknown): bigint | undefined {
+  if (value === undefined) return undefined;
+  try {
+    if (typeof value === 'bigint') return value;
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+    if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(value.trim())) return BigInt(value.trim());
+  } catch {
+    // fall through
+  }
+  throw new OptionError(source, `expected a whole number (number, bigint or hex string), got ${JSON.stringify(String(value))}`);
+}
+
+/** chain.time: a Date, milliseconds since 1970, or a date string → seconds. */
+function genesisTime(source: string, value: unknown): bigint | undefined {
+  if (value === undefined || value === null) return undefined;
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : typeof value === 'string' ? (/^\d+$/.test(value) ? Number(value) : Date.parse(value)) : Number.NaN;
+  if (!Number.isFinite(ms) || ms < 0) throw new OptionError(source, `expected a Date, milliseconds since 1970 or a date string, got ${JSON.stringify(String(value))}`);
+  return BigInt(Math.floor(ms / 1000));
+}
+
+/** Ganache's hardfork names; "merge" is ethereumjs's "paris". */
+function hardfork(value: unknown): unknown {
+  return value === 'merge' ? 'paris' : value;
+}
+
+/** wallet.accounts: [{ secretKey, balance }] with the balance in wei. */
+function walletAccounts(source: string, value: unknown): ChainSimOptions['accountKeys'] {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) throw new OptionError(source, 'expected an array of { secretKey, balance }');
+  return value.map((entry: unknown, i) => {
+    if (typeof entry !== 'object' || entry === null) throw new OptionError(source, `entry ${i}: expected { secretKey, balance }`);
+    const { secretKey, balance } = entry as Plain;
+    if (typeof secretKey !== 'string') throw new OptionError(source, `entry ${i}: expected secretKey as a 0x-prefixed hex string`);
+    return { privateKey: secretKey, balance: quantity(`${source}[${i}].balance`, balance) };
+  });
+}
+
+function unlocked(mapped: Mapped, source: string, value: unknown): void {
+  if (value === undefined) return;
+  if (!Array.isArray(value)) throw new OptionError(source, 'expected an array of addresses or account indexes');
+  const addresses: string[] = [];
+  for (const entry of value) {
+    if (typeof entry === 'number' || (typeof entry === 'string' && /^\d+$/.test(entry))) mapped.unlockIndexes.push(Number(entry));
+    else if (typeof entry === 'string') addresses.push(entry);
+    else throw new OptionError(source, `expected addresses or account indexes, got ${JSON.stringify(entry)}`);
+  }
+  mapped.set('unlock', addresses, source);
+}
+
+/** database.dbPath: Ganache's is a directory; chain-sim keeps its state file inside it (a path that is not a directory is the file). */
+function stateFileIn(dbPath: unknown, source: string): string | undefined {
+  if (dbPath === undefined) return undefined;
+  if (typeof dbPath !== 'string' || dbPath.trim() === '') throw new OptionError(source, 'expected a path');
+  try {
+    if (statSync(dbPath).isDirectory()) return join(dbPath, 'chain-sim-state.json');
+  } catch {
+    // Not there yet: the path names the state file.
+  }
+  return dbPath;
+}
+
+const KNOWN: Readonly<Record<string, readonly string[]>> = {
+  wallet: ['accounts', 'totalAccounts', 'deterministic', 'seed', 'mnemonic', 'unlockedAccounts', 'lock', 'passphrase', 'accountKeysPath', 'defaultBalance', 'hdPath'],
+  chain: ['allowUnlimitedContractSize', 'allowUnlimitedInitCodeSize', 'asyncRequestProcessing', 'chainId', 'networkId', 'time', 'hardfork', 'vmErrorsOnRPCResponse'],
+  miner: ['blockTime', 'timestampIncrement', 'defaultGasPrice', 'blockGasLimit', 'defaultTransactionGasLimit', 'difficulty', 'callGasLimit', 'instamine', 'coinbase', 'extraData', 'priceBump'],
+  logging: ['debug', 'quiet', 'verbose', 'file', 'logger'],
+  database: ['db', 'dbPath'],
+  fork: ['url', 'provider', 'network', 'blockNumber', 'preLatestConfirmations', 'username', 'password', 'jwt', 'userAgent', 'origin', 'headers', 'requestsPerSecond', 'disableCache', 'deleteCache'],
+  server: ['ws', 'wsBinary', 'rpcEndpoint', 'chunkSize'],
+};
+
+const LEGACY = [
+  'accounts', 'total_accounts', 'seed', 'mnemonic', 'unlocked_accounts', 'secure', 'account_keys_path', 'default_balance_ether', 'hd_path',
+  'allowUnlimitedContractSize', 'asyncRequestProcessing', 'chainId', 'network_id', 'time', 'hardfork', 'vmErrorsOnRPCResponse',
+  'blockTime', 'gasPrice', 'gasLimit', 'callGasLimit', 'instamine', 'debug', 'verbose', 'logger', 'db_path', 'db', 'fork', 'fork_block_number',
+  // Not Ganache legacy names, but what ganache-cli users pass in code; accepted as Ganache 7 reads them.
+  'quiet', 'deterministic', 'flavor',
+];
+
+/** Ganache options (nested and/or legacy) → chain-sim options. Throws OptionError naming the option it cannot honour. */
+export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new OptionError('options', 'expected an object');
+  const given = input as Plain;
+  for (const key of Object.keys(given)) {
+    if (!(key in KNOWN) && !LEGACY.includes(key)) throw new OptionError(key, 'not a Ganache option chain-sim knows');
+  }
+  const group = (name: string): Plain => {
+    const value = given[name];
+    if (value === undefined) return {};
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new OptionError(name, 'expected an object of options');
+    for (const key of Object.keys(value)) {
+      if (!KNOWN[name]!.includes(key)) throw new OptionError(`${name}.${key}`, 'not a Ganache option chain-sim knows');
+    }
+    return value as Plain;
+  };
+  const wallet = group('wallet');
+  const chain = group('chain');
+  const miner = group('miner');
+  const logging = group('logging');
+  const database = group('database');
+  const server = group('server');
+  // ganache-core's `fork` is a URL string; Ganache 7's an object of fork.* options.
+  const legacyFork: Plain | undefined = typeof given.fork === 'string' ? { url: given.fork } : undefined;
+  const fork: Plain = legacyFork ?? (given.fork === undefined ? {} : group('fork'));
+  const m = new Mapped();
+
+  onlyDefault('flavor', given.flavor, ['ethereum'], 'only the ethereum flavor exists');
+
+  // ---- wallet
+  m.set('accountKeys', walletAccounts('wallet.accounts', wallet.accounts), 'wallet.accounts');
+  m.set('accountKeys', walletAccounts('accounts', given.accounts), 'accounts');
+  m.set('accounts', quantity('wallet.totalAccounts', wallet.totalAccounts), 'wallet.totalAccounts');
+  m.set('accounts', quantity('total_accounts', given.total_accounts), 'total_accounts');
+  for (const [source, value] of [['wallet.deterministic', wallet.deterministic], ['deterministic', given.deterministic]] as const) {
+    if (bool(source, value)) m.set('mnemonic', GANACHE_DETERMINISTIC_MNEMONIC, source);
+  }
+  if (wallet.seed !== undefined || given.seed !== undefined) {
+    refuse(wallet.seed !== undefined ? 'wallet.seed' : 'seed', "Ganache turns a seed into a mnemonic with its own random generator; give wallet.mnemonic (or wallet.deterministic) instead");
+  }
+  m.set('mnemonic', wallet.mnemonic, 'wallet.mnemonic');
+  m.set('mnemonic', given.mnemonic, 'mnemonic');
+  unlocked(m, 'wallet.unlockedAccounts', wallet.unlockedAccounts);
+  unlocked(m, 'unlocked_accounts', given.unlocked_accounts);
+  onlyDefault('wallet.lock', wallet.lock, [false], 'accounts present at start are always unlocked (personal_lockAccount locks one at run time)');
+  onlyDefault('secure', given.secure, [false], 'accounts present at start are always unlocked (personal_lockAccount locks one at run time)');
+  onlyDefault('wallet.passphrase', wallet.passphrase, [''], 'accounts present at start have the passphrase ""');
+  for (const [source, value] of [['wallet.accountKeysPath', wallet.accountKeysPath], ['account_keys_path', given.account_keys_path]] as const) {
+    if (value !== undefined) refuse(source, 'writing the accounts to a file is not supported by chain-sim/ganache yet');
+  }
+  m.set('balance', wallet.defaultBalance === undefined ? undefined : String(wallet.defaultBalance), 'wallet.defaultBalance');
+  m.set('balance', given.default_balance_ether === undefined ? undefined : String(given.default_balance_ether), 'default_balance_ether');
+  for (const [source, value] of [['wallet.hdPath', wallet.hdPath], ['hd_path', given.hd_path]] as const) {
+    if (value === undefined) continue;
+    const path = Array.isArray(value) ? value.join('/') : value;
+    if (typeof path !== 'string') throw new OptionError(source, 'expected a path like "m/44\'/60\'/0\'/0"');
+    m.set('derivationPath', path.replace(/\/$/, ''), source);
+  }
+
+  // ---- chain
+  m.set('disableCodeSizeLimit', bool('chain.allowUnlimitedContractSize', chain.allowUnlimitedContractSize) || undefined, 'chain.allowUnlimitedContractSize');
+  m.set('disableCodeSizeLimit', bool('allowUnlimitedContractSize', given.allowUnlimitedContractSize) || undefined, 'allowUnlimitedContractSize');
+  // chain-sim lifts both limits together; Ganache's init-code switch alone would leave code limited.
+  onlyDefault('chain.allowUnlimitedInitCodeSize', chain.allowUnlimitedInitCodeSize, [false, chain.allowUnlimitedContractSize ?? given.allowUnlimitedContractSize], 'init code size is lifted only together with chain.allowUnlimitedContractSize');
+  // Requests to one chain are answered in order either way; both settings give the answers Ganache gives.
+  bool('chain.asyncRequestProcessing', chain.asyncRequestProcessing);
+  bool('asyncRequestProcessing', given.asyncRequestProcessing);
+  m.set('chainId', quantity('chain.chainId', chain.chainId), 'chain.chainId');
+  m.set('chainId', quantity('chainId', given.chainId), 'chainId');
+  m.set('networkId', quantity('chain.networkId', chain.networkId), 'chain.networkId');
+  m.set('networkId', quantity('network_id', given.network_id), 'network_id');
+  m.set('timestamp', genesisTime('chain.time', chain.time), 'chain.time');
+  m.set('timestamp', genesisTime('time', given.time), 'time');
+  m.set('hardfork', hardfork(chain.hardfork), 'chain.hardfork');
+  m.set('hardfork', hardfork(given.hardfork), 'hardfork');
+  m.set('vmErrorsOnRPCResponse', bool('chain.vmErrorsOnRPCResponse', chain.vmErrorsOnRPCResponse), 'chain.vmErrorsOnRPCResponse');
+  m.set('vmErrorsOnRPCResponse', bool('vmErrorsOnRPCResponse', given.vmErrorsOnRPCResponse), 'vmErrorsOnRPCResponse');
+
+  // ---- miner
+  m.set('blockTime', miner.blockTime, 'miner.blockTime');
+  m.set('blockTime', given.blockTime, 'blockTime');
+  onlyDefault('miner.timestampIncrement', miner.timestampIncrement, ['clock'], 'blocks take the clock\'s time (evm_setTime, evm_increaseTime and evm_mine move it)');
+  m.set('gasPrice', quantity('miner.defaultGasPrice', miner.defaultGasPrice), 'miner.defaultGasPrice');
+  m.set('gasPrice', quantity('gasPrice', given.gasPrice), 'gasPrice');
+  m.set('gasLimit', quantity('miner.blockGasLimit', miner.blockGasLimit), 'miner.blockGasLimit');
+  m.set('gasLimit', quantity('gasLimit', given.gasLimit), 'gasLimit');
+  onlyDefault('miner.defaultTransactionGasLimit', miner.defaultTransactionGasLimit, ['estimate'], 'a send without gas is estimated, as go-ethereum does (Ganache\'s "estimate")');
+  m.set('transactionGasCap', quantity('miner.callGasLimit', miner.callGasLimit), 'miner.callGasLimit');
+  m.set('transactionGasCap', quantity('callGasLimit', given.callGasLimit), 'callGasLimit');
+  onlyDefault('miner.difficulty', quantity('miner.difficulty', miner.difficulty), [1n], 'blocks after the merge have difficulty 0');
+  // eager: the receipt is there when the hash is answered; strict: the hash is answered before the block is mined. chain-sim answers the hash, then mines before any later request is read: both hold.
+  for (const [source, value] of [['miner.instamine', miner.instamine], ['instamine', given.instamine]] as const) {
+    if (value !== undefined && value !== 'eager' && value !== 'strict') throw new OptionError(source, `expected "eager" or "strict", got ${JSON.stringify(value)}`);
+  }
+  if (miner.coinbase !== undefined) {
+    if (typeof miner.coinbase === 'number') refuse('miner.coinbase', 'give the address rather than an account index');
+    m.set('coinbase', miner.coinbase, 'miner.coinbase');
+  }
+  if (miner.extraData !== undefined) refuse('miner.extraData', 'set it at run time with miner_setExtra');
+  onlyDefault('miner.priceBump', quantity('miner.priceBump', miner.priceBump), [10n], 'a replacement must pay 10% more, as go-ethereum requires');
+
+  // ---- logging
+  for (const [source, value] of [['logging.debug', logging.debug], ['debug', given.debug]] as const) {
+    if (bool(source, value)) refuse(source, 'opcode logging is not available; use debug_traceTransaction');
+  }
+  m.set('quiet', bool('logging.quiet', logging.quiet), 'logging.quiet');
+  m.set('quiet', bool('quiet', given.quiet), 'quiet');
+  m.set('verbose', bool('logging.verbose', logging.verbose), 'logging.verbose');
+  m.set('verbose', bool('verbose', given.verbose), 'verbose');
+  if (logging.file !== undefined) refuse('logging.file', 'give logging.logger with a log function that writes the file');
+  for (const [source, value] of [['logging.logger', logging.logger], ['logger', given.logger]] as const) {
+    if (value === undefined) continue;
+    const log = (value as { log?: unknown }).log;
+    if (typeof log !== 'function') throw new OptionError(source, 'expected an object with a log(message) function');
+    m.set('logger', (line: string) => (log as (line: string) => void).call(value, line), source);
+  }
+
+  // ---- database
+  m.set('stateFile', stateFileIn(database.dbPath, 'database.dbPath'), 'database.dbPath');
+  m.set('stateFile', stateFileIn(given.db_path, 'db_path'), 'db_path');
+  if (database.db !== undefined || given.db !== undefined) refuse(database.db !== undefined ? 'database.db' : 'db', 'a LevelDB object cannot hold chain-sim\'s state; give database.dbPath');
+
+  // ---- fork
+  for (const key of Object.keys(fork)) {
+    if (!['url', 'blockNumber', 'headers'].includes(key)) refuse(`fork.${key}`, 'only fork.url, fork.blockNumber and fork.headers map to chain-sim\'s fork option');
+  }
+  const forkBlock = fork.blockNumber ?? given.fork_block_number;
+  if (fork.url !== undefined || forkBlock !== undefined || fork.headers !== undefined) {
+    m.set('fork', { url: fork.url, blockNumber: forkBlock, headers: fork.headers }, legacyFork ? 'fork' : 'fork.url');
+  }
+
+  // ---- server (the HTTP and WebSocket endpoints are one port at every path)
+  onlyDefault('server.ws', server.ws, [true], 'WebSocket is always served on the HTTP port');
+  onlyDefault('server.wsBinary', server.wsBinary, ['auto', false], 'replies are text frames');
+  onlyDefault('server.rpcEndpoint', server.rpcEndpoint, ['/'], 'the endpoint answers at /');
+  if (server.chunkSize !== undefined) refuse('server.chunkSize', 'replies are not chunked');
+
+  // Ganache's defaults where they differ from chain-sim's.
+  if (!m.has('mnemonic')) m.set('mnemonic', generateMnemonic(wordlist), 'default');
+  if (!m.has('balance')) m.set('balance', '1000', 'default');
+  if (!m.has('networkId')) m.set('networkId', BigInt(Date.now()), 'default');
+  if (!m.has('gasPrice')) m.set('gasPrice', 2_000_000_000n, 'default');
+  m.set('compat', 'ganache', 'default');
+  // Ganache answers a failed send with its hash unless vmErrorsOnRPCResponse: not Hardhat's node errors.
+  m.set('hardhatNode', false, 'default');
+  return { options: m.options as ChainSimOptions, unlockIndexes: m.unlockIndexes, sources: m.from };
+}
+
+/** chain-sim's refusal of a value, named by the Ganache option that gave it (its flag otherwise). */
+export function inGanacheTerms(error: unknown, settings: GanacheSettings): unknown {
+  if (!(error instanceof OptionError)) return error;
+  const key = OPTION_DECLARATIONS.find((decl) => decl.flag === error.option)?.key;
+  const source = key === undefined ? undefined : settings.sources.get(key);
+  return source === undefined || source === 'default' ? error : new OptionError(source, error.problem);
+}

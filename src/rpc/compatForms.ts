@@ -1,0 +1,48 @@
+/**
+ * Answer forms that differ between the tools sharing a name. chain-sim presents itself as
+ * Hardhat, so shared evm_* names answer as Hardhat does; with compat 'ganache' (the
+ * chain-sim/ganache entry point) the ones where Ganache 7 answers differently follow Ganache.
+ * vmErrorsOnRPCResponse (vmErrors.ts) wraps the sending methods, whatever the compat.
+ */
+import type { ResolvedOptions } from '../options.js';
+import { uint64 } from './codec.js';
+import { invalidParams } from './errors.js';
+import { type RpcMethod, defineMethod, param } from './method.js';
+import type { MethodTable } from './table.js';
+import { SENDING_METHODS, rejectingFailedSends } from './vmErrors.js';
+
+/** A number of seconds or milliseconds: a JSON number or a hex quantity, as Ganache takes them. */
+const amount = (value: unknown, path: string): bigint => {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) throw invalidParams(`invalid argument ${path}: expected a non-negative integer`);
+    return BigInt(value);
+  }
+  return uint64(value, path);
+};
+
+/** Ganache 7's forms of names Hardhat (or Anvil) also serves. */
+const GANACHE_FORMS: readonly RpcMethod[] = [
+  // Ganache answers the clock's whole offset as a JSON number (Hardhat: a decimal string).
+  defineMethod('evm_increaseTime', [param('seconds', amount)], ({ chain }, seconds) => Number(chain.increaseTime(seconds))),
+  // Ganache takes a JavaScript time in milliseconds (Anvil: seconds) and answers the offset in seconds.
+  defineMethod('evm_setTime', [param('milliseconds', amount)], ({ chain }, ms) => {
+    chain.setTime(ms / 1000n);
+    return Number(chain.clock.offset);
+  }),
+];
+
+export function withCompatForms(table: MethodTable, options: Pick<ResolvedOptions, 'compat' | 'vmErrorsOnRPCResponse'>): MethodTable {
+  if (options.compat === undefined && !options.vmErrorsOnRPCResponse) return table;
+  const result = new Map(table);
+  if (options.compat === 'ganache') for (const method of GANACHE_FORMS) result.set(method.name, method);
+  if (options.vmErrorsOnRPCResponse) {
+    // Aliases share one record: wrap each record once.
+    const wrapped = new Map<RpcMethod, RpcMethod>();
+    for (const [name, method] of result) {
+      if (!SENDING_METHODS.has(method.name)) continue;
+      if (!wrapped.has(method)) wrapped.set(method, rejectingFailedSends(method));
+      result.set(name, wrapped.get(method)!);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,68 @@
+/**
+ * Ganache's vmErrorsOnRPCResponse: a send whose transaction is mined and fails answers an
+ * error instead of the hash, in Ganache 7's shape (-32000, "VM Exception while processing
+ * transaction: revert <reason>", data { hash, programCounter, result, reason, message }).
+ * The transaction stays mined, as in Ganache. Without automine (interval or manual mining)
+ * the transaction is not mined when the send answers, so the hash is answered as usual.
+ */
+import { bytesToHex } from '@ethereumjs/util';
+import type { Chain } from '../engine/chain.js';
+import { revertReason } from '../engine/revert.js';
+import type { ExecutionTracer, TraceEnv } from '../engine/tracing.js';
+import { ErrorCode, RpcError } from './errors.js';
+import type { RpcMethod } from './method.js';
+
+/** The canonical names of the methods that send a transaction and answer its hash. */
+export const SENDING_METHODS: ReadonlySet<string> = new Set([
+  'chain_sendTransaction', 'chain_sendRawTransaction', 'chain_sendUnsignedTransaction', 'personal_sendTransaction',
+]);
+
+/** `method`, answering Ganache's error when the transaction it sent was mined and failed. */
+export function rejectingFailedSends(method: RpcMethod): RpcMethod {
+  return {
+    ...method,
+    async invoke(ctx, params) {
+      const hash = await method.invoke(ctx, params);
+      if (typeof hash !== 'string') return hash;
+      await ctx.chain.settling;
+      await failure(ctx.chain, hash);
+      return hash;
+    },
+  };
+}
+
+/** Throws Ganache's error if `hash` is mined with status 0. */
+async function failure(chain: Chain, hash: string): Promise<void> {
+  const location = chain.transaction(hash);
+  if (!location || location.mined.receipts[location.index]!.status !== 0) return;
+  // Run again to learn what failed and where: only failed sends pay for it.
+  const pc = new LastTopLevelPc();
+  const run = await chain.traceTransaction(hash, pc);
+  const exec = run?.result.execResult;
+  const kind = exec?.exceptionError?.error ?? 'revert';
+  const output = exec?.returnValue ?? new Uint8Array();
+  const reason = kind === 'revert' && bytesToHex(output.subarray(0, 4)) === '0x08c379a0' ? (revertReason(output) ?? null) : null;
+  const message = reason === null ? kind : `${kind} ${reason}`;
+  throw new RpcError(ErrorCode.server, `VM Exception while processing transaction: ${message}`, {
+    hash,
+    programCounter: pc.value,
+    result: hash,
+    reason,
+    message: kind,
+  });
+}
+
+/** The program counter of the last opcode the outermost call frame ran. */
+class LastTopLevelPc implements ExecutionTracer {
+  value = 0;
+  attach({ vm }: TraceEnv): () => void {
+    const events = vm.evm.events!;
+    const step = (data: { depth: number; pc: number }, done?: () => void) => {
+      // Ganache reports the counter after the failing opcode.
+      if (data.depth === 0) this.value = data.pc + 1;
+      done?.();
+    };
+    events.on('step', step);
+    return () => events.off('step', step);
+  }
+}

@@ -1,0 +1,142 @@
+/** The start-up switches and Ganache's CLI spellings through the real `chain-sim` command. */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { type RunningCli, runCli, startCli } from '../helpers/cli.js';
+import { postJson } from '../helpers/rpc.js';
+
+async function rpcOver(url: string, method: string, params: unknown[] = []): Promise<{ result?: any; error?: { code: number; message: string; data?: any } }> {
+  const response = await postJson(url, { jsonrpc: '2.0', id: 1, method, params });
+  return JSON.parse(response.body) as { result?: unknown; error?: { code: number; message: string } };
+}
+
+describe('start-up switches and Ganache spellings (CLI)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let cli: RunningCli | undefined;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'chain-sim-cli-switches-'));
+  });
+  afterEach(async () => {
+    await cli?.stop();
+    cli = undefined;
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it("Ganache 7's spellings: --wallet.*, --chain.*, --miner.*, -d", async () => {
+    const time = Date.UTC(2021, 0, 1);
+    cli = await startCli([
+      '--port', '0', '--wallet.totalAccounts', '2', '-d', '--wallet.defaultBalance', '5', '--chain.chainId', '5', '--chain.networkId', '9',
+      '--chain.time', String(time), '--chain.vmErrorsOnRPCResponse', '--miner.blockGasLimit', '0x1c9c381', '--miner.defaultGasPrice', '3000000000',
+      '--chain.allowUnlimitedContractSize', '--chain.hardfork', 'shanghai', '--miner.instamine', 'strict',
+    ]);
+    const { url } = cli;
+    const accounts = (await rpcOver(url, 'eth_accounts')).result as string[];
+    expect(accounts).to.deep.equal(['0x90f8bf6a479f320ead074411a4b0e7944ea8c9c1', '0xffcf8fdee72ac11b5c542428b35eef5769c409f0']);
+    expect((await rpcOver(url, 'eth_getBalance', [accounts[0], 'latest'])).result).to.equal('0x4563918244f40000');
+    expect((await rpcOver(url, 'eth_chainId')).result).to.equal('0x5');
+    expect((await rpcOver(url, 'net_version')).result).to.equal('9');
+    expect((await rpcOver(url, 'eth_gasPrice')).result).to.equal('0xb2d05e00');
+    const genesis = (await rpcOver(url, 'eth_getBlockByNumber', ['0x0', false])).result as { timestamp: string; gasLimit: string; withdrawalsRoot?: string; blobGasUsed?: string };
+    expect(Number(genesis.timestamp)).to.equal(time / 1000);
+    expect(genesis.gasLimit).to.equal('0x1c9c381');
+    expect(genesis).to.have.property('withdrawalsRoot');
+    expect(genesis).to.not.have.property('blobGasUsed');
+    const failed = await rpcOver(url, 'eth_sendTransaction', [{ from: accounts[0], data: '0x60006000fd', gas: '0x100000' }]);
+    expect(failed.error).to.deep.include({ code: -32000, message: 'VM Exception while processing transaction: revert' });
+    // 24577 bytes of code deploy with the limit lifted.
+    const big = await rpcOver(url, 'eth_sendTransaction', [{ from: accounts[0], data: '0x6160016000f3', gas: '0x1000000' }]);
+    expect(((await rpcOver(url, 'eth_getTransactionReceipt', [big.result])).result as { status: string }).status).to.equal('0x1');
+  });
+
+  it('--no-mining, --allow-same-timestamp, --account KEY,BALANCE, --unlock, --code-size-limit, --slots-in-an-epoch, --accounts-out, --database.dbPath', async () => {
+    const out = join(dir, 'accounts.json');
+    const state = join(dir, 'state.json');
+    const key = `0x${'55'.repeat(32)}`;
+    const stranger = '0x00000000000000000000000000000000000000cc';
+    cli = await startCli([
+      '--port', '0', '--no-mining', '--allow-same-timestamp', '--account', `${key},1000000000000000000`, '--unlock', stranger,
+      '--code-size-limit', '40', '--slots-in-an-epoch', '1', '--accounts-out', out, '--database.dbPath', state, '--disable-min-priority-fee',
+      '--transaction-gas-cap', '100000', '--timestamp', '1700000000',
+    ]);
+    const { url } = cli;
+    const accounts = (await rpcOver(url, 'eth_accounts')).result as string[];
+    expect(accounts).to.have.length(1);
+    expect((await rpcOver(url, 'eth_getBalance', [accounts[0], 'latest'])).result).to.equal('0xde0b6b3a7640000');
+    expect(JSON.parse(await readFile(out, 'utf8'))).to.deep.include({ available_accounts: accounts, private_keys: [key], chain_id: 1337 });
+    const pending = (await rpcOver(url, 'eth_sendTransaction', [{ from: accounts[0], data: '0x60296000f3', gas: '0x100000' }])).result as string;
+    expect((await rpcOver(url, 'eth_getTransactionReceipt', [pending])).result).to.equal(null);
+    await rpcOver(url, 'evm_mine');
+    await rpcOver(url, 'evm_mine');
+    expect(((await rpcOver(url, 'eth_getTransactionReceipt', [pending])).result as { status: string }).status).to.equal('0x0'); // 41 bytes > 40
+    expect((await rpcOver(url, 'eth_getBlockByNumber', ['safe', false])).result.number).to.equal('0x1');
+    expect((await rpcOver(url, 'eth_getBlockByNumber', ['finalized', false])).result.number).to.equal('0x0');
+    expect((await rpcOver(url, 'eth_maxPriorityFeePerGas')).result).to.equal('0x0');
+    expect(Number((await rpcOver(url, 'eth_call', [{ data: '0x5a60005260206000f3' }])).result)).to.be.below(100_000);
+    await rpcOver(url, 'hardhat_setBalance', [stranger, '0xde0b6b3a7640000']);
+    const sent = await rpcOver(url, 'eth_sendTransaction', [{ from: stranger, to: accounts[0] }]);
+    expect(sent.result).to.match(/^0x[0-9a-f]{64}$/);
+    expect(await cli.stop()).to.equal(0);
+    cli = undefined;
+    // --database.dbPath is the state file: saved on exit.
+    expect(JSON.parse(await readFile(state, 'utf8'))).to.be.an('object');
+  });
+
+  it('--mixed-mining with --mining-interval MIN,MAX, --auto-impersonate, --print-traces, --no-console-log', async () => {
+    cli = await startCli(['--port', '0', '--mixed-mining', '--mining-interval', '100,150', '--auto-impersonate', '--print-traces', '--no-console-log']);
+    const { url } = cli;
+    const whale = '0x00000000000000000000000000000000000000ee';
+    await rpcOver(url, 'hardhat_setBalance', [whale, '0xde0b6b3a7640000']);
+    const hash = (await rpcOver(url, 'eth_sendTransaction', [{ from: whale, to: '0x00000000000000000000000000000000000000ff', value: '0x1' }])).result as string;
+    expect(((await rpcOver(url, 'eth_getTransactionReceipt', [hash])).result as { status: string }).status).to.equal('0x1');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(Number((await rpcOver(url, 'eth_blockNumber')).result)).to.be.within(4, 9);
+    expect(cli.output()).to.contain(`Traces for ${hash}:`);
+  });
+
+  it('--json prints the start-up line and log lines as JSON; refusals name the flag', async () => {
+    const json = await runCliUntilListening(['--port', '0', '--json', '--verbose', '--accounts', '1']);
+    expect(json.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(json.accounts).to.deep.equal(['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266']);
+    for (const [args, message] of [
+      [['--fork', 'http://127.0.0.1:1'], /fork: forking a remote chain is not supported/],
+      [['--deterministic', '--mnemonic', 'test test test test test test test test test test test junk'], /deterministic: cannot be combined with --mnemonic/],
+      [['--disable-block-gas-limit', '--gas-limit', '1000000'], /disable-block-gas-limit: cannot be combined with --gas-limit/],
+      [['--mining-interval', '5,1'], /mining-interval: expected milliseconds/],
+      [['--account', 'nothex'], /account: entry 0: expected a 32-byte hex private key/],
+      [['--unlock', '0x12'], /unlock: expected a 20-byte 0x-prefixed address/],
+    ] as const) {
+      const result = await runCli([...args, '--port', '0']);
+      expect(result.code, args.join(' ')).to.equal(1);
+      expect(result.stderr).to.match(message);
+    }
+  });
+});
+
+/** Start the CLI in --json mode and read its first line (the start-up object), then stop it. */
+async function runCliUntilListening(args: string[]): Promise<{ url: string; accounts: string[] }> {
+  const { spawn } = await import('node:child_process');
+  const { BIN, ROOT } = await import('../helpers/cli.js');
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let output = '';
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('\n')) resolve(output.split('\n')[0]!);
+      });
+      child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+    });
+    const parsed = JSON.parse(line) as { url: string; accounts: string[]; message: string };
+    expect(parsed.message).to.equal(`Listening on ${parsed.url}`);
+    // A request is logged as a JSON line too.
+    await rpcOver(parsed.url, 'eth_chainId');
+    for (let i = 0; i < 50 && !output.includes('eth_chainId'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const logged = output.split('\n').find((l) => l.includes('eth_chainId'))!;
+    expect(JSON.parse(logged).message).to.match(/^eth_chainId /);
+    return parsed;
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
