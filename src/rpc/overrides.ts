@@ -5,7 +5,7 @@
  * decoder reads them; unknown fields are refused rather than silently ignored.
  */
 import type { Address } from '@ethereumjs/util';
-import type { AccountOverride, BlockOverrides, StateOverride } from '../engine/overrides.js';
+import type { AccountOverride, BlockOverrides, CallOverrides, StateOverride } from '../engine/overrides.js';
 import { type Decoder, address, arrayOf, data, fail, fixedData, optional, record, uint256, uint64 } from './codec.js';
 
 const ACCOUNT_FIELDS = new Set(['balance', 'nonce', 'code', 'state', 'stateDiff', 'movePrecompileToAddress']);
@@ -80,3 +80,8 @@ export const blockOverrides: Decoder<BlockOverrides> = (value, path) => {
     withdrawals: optional(arrayOf(withdrawal))(fields.withdrawals, at('withdrawals')),
   };
 };
+
+/** go-ethereum's state and block overrides (eth_call's third and fourth parameters), as one engine value. */
+export function callOverrides(state: StateOverride[] | undefined, block?: BlockOverrides): CallOverrides | undefined {
+  return state === undefined && block === undefined ? undefined : { state, block };
+}

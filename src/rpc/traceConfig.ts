@@ -56,7 +56,7 @@ function flag(fields: Fields, key: string, where: string): boolean {
 export const traceConfig = (value: unknown, path: string): TracerConfig => {
   const fields = object(value, path, 'a trace config object');
   for (const key of Object.keys(fields)) {
-    if (!CONFIG_KEYS.has(key)) throw invalidParams(`invalid argument ${path}: unknown field "${clip(key)}" (state and block overrides are not supported)`);
+    if (!CONFIG_KEYS.has(key)) throw invalidParams(`invalid argument ${path}: unknown field "${clip(key)}" (stateOverrides and blockOverrides belong to debug_traceCall)`);
   }
   const tracer = fields.tracer ?? '';
   if (tracer === '') {

@@ -183,6 +183,19 @@ describe('state and block overrides', function () {
     });
   });
 
+  it('debug_traceCall takes stateOverrides and blockOverrides in its config, as go-ethereum', async () => {
+    const traced = (config: object) => rpc<{ returnValue: string; failed: boolean }>('debug_traceCall', [{ to: C }, 'latest', config]);
+    expect((await traced({})).returnValue).to.equal('0x');
+    const withCode = await traced({ stateOverrides: { [C]: { code: returning('43') } }, blockOverrides: { number: '0x99' } });
+    expect([withCode.failed, withCode.returnValue]).to.deep.equal([false, word(0x99n)]);
+    const called = await rpc<{ output: string }>('debug_traceCall', [{ to: C }, 'latest', { tracer: 'callTracer', stateOverrides: { [C]: { code: returning('43') } } }]);
+    expect(called.output).to.equal(word(0n)); // NUMBER at latest (block 0), no block override
+    expect(await rpc('eth_getCode', [C, 'latest'])).to.equal('0x');
+    const refused = await rpcError(() => rpc('debug_traceCall', [{ to: C }, 'latest', { stateOverrides: { [C]: { state: {}, stateDiff: {} } } }]));
+    expect(refused.code).to.equal(-32000); // go-ethereum: state and stateDiff together
+    expect((await rpcError(() => rpc('debug_traceTransaction', [`0x${'11'.repeat(32)}`, { stateOverrides: {} }]))).message).to.match(/unknown field "stateOverrides"/);
+  });
+
   it('under chain_ and eth_ names alike', async () => {
     for (const method of ['chain_call', 'eth_call']) {
       expect(await rpc(method, [{ to: C }, 'latest', { [C]: { code: returning('43') } }, { number: '0x7' }])).to.equal(word(7n));

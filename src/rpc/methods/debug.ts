@@ -6,10 +6,25 @@ import { TraceBudget } from '../../engine/tracing.js';
 import { blockRef, callRequest, hash } from '../codec.js';
 import { serverError } from '../errors.js';
 import { defineMethod, optionalParam, param } from '../method.js';
+import type { CallOverrides } from '../../engine/overrides.js';
+import { blockOverrides, callOverrides, stateOverrides } from '../overrides.js';
 import { type TracerConfig, traceConfig } from '../traceConfig.js';
 import { startTrace } from '../traceOutput.js';
 
 export const DEFAULT_TRACE_CONFIG: TracerConfig = { tracer: 'structLogs', disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 };
+
+/** go-ethereum's TraceCallConfig: a trace config with `stateOverrides` and `blockOverrides` beside it. */
+const traceCallConfig = (value: unknown, path: string): { trace: TracerConfig; overrides: CallOverrides | undefined } => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { trace: traceConfig(value, path), overrides: undefined };
+  const { stateOverrides: state, blockOverrides: block, ...rest } = value as Record<string, unknown>;
+  return {
+    trace: traceConfig(rest, path),
+    overrides: callOverrides(
+      state === undefined || state === null ? undefined : stateOverrides(state, `${path}.stateOverrides`),
+      block === undefined || block === null ? undefined : blockOverrides(block, `${path}.blockOverrides`),
+    ),
+  };
+};
 
 export const debugMethods = [
   defineMethod('chain_traceTransaction', [param('transactionHash', hash), optionalParam('config', traceConfig)], async ({ chain }, txHash, config = DEFAULT_TRACE_CONFIG) => {
@@ -20,10 +35,10 @@ export const debugMethods = [
   }),
   defineMethod(
     'chain_traceCall',
-    [param('transaction', callRequest), optionalParam('block', blockRef), optionalParam('config', traceConfig)],
-    async ({ chain }, request, ref, config = DEFAULT_TRACE_CONFIG) => {
-      const trace = startTrace(config, new TraceBudget());
-      return trace.result(await chain.traceCall(request, ref ?? { tag: 'latest' }, trace.tracer));
+    [param('transaction', callRequest), optionalParam('block', blockRef), optionalParam('config', traceCallConfig)],
+    async ({ chain }, request, ref, config = { trace: DEFAULT_TRACE_CONFIG, overrides: undefined }) => {
+      const trace = startTrace(config.trace, new TraceBudget());
+      return trace.result(await chain.traceCall(request, ref ?? { tag: 'latest' }, trace.tracer, config.overrides));
     },
   ),
 ];

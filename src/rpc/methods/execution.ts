@@ -1,14 +1,8 @@
 /** Message calls that create no transaction: eth_call, eth_estimateGas, eth_createAccessList. */
-import type { BlockOverrides, CallOverrides, StateOverride } from '../../engine/overrides.js';
 import { blockRef, callRequest } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { defineMethod, optionalParam, param } from '../method.js';
-import { blockOverrides, stateOverrides } from '../overrides.js';
-
-/** go-ethereum's third (state) and fourth (block) parameters, as one engine value. */
-function callOverrides(state: StateOverride[] | undefined, block?: BlockOverrides): CallOverrides | undefined {
-  return state === undefined && block === undefined ? undefined : { state, block };
-}
+import { blockOverrides, callOverrides, stateOverrides } from '../overrides.js';
 
 export const executionMethods = [
   defineMethod(
