@@ -93,7 +93,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     genesisTimestamp: saved?.blocks ? undefined : (options.timestamp ?? saved?.timestamp ?? fixtures?.timestamp),
     genesisAlloc: keyedAlloc.size === 0 ? fileAlloc : new Map([...(fileAlloc ?? []), ...keyedAlloc]),
     genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
-    throwOnTransactionFailures: options.hardhatNode,
+    // Ganache's vmErrorsOnRPCResponse, when asked for, answers a failed send in Ganache's form instead.
+    throwOnTransactionFailures: options.hardhatNode && !options.vmErrorsOnRPCResponse,
     fork: forkSession?.point,
     codeSizeLimit: options.codeSizeLimit,
   }, options.genesis);

@@ -168,7 +168,7 @@ describe('chain-sim/ganache options', () => {
     const expected = {
       mnemonic: GANACHE_DETERMINISTIC_MNEMONIC, accounts: 4n, balance: '50', derivationPath: "m/44'/60'/0'/0",
       chainId: 5n, networkId: 77n, hardfork: 'paris', timestamp: 1577836800n, vmErrorsOnRPCResponse: true,
-      gasLimit: 30_000_000n, gasPrice: 7n, blockTime: 0, quiet: true, compat: 'ganache',
+      gasLimit: 30_000_000n, gasPrice: 7n, blockTime: 0, quiet: true, compat: 'ganache', hardhatNode: false,
     };
     expect(nested).to.deep.equal(expected);
     expect(legacy).to.deep.equal(expected);
@@ -198,12 +198,12 @@ describe('chain-sim/ganache options', () => {
     for (const [options, message] of cases) expect(() => ganache.provider(options), JSON.stringify(options)).to.throw(message);
   });
 
-  it('maps fork.* to the fork option, refused while no engine forks', () => {
+  it('maps fork.* to the fork option, which forks (an unreachable upstream is named)', async () => {
     expect(mapGanacheOptions({ fork: { url: 'http://127.0.0.1:1', blockNumber: 5 } }).options.fork).to.deep.equal({ url: 'http://127.0.0.1:1', blockNumber: 5, headers: undefined });
     expect(mapGanacheOptions({ fork: 'http://127.0.0.1:1', fork_block_number: 9 }).options.fork).to.deep.equal({ url: 'http://127.0.0.1:1', blockNumber: 9, headers: undefined });
-    // Refused by chain-sim's fork option, named as the Ganache option that set it.
-    expect(() => ganache.provider({ fork: { url: 'http://127.0.0.1:1' } })).to.throw(/fork\.url: forking a remote chain is not supported/);
-    expect(() => ganache.provider({ fork: 'http://127.0.0.1:1' })).to.throw(/invalid value for fork: forking a remote chain is not supported/);
+    const forked = ganache.provider({ fork: { url: 'http://127.0.0.1:1' }, logging: { quiet: true } });
+    const failure = await forked.request({ method: 'eth_chainId' }).then(() => undefined, (error: unknown) => error as Error);
+    expect(failure?.message).to.match(/fork upstream http:\/\/127\.0\.0\.1:1/);
   });
 
   it('a random mnemonic by default, the accounts given by key replace the derived ones', async () => {

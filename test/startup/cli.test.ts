@@ -100,7 +100,7 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     expect(json.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(json.accounts).to.deep.equal(['0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266']);
     for (const [args, message] of [
-      [['--fork', 'http://127.0.0.1:1'], /fork: forking a remote chain is not supported/],
+      [['--fork', 'http://127.0.0.1:1'], /fork upstream http:\/\/127\.0\.0\.1:1/],
       [['--deterministic', '--mnemonic', 'test test test test test test test test test test test junk'], /deterministic: cannot be combined with --mnemonic/],
       [['--disable-block-gas-limit', '--gas-limit', '1000000'], /disable-block-gas-limit: cannot be combined with --gas-limit/],
       [['--mining-interval', '5,1'], /mining-interval: expected milliseconds/],
