@@ -143,6 +143,8 @@ export function blockWithOverrides(block: Block, overrides: BlockOverrides | und
   const header = block.header.toJSON();
   const changed = {
     ...header,
+    // A call's context has no gas used: the header's own (the block's transactions') could exceed an overridden gas limit.
+    gasUsed: 0n,
     ...(overrides.number !== undefined && { number: overrides.number }),
     ...(overrides.difficulty !== undefined && { difficulty: overrides.difficulty }),
     ...(overrides.time !== undefined && { timestamp: overrides.time }),

@@ -183,6 +183,11 @@ describe('state and block overrides', function () {
     });
   });
 
+  it('a block gas limit override below the gas the block used still runs the call (GASLIMIT reads it)', async () => {
+    await send(rpc, 0, { to: D, value: 1n, nonce: 0, gasLimit: 21000 });
+    expect(await call({ [C]: { code: returning('45') } }, '0x', { gasLimit: '0x0' })).to.equal(word(0n));
+  });
+
   it('debug_traceCall takes stateOverrides and blockOverrides in its config, as go-ethereum', async () => {
     const traced = (config: object) => rpc<{ returnValue: string; failed: boolean }>('debug_traceCall', [{ to: C }, 'latest', config]);
     expect((await traced({})).returnValue).to.equal('0x');
