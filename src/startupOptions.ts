@@ -1,6 +1,6 @@
 /**
  * The start-up switches other tools' users reach for (Ganache, Hardhat, Anvil): their values
- * checked and turned into chain-sim's (docs/options-startup.md). resolveOptions calls these.
+ * checked and turned into chain-sim's (docs/options.md). resolveOptions calls these.
  */
 import { type Address, createAddressFromString } from '@ethereumjs/util';
 import type { ChainSimOptions, KeyedAccount } from './options.js';

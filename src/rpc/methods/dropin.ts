@@ -2,7 +2,7 @@
  * Methods other tools' users call that chain-sim serves as those tools answer them: EIP-7702
  * authorizations signed with the node's keys, wallet-era names (eth_requestAccounts,
  * eth_networkId, EIP-7966's synchronous sends) and Anvil's account and node helpers.
- * docs/methods-dropin.md lists them.
+ * docs/methods.md lists them.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToBigInt } from '@ethereumjs/util';
