@@ -89,6 +89,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     wallClock: options.wallClock,
     mining: options.mining,
     miningMode: configuredMining(options),
+    genesisNumber: options.genesisNumber,
     // Without saved blocks (a plain state file) the new genesis continues from the saved head's time.
     genesisTimestamp: saved?.blocks ? undefined : (options.timestamp ?? saved?.timestamp ?? fixtures?.timestamp),
     genesisAlloc: keyedAlloc.size === 0 ? fileAlloc : new Map([...(fileAlloc ?? []), ...keyedAlloc]),

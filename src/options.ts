@@ -11,7 +11,7 @@ import { clip } from './engine/clip.js';
 import { FORK_OPTION_DECLARATIONS, type ForkDefaults, type ForkOptionsInput, type ResolvedFork, resolveFork, resolveForkDefaults } from './fork/options.js';
 import { MAX_GAS_LIMIT, OptionError, flag, integer } from './optionValues.js';
 import {
-  GANACHE_DETERMINISTIC_MNEMONIC, accountKeysOf, checkInstamine, codeSizeLimitOf, compatOf, gasLimitOf, ganacheTime, jsonLines, miningIntervalOf, unlockOf,
+  GANACHE_DETERMINISTIC_MNEMONIC, accountKeysOf, checkInstamine, codeSizeLimitOf, compatOf, gasLimitOf, ganacheTime, genesisNumberOf, jsonLines, miningIntervalOf, unlockOf,
 } from './startupOptions.js';
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -120,6 +120,8 @@ export interface ChainSimOptions extends ForkOptionsInput {
   accountsOut?: string;
   /** 'safe' lags the head by this many blocks and 'finalized' by twice as many (Anvil). */
   slotsInAnEpoch?: number;
+  /** The genesis block's number (Anvil's --number): the chain starts there, later blocks count on from it. */
+  number?: number | bigint | string;
   /** Do not print Solidity console.log lines. */
   noConsoleLog?: boolean;
   /** Print a call tree for each mined transaction (Anvil's -vvvv). */
@@ -194,6 +196,7 @@ export interface ResolvedOptions {
   readonly allowSameTimestamp: boolean;
   readonly accountsOut: string | undefined;
   readonly slotsInAnEpoch: number;
+  readonly genesisNumber: bigint;
   readonly noConsoleLog: boolean;
   readonly printTraces: boolean;
   readonly json: boolean;
@@ -276,6 +279,7 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
   { key: 'mixedMining', flag: 'mixed-mining', type: 'boolean', describe: 'with --block-time or --mining-interval: automine as well', defaultText: 'false' },
   { key: 'miningInterval', flag: 'mining-interval', alias: ['mining.interval'], type: 'string', describe: "Hardhat's mining.interval in ms: N, or MIN,MAX for a random interval", defaultText: 'none' },
   { key: 'allowSameTimestamp', flag: 'allow-same-timestamp', alias: ['allowBlocksWithSameTimestamp'], type: 'boolean', describe: "a block may have its parent's timestamp (Hardhat's allowBlocksWithSameTimestamp)", defaultText: 'false' },
+  { key: 'number', flag: 'number', type: 'string', describe: "number of the genesis block; later blocks count on from it (Anvil's --number)", defaultText: '0' },
   { key: 'slotsInAnEpoch', flag: 'slots-in-an-epoch', type: 'number', describe: "'safe' is N blocks behind the head and 'finalized' 2N (Anvil)", defaultText: '0 (both are the head)' },
   { key: 'noConsoleLog', flag: 'no-console-log', type: 'boolean', describe: "don't print Solidity console.log lines", defaultText: 'false' },
   { key: 'printTraces', flag: 'print-traces', type: 'boolean', describe: "print a call tree for each mined transaction (Anvil's -vvvv)", defaultText: 'false' },
@@ -473,6 +477,7 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     allowSameTimestamp: flag('allow-same-timestamp', input.allowSameTimestamp),
     accountsOut: filePathOf('accounts-out', input.accountsOut),
     slotsInAnEpoch: Number(integer('slots-in-an-epoch', input.slotsInAnEpoch, 0n, 0n, 1_000_000n)),
+    genesisNumber: genesisNumberOf(input),
     noConsoleLog: flag('no-console-log', input.noConsoleLog),
     printTraces: flag('print-traces', input.printTraces),
     json: flag('json', input.json),

@@ -97,3 +97,17 @@ export function checkInstamine(value: string | undefined): object {
   if (value !== undefined && value !== 'eager' && value !== 'strict') throw new OptionError('instamine', `expected eager or strict, got "${String(value)}"`);
   return {};
 }
+
+/**
+ * --number: where the chain starts. The chains that bring their own first block (a fork, a genesis
+ * file, an imported chain, a saved state) and proof of work (its difficulty follows from block 0)
+ * decide it themselves, so a number beside them is refused rather than ignored.
+ */
+export function genesisNumberOf(input: ChainSimOptions): bigint {
+  const number = integer('number', input.number, 0n, 0n, 2n ** 63n - 1n);
+  if (number === 0n) return number;
+  const conflicts: Array<[keyof ChainSimOptions, string]> = [['fork', 'fork'], ['genesis', 'genesis'], ['import', 'import'], ['stateFile', 'state']];
+  for (const [key, flag] of conflicts) if (input[key] !== undefined) throw new OptionError('number', `cannot be combined with --${flag}`);
+  if (input.mining === 'pow') throw new OptionError('number', 'cannot be combined with --mining pow');
+  return number;
+}

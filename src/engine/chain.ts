@@ -61,6 +61,8 @@ export interface EngineOptions {
   readonly coinbase: Address;
   readonly order?: PoolOrder;
   readonly genesisTimestamp?: bigint;
+  /** The genesis block's number (Anvil's --number): later blocks count on from it. Default 0. */
+  readonly genesisNumber?: bigint;
   /** Accounts written into the genesis state after the prefunded ones (fixtures). */
   readonly genesisAlloc?: Alloc;
   readonly wallClock?: WallClock;
@@ -280,8 +282,9 @@ export class Chain extends EventEmitter<ChainEvents> {
       return;
     }
     this.blocks.olderHash = undefined;
-    this.blocks.startAt(0n);
+    this.blocks.startAt(options.genesisNumber ?? 0n);
     const genesis = await createGenesis(this.vm, {
+      number: options.genesisNumber,
       accounts: options.genesis ? [] : options.accounts.map((a) => ({ address: a.address, balance: options.balance })),
       gasLimit: options.gasLimit,
       baseFee: options.baseFee,
@@ -363,7 +366,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Like resolve, but undefined when no such block exists (block getters answer null). */
   find(ref: BlockRef): MinedBlock | undefined {
     if ('tag' in ref) {
-      if (ref.tag === 'earliest') return this.blocks.byNumber(0n);
+      if (ref.tag === 'earliest') return this.blocks.byNumber(this.blocks.firstNumber);
       if (this.finalityLag > 0n && (ref.tag === 'safe' || ref.tag === 'finalized')) {
         const behind = this.head.number - this.finalityLag * (ref.tag === 'safe' ? 1n : 2n);
         return this.blocks.byNumber(behind > 0n ? behind : 0n);

@@ -36,6 +36,8 @@ export interface GenesisParams {
   readonly baseFee: bigint;
   readonly timestamp: bigint;
   readonly coinbase: Address;
+  /** The genesis block's number (Anvil's --number); 0 unless given. */
+  readonly number?: bigint;
   readonly extraData?: Uint8Array;
   /** More accounts, with code and storage (fixtures), written over the prefunded ones. */
   readonly alloc?: Alloc;
@@ -43,7 +45,7 @@ export interface GenesisParams {
   readonly header?: GenesisHeader;
 }
 
-/** Writes the prefunded accounts into the VM's state and returns block 0 on top of it. */
+/** Writes the prefunded accounts into the VM's state and returns the genesis block on top of it. */
 export async function createGenesis(vm: VM, params: GenesisParams): Promise<MinedBlock> {
   const common = vm.common;
   for (const { address, balance } of params.accounts) {
@@ -54,7 +56,7 @@ export async function createGenesis(vm: VM, params: GenesisParams): Promise<Mine
   const block = params.header ? fileGenesisBlock(common, params.header, stateRoot) : createBlock(
     {
       header: {
-        number: 0n,
+        number: params.number ?? 0n,
         gasLimit: params.gasLimit,
         timestamp: params.timestamp,
         coinbase: params.coinbase,

@@ -50,6 +50,13 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     expect(((await rpcOver(url, 'eth_getTransactionReceipt', [big.result])).result as { status: string }).status).to.equal('0x1');
   });
 
+  it('--number: the genesis block has that number (Anvil)', async () => {
+    cli = await startCli(['--port', '0', '--quiet', '--number', '42']);
+    expect((await rpcOver(cli.url, 'eth_blockNumber')).result).to.equal('0x2a');
+    const block = (await rpcOver(cli.url, 'eth_getBlockByNumber', ['earliest', false])).result as { number: string };
+    expect(block.number).to.equal('0x2a');
+  });
+
   it('--no-mining, --allow-same-timestamp, --account KEY,BALANCE, --unlock, --code-size-limit, --slots-in-an-epoch, --accounts-out, --database.dbPath', async () => {
     const out = join(dir, 'accounts.json');
     const state = join(dir, 'state.json');

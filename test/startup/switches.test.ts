@@ -15,7 +15,7 @@ const RETURNS_GAS = '0x5a60005260206000f3';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function receiptOf(rpc: ReturnType<typeof newNode>['rpc'], hash: string) {
-  return rpc<{ status: string; contractAddress: string | null }>('eth_getTransactionReceipt', [hash]);
+  return rpc<{ status: string; contractAddress: string | null; blockNumber: string }>('eth_getTransactionReceipt', [hash]);
 }
 
 describe('start-up switches (createProvider)', function () {
@@ -178,6 +178,26 @@ describe('start-up switches (createProvider)', function () {
     const { rpc: plain } = node({});
     await plain('evm_mine');
     expect((await plain<{ number: string }>('eth_getBlockByNumber', ['finalized', false])).number).to.equal('0x1');
+  });
+
+  it('number: the chain starts at that block, and everything counts on from it', async () => {
+    const { rpc } = node({ number: 1000 });
+    type Block = { number: string; hash: string; parentHash: string };
+    const genesis = await rpc<Block>('eth_getBlockByNumber', ['earliest', false]);
+    expect([await rpc('eth_blockNumber'), genesis.number]).to.deep.equal(['0x3e8', '0x3e8']);
+    expect(await rpc('eth_getBlockByNumber', ['0x3e7', false])).to.equal(null);
+    const snapshot = await rpc<string>('evm_snapshot');
+    const hash = await rpc<string>('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], value: '0x1' }]);
+    const receipt = await receiptOf(rpc, hash);
+    expect(receipt.blockNumber).to.equal('0x3e9');
+    expect((await rpc<Block>('eth_getBlockByNumber', ['0x3e9', false])).parentHash).to.equal(genesis.hash);
+    expect(await rpc<unknown[]>('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }])).to.deep.equal([]);
+    await rpc('evm_revert', [snapshot]);
+    await rpc('hardhat_mine', ['0x2']);
+    await rpc('hardhat_reset');
+    expect(await rpc('eth_blockNumber')).to.equal('0x3e8');
+    expect(() => resolveOptions({ number: 5, fork: 'http://127.0.0.1:1' })).to.throw(/number: cannot be combined with --fork/);
+    expect(() => resolveOptions({ number: -1 })).to.throw(/invalid value for number/);
   });
 
   it('noConsoleLog: console.log lines are not printed; other lines still are', async () => {
