@@ -1,13 +1,9 @@
 import { expect } from 'chai';
 import { createPublicClient, createTestClient, http } from 'viem';
 import { type ChainSimServer, createServer } from '../../src/index.js';
+import { CHAIN_SIM_CHAIN } from '../helpers/viem.js';
 
-const chain = {
-  id: 1337,
-  name: 'chain-sim',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-} as const;
+const chain = CHAIN_SIM_CHAIN;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

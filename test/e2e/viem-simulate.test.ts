@@ -7,13 +7,9 @@ import { type Abi, type Hex, createPublicClient, createWalletClient, encodeFunct
 import { privateKeyToAccount } from 'viem/accounts';
 import { KEYS, artifact } from '../helpers/chain.js';
 import { type RunningCli, startCli } from '../helpers/cli.js';
+import { CHAIN_SIM_CHAIN } from '../helpers/viem.js';
 
-const chain = {
-  id: 1337,
-  name: 'chain-sim',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-} as const;
+const chain = CHAIN_SIM_CHAIN;
 
 const RECIPIENT = '0x00000000000000000000000000000000000000b0';
 /** NUMBER, returned as a word. */

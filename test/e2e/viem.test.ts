@@ -1,13 +1,9 @@
 import { expect } from 'chai';
 import { createPublicClient, createTestClient, createWalletClient, http, parseEther } from 'viem';
 import { npxChainSimForSuite } from '../helpers/cli.js';
+import { CHAIN_SIM_CHAIN } from '../helpers/viem.js';
 
-const chain = {
-  id: 1337,
-  name: 'chain-sim',
-  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-  rpcUrls: { default: { http: ['http://127.0.0.1:8545'] } },
-} as const;
+const chain = CHAIN_SIM_CHAIN;
 
 describe('viem test clients against npx chain-sim', function () {
   this.timeout(60_000);

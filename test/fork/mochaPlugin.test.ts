@@ -1,17 +1,11 @@
 import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { ROOT } from '../helpers/cli.js';
-import { type Upstream, holder, startUpstream } from './upstream.js';
+import { holder, upstreamForSuite } from './upstream.js';
 
 describe('forking through CHAIN_SIM_OPTIONS and the chain-sim/mocha plugin', function () {
   this.timeout(60_000);
-  let up: Upstream;
-  before(async () => {
-    up = await startUpstream();
-  });
-  after(async () => {
-    await up?.close();
-  });
+  const up = upstreamForSuite();
 
   it('forks the upstream, and the plugin isolates each test at the pinned state', async () => {
     const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
@@ -19,8 +13,8 @@ describe('forking through CHAIN_SIM_OPTIONS and the chain-sim/mocha plugin', fun
         cwd: ROOT,
         env: {
           ...process.env,
-          CHAIN_SIM_OPTIONS: JSON.stringify({ fork: { url: up.url, blockNumber: Number(up.holdersBlock) }, forkCache: false }),
-          TOKEN: up.tokenAddress,
+          CHAIN_SIM_OPTIONS: JSON.stringify({ fork: { url: up().url, blockNumber: Number(up().holdersBlock) }, forkCache: false }),
+          TOKEN: up().tokenAddress,
           HOLDER: holder(30),
           RECIPIENT: '0x00000000000000000000000000000000000000cc',
         },

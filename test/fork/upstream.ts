@@ -105,6 +105,18 @@ export async function startUpstream(options: { hardfork?: string; chainId?: numb
 }
 
 /** The stateful calls a fork makes of its upstream (what the disk cache must spare a second run). */
+/** Mocha hooks around the calling suite: one upstream for all its tests, stopped after them. */
+export function upstreamForSuite(): () => Upstream {
+  let upstream: Upstream | undefined;
+  before(async () => {
+    upstream = await startUpstream();
+  });
+  after(async () => {
+    await upstream?.close();
+  });
+  return () => upstream!;
+}
+
 export const STATE_METHODS = ['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode', 'eth_getStorageAt', 'eth_getProof'];
 
 export function stateCalls(upstream: Upstream): number {
