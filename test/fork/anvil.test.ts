@@ -26,6 +26,15 @@ describe('forking Anvil', function () {
     if (body.error) throw new Error(body.error.message);
     return body.result as T;
   };
+  /** Anvil answers a send before its block is mined, so a receipt read at once may still be null. */
+  const minedReceipt = async (hash: string): Promise<{ contractAddress: string }> => {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const receipt = await upstream<{ contractAddress: string } | null>('eth_getTransactionReceipt', [hash]);
+      if (receipt) return receipt;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`anvil did not mine ${hash}`);
+  };
   const rpc = <T = unknown>(method: string, params: unknown[] = []) => provider!.request({ method, params }) as Promise<T>;
 
   before(async function () {
@@ -53,12 +62,12 @@ describe('forking Anvil', function () {
     const [alice] = await upstream<string[]>('eth_accounts');
     const { abi, bytecode } = artifact('Token');
     const deployHash = await upstream<string>('eth_sendTransaction', [{ from: alice, data: bytecode + new Interface(abi).encodeDeploy(['Token', 'TKN', 10n ** 24n]).slice(2) }]);
-    const tokenAddress = (await upstream<{ contractAddress: string }>('eth_getTransactionReceipt', [deployHash])).contractAddress;
+    const tokenAddress = (await minedReceipt(deployHash)).contractAddress;
     for (let i = 1; i <= 20; i++) {
-      await upstream('eth_sendTransaction', [{ from: alice, to: tokenAddress, data: token.encodeFunctionData('transfer', [holder(i), BigInt(i)]) }]);
+      await minedReceipt(await upstream<string>('eth_sendTransaction', [{ from: alice, to: tokenAddress, data: token.encodeFunctionData('transfer', [holder(i), BigInt(i)]) }]));
     }
     await upstream('anvil_mine', ['0x64']);
-    await upstream('eth_sendTransaction', [{ from: alice, to: tokenAddress, data: token.encodeFunctionData('transfer', [holder(1), 1000n]) }]);
+    await minedReceipt(await upstream<string>('eth_sendTransaction', [{ from: alice, to: tokenAddress, data: token.encodeFunctionData('transfer', [holder(1), 1000n]) }]));
     tokenAt = tokenAddress;
   });
   let tokenAt = '';
