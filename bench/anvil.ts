@@ -26,7 +26,10 @@ export function anvilBinary(root: string): string {
     const tarball = execFileSync('npm', ['pack', `@foundry-rs/${name}@${ANVIL_VERSION}`, '--silent', '--pack-destination', dir], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
-    }).trim().split('\n').pop()!;
+    })
+      .trim()
+      .split('\n')
+      .pop()!;
     execFileSync('tar', ['-xzf', path.join(dir, tarball), '-C', dir]);
     chmodSync(binary, 0o755);
   }

@@ -19,7 +19,11 @@ const TRANSFER = new Interface(['function transfer(address,uint256) returns (boo
 const holder = (i: number): string => `0x${(0x3000 + i).toString(16).padStart(40, '0')}`;
 
 async function post(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await response.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
@@ -27,15 +31,30 @@ async function post(url: string, method: string, params: unknown[] = []): Promis
 
 async function upstreamChain(holders: number) {
   const calls = { count: 0 };
-  const server = await createServer({ quiet: false, verbose: true, hardfork: 'prague', chainId: 31337, port: 0, logger: (line) => { if (/^\S+ \d/.test(line)) calls.count++; } });
+  const server = await createServer({
+    quiet: false,
+    verbose: true,
+    hardfork: 'prague',
+    chainId: 31337,
+    port: 0,
+    logger: (line) => {
+      if (/^\S+ \d/.test(line)) calls.count++;
+    },
+  });
   const { url } = await server.listen(0, '127.0.0.1');
   const rpc = (method: string, params: unknown[] = []) => server.node.dispatcher.call(method, params);
   const [alice] = (await rpc('eth_accounts')) as string[];
-  const { abi, bytecode } = (await import(path.join(ROOT, 'fixtures/artifacts/Token.json'), { with: { type: 'json' } })).default as { abi: []; bytecode: string };
-  const deploy = (await rpc('eth_sendTransaction', [{ from: alice, gas: '0x2dc6c0', data: bytecode + new Interface(abi).encodeDeploy(['Token', 'TKN', 10n ** 27n]).slice(2) }])) as string;
+  const { abi, bytecode } = (await import(path.join(ROOT, 'fixtures/artifacts/Token.json'), { with: { type: 'json' } })).default as {
+    abi: [];
+    bytecode: string;
+  };
+  const deploy = (await rpc('eth_sendTransaction', [
+    { from: alice, gas: '0x2dc6c0', data: bytecode + new Interface(abi).encodeDeploy(['Token', 'TKN', 10n ** 27n]).slice(2) },
+  ])) as string;
   const token = ((await rpc('eth_getTransactionReceipt', [deploy])) as { contractAddress: string }).contractAddress;
   await rpc('chain_setAutomine', [false]);
-  for (let i = 0; i < holders; i++) await rpc('eth_sendTransaction', [{ from: alice, to: token, gas: '0x186a0', data: TRANSFER.encodeFunctionData('transfer', [holder(i), 10n ** 18n]) }]);
+  for (let i = 0; i < holders; i++)
+    await rpc('eth_sendTransaction', [{ from: alice, to: token, gas: '0x186a0', data: TRANSFER.encodeFunctionData('transfer', [holder(i), 10n ** 18n]) }]);
   await rpc('chain_mine', ['0x1']);
   await rpc('chain_setAutomine', [true]);
   await rpc('chain_mine', ['0x32']);

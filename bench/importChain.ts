@@ -37,7 +37,9 @@ async function buildChain(dir: string): Promise<Built> {
   const [from] = (await rpc('eth_accounts')) as string[];
   const token = JSON.parse(readFileSync(path.join(ROOT, 'fixtures', 'artifacts', 'Token.json'), 'utf8')) as { abi: never; bytecode: string };
   const erc20 = new Interface(token.abi);
-  const deployHash = await rpc('eth_sendTransaction', [{ from, data: token.bytecode + erc20.encodeDeploy(['Bench', 'B', 10n ** 24n]).slice(2), gas: '0x2dc6c0' }]);
+  const deployHash = await rpc('eth_sendTransaction', [
+    { from, data: token.bytecode + erc20.encodeDeploy(['Bench', 'B', 10n ** 24n]).slice(2), gas: '0x2dc6c0' },
+  ]);
   const tokenAddress = ((await rpc('eth_getTransactionReceipt', [deployHash])) as { contractAddress: string }).contractAddress;
   await rpc('chain_setAutomine', [false]);
   const transfer = erc20.encodeFunctionData('transfer', [RECIPIENT, 1n]);
@@ -97,7 +99,10 @@ export async function importMain(): Promise<void> {
     const built = await buildChain(dir);
     const size = readFileSync(built.file).length;
     const rows: Array<[string, number, number]> = [];
-    for (const [label, start] of [['createProvider({ import }), in process', inProcess], ['chain-sim --import FILE, CLI to first answer', cli]] as const) {
+    for (const [label, start] of [
+      ['createProvider({ import }), in process', inProcess],
+      ['chain-sim --import FILE, CLI to first answer', cli],
+    ] as const) {
       const base: number[] = [];
       const full: number[] = [];
       for (let i = 0; i < RUNS; i++) {
@@ -106,10 +111,14 @@ export async function importMain(): Promise<void> {
       }
       rows.push([label, median(full), median(full) - median(base)]);
     }
-    console.log(`\n| import of a ${BLOCKS.toLocaleString('en')}-block chain, ${built.transactions.toLocaleString('en')} transactions, ${(size / 1024).toFixed(0)} KiB (chain-sim only: peers cannot import geth export files), median of ${RUNS} | start to first answer (ms) | import alone (ms) | blocks/s | tx/s |`);
+    console.log(
+      `\n| import of a ${BLOCKS.toLocaleString('en')}-block chain, ${built.transactions.toLocaleString('en')} transactions, ${(size / 1024).toFixed(0)} KiB (chain-sim only: peers cannot import geth export files), median of ${RUNS} | start to first answer (ms) | import alone (ms) | blocks/s | tx/s |`,
+    );
     console.log('| --- | ---: | ---: | ---: | ---: |');
     for (const [label, total, alone] of rows) {
-      console.log(`| ${label} | ${total.toFixed(0)} | ${alone.toFixed(0)} | ${(BLOCKS / (alone / 1000)).toFixed(0)} | ${(built.transactions / (alone / 1000)).toFixed(0)} |`);
+      console.log(
+        `| ${label} | ${total.toFixed(0)} | ${alone.toFixed(0)} | ${(BLOCKS / (alone / 1000)).toFixed(0)} | ${(built.transactions / (alone / 1000)).toFixed(0)} |`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -56,4 +56,3 @@ export async function powMain(): Promise<void> {
     rmSync(cacheDir, { recursive: true, force: true });
   }
 }
-

@@ -36,10 +36,7 @@ export function renderTable(rows: readonly Row[], targets: readonly TargetName[]
   const peers = base === undefined ? [] : PEERS.filter((peer) => targets.includes(peer));
 
   const header = ['metric', ...targets, ...peers.map((peer) => `${base}/${peer}`)];
-  const lines = [
-    `| ${header.join(' | ')} |`,
-    `|${header.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`,
-  ];
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const row of rows) {
     const direction = row.higherIsBetter ? 'higher is better' : 'lower is better';
     const cells = [`${row.label} (${row.unit}, ${direction})`, ...targets.map((target) => formatCell(row.cells[target]))];

@@ -59,39 +59,40 @@ export function httpClient(url: string, options: HttpClientOptions = {}): RpcCli
   return {
     request(method, params = []) {
       const body = JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params });
-      const send = (retried: boolean): Promise<unknown> => new Promise((resolve, reject) => {
-        const req = http.request(
-          url,
-          {
-            method: 'POST',
-            agent,
-            timeout: timeoutMs,
-            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-          },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (chunk: Buffer) => chunks.push(chunk));
-            res.on('error', reject);
-            res.on('end', () => {
-              // Servers disagree on HTTP status for JSON-RPC errors; the body is authoritative.
-              try {
-                resolve(unwrap(method, Buffer.concat(chunks).toString('utf8')));
-              } catch (error) {
-                reject(error);
-              }
-            });
-          },
-        );
-        req.on('timeout', () => req.destroy(new RpcError(method, undefined, `no answer within ${timeoutMs} ms`)));
-        req.on('error', (error: NodeJS.ErrnoException) => {
-          // A kept-alive connection the server closed while idle (Ganache does, between the
-          // interleaved samples) fails at its next use before the request reached the server:
-          // Node's documented case for sending it again on a new connection.
-          if (req.reusedSocket && !retried && error.code === 'ECONNRESET') resolve(send(true));
-          else reject(error);
+      const send = (retried: boolean): Promise<unknown> =>
+        new Promise((resolve, reject) => {
+          const req = http.request(
+            url,
+            {
+              method: 'POST',
+              agent,
+              timeout: timeoutMs,
+              headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+            },
+            (res) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (chunk: Buffer) => chunks.push(chunk));
+              res.on('error', reject);
+              res.on('end', () => {
+                // Servers disagree on HTTP status for JSON-RPC errors; the body is authoritative.
+                try {
+                  resolve(unwrap(method, Buffer.concat(chunks).toString('utf8')));
+                } catch (error) {
+                  reject(error);
+                }
+              });
+            },
+          );
+          req.on('timeout', () => req.destroy(new RpcError(method, undefined, `no answer within ${timeoutMs} ms`)));
+          req.on('error', (error: NodeJS.ErrnoException) => {
+            // A kept-alive connection the server closed while idle (Ganache does, between the
+            // interleaved samples) fails at its next use before the request reached the server:
+            // Node's documented case for sending it again on a new connection.
+            if (req.reusedSocket && !retried && error.code === 'ECONNRESET') resolve(send(true));
+            else reject(error);
+          });
+          req.end(body);
         });
-        req.end(body);
-      });
       return send(false);
     },
     close() {

@@ -10,17 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { deriveAccounts, TxSigner } from './accounts.js';
 import { renderTable, type Cell, type Row } from './report.js';
-import {
-  CHAIN_ID,
-  killAllChildren,
-  makeTargets,
-  MNEMONIC,
-  TargetUnavailable,
-  TARGET_NAMES,
-  type Running,
-  type Target,
-  type TargetName,
-} from './targets.js';
+import { CHAIN_ID, killAllChildren, makeTargets, MNEMONIC, TargetUnavailable, TARGET_NAMES, type Running, type Target, type TargetName } from './targets.js';
 import { importMain } from './importChain.js';
 import { powMain } from './pow.js';
 import { SIMULATION_WORKLOADS } from './simulation.js';
@@ -46,7 +36,9 @@ const DEFAULT_WORKLOADS = WORKLOADS.filter((w) => !w.optIn).map((w) => w.name);
 const USAGE = `usage: node dist/bench/run.js [options]
   --only LIST          targets, comma-separated (default: all): ${TARGET_NAMES.join(',')}
   --workloads LIST     default: ${DEFAULT_WORKLOADS.join(',')}
-                       opt-in:  ${WORKLOADS.filter((w) => w.optIn).map((w) => w.name).join(',')}
+                       opt-in:  ${WORKLOADS.filter((w) => w.optIn)
+                         .map((w) => w.name)
+                         .join(',')}
   --n N                transactions/calls per workload (default 2000; snapshot runs N/4 cycles)
   --repeat R           runs of each workload, median reported (default 3)
   --warmup N           un-timed transfers before the workloads (default 200)
@@ -69,7 +61,10 @@ interface Options {
 
 function parseList<T extends string>(flag: string, value: string | undefined, known: readonly T[], fallback: readonly T[]): T[] {
   if (value === undefined) return [...fallback];
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !(known as readonly string[]).includes(name));
   if (unknown.length > 0) throw new Error(`--${flag}: unknown ${unknown.join(', ')} (known: ${known.join(', ')})`);
   // Canonical order, so tables from different runs line up.
@@ -98,7 +93,12 @@ function parseOptions(argv: string[]): Options | undefined {
     },
   });
   if (values.help) return undefined;
-  const selected = parseList('workloads', values.workloads, WORKLOADS.map((w) => w.name), DEFAULT_WORKLOADS);
+  const selected = parseList(
+    'workloads',
+    values.workloads,
+    WORKLOADS.map((w) => w.name),
+    DEFAULT_WORKLOADS,
+  );
   return {
     targets: parseList('only', values.only, TARGET_NAMES, TARGET_NAMES),
     workloads: WORKLOADS.filter((w) => selected.includes(w.name)),
@@ -176,7 +176,9 @@ async function sampleWorkload(contender: Contender, workload: Workload, options:
   try {
     const m = await session.isolated(() => workload.run(session, options.n));
     entry.samples.push(m);
-    log(`${result.target}: ${workload.name} #${entry.samples.length}: ${figure(workload.unit, m).toFixed(1)} ${workload.unit} (${m.ops} in ${(m.ms / 1000).toFixed(2)} s)`);
+    log(
+      `${result.target}: ${workload.name} #${entry.samples.length}: ${figure(workload.unit, m).toFixed(1)} ${workload.unit} (${m.ops} in ${(m.ms / 1000).toFixed(2)} s)`,
+    );
   } catch (error) {
     entry.error = message(error);
     log(`${result.target}: ${workload.name} FAILED: ${entry.error}`);
@@ -226,9 +228,7 @@ function buildRows(results: readonly TargetResult[], options: Options): Row[] {
     label,
     unit,
     higherIsBetter: higher,
-    cells: Object.fromEntries(
-      results.map((r) => [r.target, failed(r) ?? pick(r)]).filter((entry): entry is [TargetName, Cell] => entry[1] !== undefined),
-    ),
+    cells: Object.fromEntries(results.map((r) => [r.target, failed(r) ?? pick(r)]).filter((entry): entry is [TargetName, Cell] => entry[1] !== undefined)),
   });
 
   const rows = [row('start-up to first eth_chainId', 'ms', false, (r) => (r.startupMs.length > 0 ? { value: median(r.startupMs) } : undefined))];

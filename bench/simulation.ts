@@ -3,7 +3,7 @@
  * 10 calls in all, sequential. The same requests go to every target (Anvil serves both).
  */
 import { RpcError, asData } from './rpc.js';
-import type { Measurement, Session, Workload } from './workloads.js';
+import type { Measurement, Workload } from './workloads.js';
 
 const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
 const BALANCE_OF = '0x70a08231';

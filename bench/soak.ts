@@ -33,7 +33,9 @@ function rssMb(pid: number): number {
 }
 
 async function startCli(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--quiet', '--filter-timeout', String(FILTER_TIMEOUT_S)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--quiet', '--filter-timeout', String(FILTER_TIMEOUT_S)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -69,14 +71,7 @@ const READS: readonly Step[] = [
   (c) => c.request('eth_feeHistory', ['0x4', 'latest', [50]]),
 ];
 
-async function runPhase(
-  client: RpcClient,
-  pid: number,
-  requests: number,
-  done: number,
-  steps: readonly Step[],
-  samples: Sample[],
-): Promise<number> {
+async function runPhase(client: RpcClient, pid: number, requests: number, done: number, steps: readonly Step[], samples: Sample[]): Promise<number> {
   const every = Math.max(1, Math.floor(requests / SAMPLES_PER_PHASE));
   for (let i = 0; i < requests; i++) {
     await steps[i % steps.length]!(client, i);
@@ -157,7 +152,10 @@ function renderSoak(samples: readonly Sample[], perPhase: number): string {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { requests: { type: 'string' }, soak: { type: 'boolean' }, row: { type: 'string' }, 'subscribers-only': { type: 'boolean' } }, strict: false });
+  const { values } = parseArgs({
+    options: { requests: { type: 'string' }, soak: { type: 'boolean' }, row: { type: 'string' }, 'subscribers-only': { type: 'boolean' } },
+    strict: false,
+  });
   if (values.row === 'save') {
     // Only the --state save of a 1,000,000-block chain (bench/soakSave.ts).
     process.stdout.write(`\nchain-sim soak: --state save, node ${process.version}\n\n${(await saveSoak()).table}\n`);

@@ -65,7 +65,7 @@ async function saveRow(blocks: number, readHead: boolean): Promise<string> {
     const client = httpClient(first.url, { timeoutMs: 600_000 });
     await client.request('eth_sendTransaction', [{ from: FIRST_ACCOUNT, to: '0x000000000000000000000000000000000000bEEF', value: '0x1' }]);
     await client.request('chain_mine', [`0x${(blocks - 1).toString(16)}`]);
-    const head = readHead ? (await client.request('eth_getBlockByNumber', ['latest', false])) as { hash: string; number: string } : undefined;
+    const head = readHead ? ((await client.request('eth_getBlockByNumber', ['latest', false])) as { hash: string; number: string }) : undefined;
     client.close();
     const pid = first.child.pid!;
     const rssBefore = statusMb(pid, 'VmRSS')!;

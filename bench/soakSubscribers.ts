@@ -67,7 +67,6 @@ async function pausedSubscriber(startCli: StartCli, rssMb: Rss, blocks: number):
     socketOf(sub.ws).pause();
     const pausedAt = performance.now();
     const rows = [`| 0 | ${rssMb(child.pid!).toFixed(1)} | open |`];
-    let droppedAt: number | undefined;
     let closedWith: { code: number; reason: string } | undefined;
     void sub.closed.then((closed) => (closedWith = closed));
     const chunk = 20_000;
@@ -82,10 +81,12 @@ async function pausedSubscriber(startCli: StartCli, rssMb: Rss, blocks: number):
     }
     // Past the node's stall timeout (10 s, counted from when its queue for the client filled) before reading again.
     await sleep(12_000);
-    rows.push(`| ${blocks}, ${((performance.now() - pausedAt) / 1000).toFixed(0)} s after the pause | ${rssMb(child.pid!).toFixed(1)} | answering: ${String(await client.request('eth_blockNumber'))} |`);
+    rows.push(
+      `| ${blocks}, ${((performance.now() - pausedAt) / 1000).toFixed(0)} s after the pause | ${rssMb(child.pid!).toFixed(1)} | answering: ${String(await client.request('eth_blockNumber'))} |`,
+    );
     socketOf(sub.ws).resume();
     await Promise.race([sub.closed, sleep(15_000)]);
-    droppedAt = sub.received();
+    const droppedAt = sub.received();
     log(`soak: paused subscriber ${closedWith ? `closed ${closedWith.code} "${closedWith.reason}"` : 'not dropped'}`);
     sub.ws.terminate();
     return [

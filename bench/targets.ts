@@ -196,8 +196,7 @@ export function makeTargets(options: TargetOptions): Record<TargetName, Target> 
         const entry = requireFile(path.join(ROOT, 'dist', 'src', 'index.js'));
         // Import time is excluded on purpose: it is paid once per test process, not per provider.
         const module: unknown = await import(new URL(`file://${entry}`).href);
-        const createProvider =
-          typeof module === 'object' && module !== null && 'createProvider' in module ? module.createProvider : undefined;
+        const createProvider = typeof module === 'object' && module !== null && 'createProvider' in module ? module.createProvider : undefined;
         if (typeof createProvider !== 'function') {
           throw new TargetUnavailable('dist/src/index.js does not export createProvider');
         }
@@ -214,10 +213,14 @@ export function makeTargets(options: TargetOptions): Record<TargetName, Target> 
       command: process.execPath,
       args: [
         requireFile(path.join(ROOT, 'node_modules', 'ganache', 'dist', 'node', 'cli.js')),
-        '--server.host', '127.0.0.1',
-        '--server.port', String(port),
-        '--wallet.mnemonic', MNEMONIC,
-        '--chain.chainId', String(CHAIN_ID),
+        '--server.host',
+        '127.0.0.1',
+        '--server.port',
+        String(port),
+        '--wallet.mnemonic',
+        MNEMONIC,
+        '--chain.chainId',
+        String(CHAIN_ID),
         '--logging.quiet',
       ],
     })),
@@ -226,10 +229,13 @@ export function makeTargets(options: TargetOptions): Record<TargetName, Target> 
       command: process.execPath,
       args: [
         requireFile(path.join(ROOT, 'node_modules', 'hardhat', 'internal', 'cli', 'bootstrap.js')),
-        '--config', hardhatProject(options.tmpDir),
+        '--config',
+        hardhatProject(options.tmpDir),
         'node',
-        '--hostname', '127.0.0.1',
-        '--port', String(port),
+        '--hostname',
+        '127.0.0.1',
+        '--port',
+        String(port),
       ],
       cwd: options.tmpDir,
       // Non-TTY stdout already suppresses hardhat's banner fetch; this also rules out the telemetry prompt.

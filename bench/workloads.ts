@@ -152,13 +152,17 @@ export class Session {
    */
   async isolated<T>(body: () => Promise<T>): Promise<T> {
     const id = await this.client.request('evm_snapshot');
+    let result: T;
     try {
-      return await body();
-    } finally {
-      if ((await this.client.request('evm_revert', [id])) !== true) {
-        throw new RpcError('evm_revert', undefined, `snapshot ${String(id)} was not reverted`);
-      }
+      result = await body();
+    } catch (error) {
+      await this.client.request('evm_revert', [id]);
+      throw error;
     }
+    if ((await this.client.request('evm_revert', [id])) !== true) {
+      throw new RpcError('evm_revert', undefined, `snapshot ${String(id)} was not reverted`);
+    }
+    return result;
   }
 
   /** Deploys the token once per target, on first use; account 0 holds the whole supply. */

@@ -40,7 +40,13 @@ const token = await deploy('Token', ['Token', 'TKN', parseEther('1000000')]);
 for (const holder of [alice, bob]) await token.call('transfer', [holder, parseEther('1000')]);
 
 const collectible = await deploy('Collectible', ['Collectible', 'CLT', 'https://chain-sim.invalid/collectible/']);
-const mints = [[deployer, 1], [deployer, 2], [alice, 3], [alice, 4], [bob, 5]];
+const mints = [
+  [deployer, 1],
+  [deployer, 2],
+  [alice, 3],
+  [alice, 4],
+  [bob, 5],
+];
 for (const [holder, id] of mints) await collectible.call('mint', [holder, id]);
 
 // Dumped once, after everything: the deployer's entry is then identical in every file.

@@ -28,8 +28,7 @@ function step(name, run) {
   }
 }
 
-const run = (command, args, options = {}) =>
-  execFileSync(command, args, { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
+const run = (command, args, options = {}) => execFileSync(command, args, { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
 
 function cleanUp() {
   rmSync(work, { recursive: true, force: true });

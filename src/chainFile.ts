@@ -36,7 +36,7 @@ function listLength(bytes: Uint8Array, offset: number): { header: number; payloa
 
 /** The blocks of a chain file in order. Throws ChainFileError for a missing, unreadable or truncated file. */
 export async function* readChainFile(path: string): AsyncGenerator<EncodedBlock> {
-  let file;
+  let file: Awaited<ReturnType<typeof open>>;
   try {
     file = await open(path, 'r');
   } catch (error) {

@@ -30,7 +30,9 @@ export function expandNegations(argv: readonly string[]): string[] {
 function buildParser(argv: string[]) {
   let parser = yargs(argv)
     .scriptName('chain-sim')
-    .usage('$0 [options]\n\nStart an in-memory Ethereum simulator with a JSON-RPC endpoint over HTTP and WebSocket (same port).\n\nOther commands:\n  chain-sim compile-serpent FILE   print Serpent creation code and ABI signatures\n  chain-sim export FILE            write a running node\'s chain as RLP blocks (see chain-sim export --help)')
+    .usage(
+      "$0 [options]\n\nStart an in-memory Ethereum simulator with a JSON-RPC endpoint over HTTP and WebSocket (same port).\n\nOther commands:\n  chain-sim compile-serpent FILE   print Serpent creation code and ABI signatures\n  chain-sim export FILE            write a running node's chain as RLP blocks (see chain-sim export --help)",
+    )
     .version(VERSION)
     .help('help')
     .alias('help', 'h')
@@ -51,7 +53,8 @@ function buildParser(argv: string[]) {
   return parser.option(CLI_SWITCHES[0]!, {
     type: 'boolean',
     default: true,
-    describe: 'when started by npm (npx chain-sim, npm run), shut down as on SIGTERM (saving --state) once that npm process ends; --no-exit-with-launcher keeps running',
+    describe:
+      'when started by npm (npx chain-sim, npm run), shut down as on SIGTERM (saving --state) once that npm process ends; --no-exit-with-launcher keeps running',
   });
 }
 

@@ -89,7 +89,9 @@ async function writeChainFile(args: ExportArgs): Promise<string> {
     });
   });
   const count = last >= first ? last - first + 1n : 0n;
-  return count === 0n ? `Exported no blocks (the chain has only its genesis block) to ${args.file}` : `Exported blocks ${first}..${last} (${bytes} bytes) to ${args.file}`;
+  return count === 0n
+    ? `Exported no blocks (the chain has only its genesis block) to ${args.file}`
+    : `Exported blocks ${first}..${last} (${bytes} bytes) to ${args.file}`;
 }
 
 interface ExportCheck {
@@ -113,7 +115,9 @@ async function unexplainedWarnings(args: ExportArgs): Promise<string[]> {
   const lines: string[] = [];
   const list = (items: readonly string[]) => (items.length > 5 ? `${items.slice(0, 5).join(', ')} and ${items.length - 5} more` : items.join(', '));
   if (check.blocks.length > 0) {
-    lines.push(`the chain holds state changes no block explains (test controls such as setBalance, setCode, setNonce, setStorageAt or loadState before block ${list(check.blocks.map((n) => BigInt(n).toString()))}): --import of this file will fail there with "state root mismatch"`);
+    lines.push(
+      `the chain holds state changes no block explains (test controls such as setBalance, setCode, setNonce, setStorageAt or loadState before block ${list(check.blocks.map((n) => BigInt(n).toString()))}): --import of this file will fail there with "state root mismatch"`,
+    );
   }
   if (check.impersonatedTransactions.length > 0) {
     lines.push(`transactions sent by impersonated accounts carry no real signature and cannot be imported: ${list(check.impersonatedTransactions)}`);

@@ -40,7 +40,9 @@ function processInfo(pid: number): ProcessInfo | undefined {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       // "pid (comm) state ppid ..." where comm may itself contain spaces and parentheses.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((arg) => arg !== '');
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+        .split('\0')
+        .filter((arg) => arg !== '');
       return { ppid: Number(fields[1]), args, started: fields[19], alive: fields[0] !== 'Z' && fields[0] !== 'X' };
     } catch {
       return undefined;
@@ -97,7 +99,7 @@ function currentParent(): number | undefined {
 function gone(watched: Watched): boolean {
   if (process.platform === 'linux') {
     const info = processInfo(watched.pid);
-    return !info || !info.alive || info.started !== watched.started;
+    return !info?.alive || info.started !== watched.started;
   }
   try {
     process.kill(watched.pid, 0);

@@ -68,7 +68,7 @@ interface RecordedFixture {
   readonly result: unknown;
 }
 
-const fixtures = new Map<ChainSimProvider, Map<Function, RecordedFixture>>();
+const fixtures = new Map<ChainSimProvider, Map<(...args: never[]) => unknown, RecordedFixture>>();
 
 /**
  * Run `fixture` once and remember the chain it left; later calls from the same starting

@@ -65,40 +65,47 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   // Settings saved in files apply unless given explicitly (resolved options are taken as they are); a genesis file's win over a fixture's.
   const plain = isResolved(input) ? undefined : input;
   const withFixtures = plain && fixtures && !genesis ? { ...plain, ...definedOnly(fixtures.settings), ...definedOnly(plain) } : plain;
-  const resolved = !withFixtures || (!saved && !fixtures)
-    ? given
-    : resolveOptions(saved ? withSavedSettings(withFixtures, saved) : withFixtures);
+  const resolved = !withFixtures || (!saved && !fixtures) ? given : resolveOptions(saved ? withSavedSettings(withFixtures, saved) : withFixtures);
   const withGenesis: ResolvedOptions = genesis ? { ...resolved, chainId: genesis.chainId, gasLimit: genesis.header.gasLimit } : resolved;
-  const forkSession = withGenesis.fork === undefined ? undefined : await connectFork({ ...withGenesis.fork, hardfork: withGenesis.given.hardfork ? withGenesis.hardfork : undefined });
+  const forkSession =
+    withGenesis.fork === undefined
+      ? undefined
+      : await connectFork({ ...withGenesis.fork, hardfork: withGenesis.given.hardfork ? withGenesis.hardfork : undefined });
   const options = forkSession ? forkedOptions(withGenesis, forkSession) : withGenesis;
   const keyed = options.accountKeys.map(({ privateKey }) => ({ address: createAddressFromPrivateKey(privateKey), privateKey }));
   const accounts = [...deriveAccounts(options.mnemonic, options.accounts, options.derivationPath), ...keyed];
   // Keys given with a balance get it through the genesis alloc, which is written after the prefunded accounts.
-  const keyedAlloc: Alloc = new Map(options.accountKeys.flatMap(({ balance }, i) =>
-    balance === undefined ? [] : [[keyed[i]!.address.toString(), { balance, nonce: 0n, code: new Uint8Array(), storage: new Map() }] as const]));
+  const keyedAlloc: Alloc = new Map(
+    options.accountKeys.flatMap(({ balance }, i) =>
+      balance === undefined ? [] : [[keyed[i]!.address.toString(), { balance, nonce: 0n, code: new Uint8Array(), storage: new Map() }] as const],
+    ),
+  );
   const fileAlloc = genesis ? new Map([...genesis.alloc, ...(fixtures?.alloc ?? [])]) : fixtures?.alloc;
-  const chain = await createChain({
-    chainId: options.chainId,
-    hardfork: options.hardfork,
-    accounts,
-    balance: options.balanceWei,
-    gasLimit: options.gasLimit,
-    baseFee: options.baseFee,
-    coinbase: options.coinbase,
-    order: options.order,
-    wallClock: options.wallClock,
-    mining: options.mining,
-    miningMode: configuredMining(options),
-    genesisNumber: options.genesisNumber,
-    // Without saved blocks (a plain state file) the new genesis continues from the saved head's time.
-    genesisTimestamp: saved?.blocks ? undefined : (options.timestamp ?? saved?.timestamp ?? fixtures?.timestamp),
-    genesisAlloc: keyedAlloc.size === 0 ? fileAlloc : new Map([...(fileAlloc ?? []), ...keyedAlloc]),
-    genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
-    // Ganache's vmErrorsOnRPCResponse, when asked for, answers a failed send in Ganache's form instead.
-    throwOnTransactionFailures: options.hardhatNode && !options.vmErrorsOnRPCResponse,
-    fork: forkSession?.point,
-    codeSizeLimit: options.codeSizeLimit,
-  }, options.genesis);
+  const chain = await createChain(
+    {
+      chainId: options.chainId,
+      hardfork: options.hardfork,
+      accounts,
+      balance: options.balanceWei,
+      gasLimit: options.gasLimit,
+      baseFee: options.baseFee,
+      coinbase: options.coinbase,
+      order: options.order,
+      wallClock: options.wallClock,
+      mining: options.mining,
+      miningMode: configuredMining(options),
+      genesisNumber: options.genesisNumber,
+      // Without saved blocks (a plain state file) the new genesis continues from the saved head's time.
+      genesisTimestamp: saved?.blocks ? undefined : (options.timestamp ?? saved?.timestamp ?? fixtures?.timestamp),
+      genesisAlloc: keyedAlloc.size === 0 ? fileAlloc : new Map([...(fileAlloc ?? []), ...keyedAlloc]),
+      genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
+      // Ganache's vmErrorsOnRPCResponse, when asked for, answers a failed send in Ganache's form instead.
+      throwOnTransactionFailures: options.hardhatNode && !options.vmErrorsOnRPCResponse,
+      fork: forkSession?.point,
+      codeSizeLimit: options.codeSizeLimit,
+    },
+    options.genesis,
+  );
   const fork = new ForkController(chain, forkSession, options.forkDefaults);
   // Interval mining has no caller to reject: its failure (a bug) is logged, not thrown as an unhandled 'error' event.
   chain.on('error', (error) => console.error('chain-sim: internal error in a background task (mining, console.log):', error));
@@ -111,9 +118,12 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     const { imported, transactions } = await importChainFile(chain, options.importFile);
     options.logger(`Imported ${imported} blocks (${transactions} transactions) from ${options.importFile}`);
   }
-  const stateSaver = options.stateFile === undefined
-    ? undefined
-    : new StateSaver(chain, options.stateFile, options.stateInterval, (error) => console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`));
+  const stateSaver =
+    options.stateFile === undefined
+      ? undefined
+      : new StateSaver(chain, options.stateFile, options.stateInterval, (error) =>
+          console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`),
+        );
   const pow = options.mining === 'pow' ? startPow(chain, options) : undefined;
   chain.startConfiguredMining();
   const stopTraces = options.printTraces ? printTraces(chain, options.logger) : undefined;

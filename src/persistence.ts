@@ -48,9 +48,13 @@ function assertOwnStateFile(json: unknown): void {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return; // decodeStateFile names the problem
   const foreign = Object.keys(json).find((key) => !STATE_FIELDS.has(key));
   if (foreign !== undefined) {
-    throw new StateFileError('not a chain-sim state file', `it has a field ${preview(foreign)} that a state file does not have; --state would overwrite it, so it is left alone (give a new file name)`);
+    throw new StateFileError(
+      'not a chain-sim state file',
+      `it has a field ${preview(foreign)} that a state file does not have; --state would overwrite it, so it is left alone (give a new file name)`,
+    );
   }
-  if (!('alloc' in json)) throw new StateFileError('not a chain-sim state file', 'no "alloc" field; --state would overwrite it, so it is left alone (give a new file name)');
+  if (!('alloc' in json))
+    throw new StateFileError('not a chain-sim state file', 'no "alloc" field; --state would overwrite it, so it is left alone (give a new file name)');
 }
 
 /**
@@ -130,7 +134,8 @@ export async function restoreState(chain: Chain, saved: StateFile, path: string)
     if (saved.clockOffset !== undefined) {
       chain.clock.offset = saved.clockOffset;
       // Blocks are stamped with the clock: one past uint64 could never mine a block.
-      if (chain.clock.nowSeconds() > MAX_TIMESTAMP) throw new StateFileError('state.clockOffset', `${saved.clockOffset} puts the clock past 2^64-1 (block timestamps are uint64)`);
+      if (chain.clock.nowSeconds() > MAX_TIMESTAMP)
+        throw new StateFileError('state.clockOffset', `${saved.clockOffset} puts the clock past 2^64-1 (block timestamps are uint64)`);
     }
   } catch (error) {
     if (error instanceof StatePersistenceError) throw error;

@@ -34,7 +34,9 @@ export function formatTrace(hash: string, root: CallFrame): string {
     lines.push(`${prefix}${branch}${describe(frame)}`);
     const childPrefix = top ? `${prefix}  ` : prefix + (last ? '   ' : '│  ');
     frame.calls.forEach((child, i) => walk(child, childPrefix, i === frame.calls.length - 1, false));
-    lines.push(`${childPrefix}${frame.error ? `← [${frame.error}${frame.revertReason ? `: ${frame.revertReason}` : ''}]` : '← [Return]'} ${short(frame.output)}`);
+    lines.push(
+      `${childPrefix}${frame.error ? `← [${frame.error}${frame.revertReason ? `: ${frame.revertReason}` : ''}]` : '← [Return]'} ${short(frame.output)}`,
+    );
   };
   walk(root, '  ', true, true);
   return lines.join('\n');
@@ -43,7 +45,13 @@ export function formatTrace(hash: string, root: CallFrame): string {
 function describe(frame: CallFrame): string {
   const target = frame.to?.toString() ?? '(failed creation)';
   const value = frame.value ? ` value: ${frame.value}` : '';
-  const selector = frame.type.startsWith('CREATE') ? `${frame.input.length} bytes of init code` : frame.input.length >= 4 ? bytesToHex(frame.input.subarray(0, 4)) : frame.input.length > 0 ? bytesToHex(frame.input) : 'fallback';
+  const selector = frame.type.startsWith('CREATE')
+    ? `${frame.input.length} bytes of init code`
+    : frame.input.length >= 4
+      ? bytesToHex(frame.input.subarray(0, 4))
+      : frame.input.length > 0
+        ? bytesToHex(frame.input)
+        : 'fallback';
   return `[${frame.gasUsed}] ${frame.type} ${frame.from.toString()} → ${target}::${selector}${value}`;
 }
 

@@ -2,7 +2,10 @@
 
 /** A JSON-RPC error answer, with its code. */
 export class RemoteRpcError extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'RemoteRpcError';
   }

@@ -129,9 +129,13 @@ export class SavedBlockDecoder {
   }
 
   private block(entry: unknown, at: string): MinedBlock {
-    let block;
+    let block: ReturnType<typeof createBlockFromRLP>;
     try {
-      block = createBlockFromRLP(bytesOf(field(entry, 'rlp', at), `${at}.rlp`), { common: this.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS });
+      block = createBlockFromRLP(bytesOf(field(entry, 'rlp', at), `${at}.rlp`), {
+        common: this.common,
+        skipConsensusFormatValidation: true,
+        params: PRELOADED_PARAMS,
+      });
     } catch (error) {
       if (error instanceof StateFileError) throw error;
       throw new StateFileError(`${at}.rlp`, `not a block for this chain: ${(error as Error).message.replace(/\s*\(.*$/s, '')}`);
@@ -142,7 +146,7 @@ export class SavedBlockDecoder {
     const senders = list(field(entry, 'senders', at), `${at}.senders`).map((s, j) => addressOf(s, `${at}.senders[${j}]`));
     const receipts = list(field(entry, 'receipts', at), `${at}.receipts`).map((r, j) => decodeReceipt(r, `${at}.receipts[${j}]`));
     if (senders.length !== block.transactions.length || receipts.length !== block.transactions.length) {
-      throw new StateFileError(at, 'senders and receipts must match the block\'s transactions');
+      throw new StateFileError(at, "senders and receipts must match the block's transactions");
     }
     return minedBlock(block, senders, receipts, big(field(entry, 'totalDifficulty', at), `${at}.totalDifficulty`));
   }
@@ -151,9 +155,13 @@ export class SavedBlockDecoder {
     const parent = this.parent;
     if (!parent) throw new StateFileError(at, 'a run of empty blocks cannot start the chain');
     const get = (key: string) => field(json, key, at);
-    let template;
+    let template: ReturnType<typeof createBlockFromRLP>;
     try {
-      template = createBlockFromRLP(bytesOf(get('template'), `${at}.template`), { common: this.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS });
+      template = createBlockFromRLP(bytesOf(get('template'), `${at}.template`), {
+        common: this.common,
+        skipConsensusFormatValidation: true,
+        params: PRELOADED_PARAMS,
+      });
     } catch (error) {
       if (error instanceof StateFileError) throw error;
       throw new StateFileError(`${at}.template`, `not a block for this chain: ${(error as Error).message.replace(/\s*\(.*$/s, '')}`);
@@ -169,7 +177,10 @@ export class SavedBlockDecoder {
     const baseFee = get('firstBaseFee');
     const firstBaseFee = baseFee === undefined ? undefined : big(baseFee, `${at}.firstBaseFee`);
     if ((firstBaseFee === undefined) !== (template.header.baseFeePerGas === undefined)) {
-      throw new StateFileError(`${at}.firstBaseFee`, template.header.baseFeePerGas === undefined ? 'the template has no base fee' : 'missing (the template has a base fee)');
+      throw new StateFileError(
+        `${at}.firstBaseFee`,
+        template.header.baseFeePerGas === undefined ? 'the template has no base fee' : 'missing (the template has a base fee)',
+      );
     }
     return reserveEmptyBlocks({ parent, template, count: Number(count), firstTimestamp, step, firstBaseFee });
   }

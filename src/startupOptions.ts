@@ -51,7 +51,8 @@ export function unlockOf(value: ReadonlyArray<string | number> | undefined): Rea
     if (typeof entry === 'number' && Number.isSafeInteger(entry) && entry >= 0) return entry;
     const text = typeof entry === 'string' ? entry.trim() : '';
     if (/^\d{1,6}$/.test(text)) return Number(text);
-    if (!/^0x[0-9a-fA-F]{40}$/.test(text)) throw new OptionError('unlock', `expected a 20-byte 0x-prefixed address or an account index, got "${String(entry)}"`);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(text))
+      throw new OptionError('unlock', `expected a 20-byte 0x-prefixed address or an account index, got "${String(entry)}"`);
     return createAddressFromString(text);
   });
 }
@@ -106,7 +107,12 @@ export function checkInstamine(value: string | undefined): object {
 export function genesisNumberOf(input: ChainSimOptions): bigint {
   const number = integer('number', input.number, 0n, 0n, 2n ** 63n - 1n);
   if (number === 0n) return number;
-  const conflicts: Array<[keyof ChainSimOptions, string]> = [['fork', 'fork'], ['genesis', 'genesis'], ['import', 'import'], ['stateFile', 'state']];
+  const conflicts: Array<[keyof ChainSimOptions, string]> = [
+    ['fork', 'fork'],
+    ['genesis', 'genesis'],
+    ['import', 'import'],
+    ['stateFile', 'state'],
+  ];
   for (const [key, flag] of conflicts) if (input[key] !== undefined) throw new OptionError('number', `cannot be combined with --${flag}`);
   if (input.mining === 'pow') throw new OptionError('number', 'cannot be combined with --mining pow');
   return number;

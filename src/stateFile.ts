@@ -85,7 +85,11 @@ function integer(value: unknown, where: string, max = MAX_UINT256): bigint {
   else if (typeof value === 'string' && value.length <= 80 && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) out = BigInt(value);
   else if (typeof value === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(value)) out = max + 1n;
   if (out === undefined) throw new StateFileError(where, `expected a non-negative integer (hex or decimal), got ${preview(value)}`);
-  if (out > max) throw new StateFileError(where, `${preview(value)} is out of range (at most ${max === MAX_UINT64 ? '2^64-1' : max === MAX_UINT256 ? '2^256-1' : String(max)})`);
+  if (out > max)
+    throw new StateFileError(
+      where,
+      `${preview(value)} is out of range (at most ${max === MAX_UINT64 ? '2^64-1' : max === MAX_UINT256 ? '2^256-1' : String(max)})`,
+    );
   return out;
 }
 
@@ -150,16 +154,20 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
       storage,
     });
   }
-  const privateKeys = top.privateKeys === undefined ? undefined : (() => {
-    if (!Array.isArray(top.privateKeys)) throw new StateFileError(`${where}.privateKeys`, 'expected an array');
-    return top.privateKeys.map((k, i) => {
-      const key = bytes(k, `${where}.privateKeys[${i}]`, 32);
-      if (key.length !== 32) throw new StateFileError(`${where}.privateKeys[${i}]`, 'expected 32 bytes');
-      const scalar = BigInt(bytesToHex(key));
-      if (scalar === 0n || scalar >= CURVE_ORDER) throw new StateFileError(`${where}.privateKeys[${i}]`, 'not a valid secp256k1 private key (zero, or not below the curve order)');
-      return key;
-    });
-  })();
+  const privateKeys =
+    top.privateKeys === undefined
+      ? undefined
+      : (() => {
+          if (!Array.isArray(top.privateKeys)) throw new StateFileError(`${where}.privateKeys`, 'expected an array');
+          return top.privateKeys.map((k, i) => {
+            const key = bytes(k, `${where}.privateKeys[${i}]`, 32);
+            if (key.length !== 32) throw new StateFileError(`${where}.privateKeys[${i}]`, 'expected 32 bytes');
+            const scalar = BigInt(bytesToHex(key));
+            if (scalar === 0n || scalar >= CURVE_ORDER)
+              throw new StateFileError(`${where}.privateKeys[${i}]`, 'not a valid secp256k1 private key (zero, or not below the curve order)');
+            return key;
+          });
+        })();
   if (top.hardfork !== undefined && typeof top.hardfork !== 'string') throw new StateFileError(`${where}.hardfork`, 'expected a string');
   return {
     chainId: top.chainId === undefined ? undefined : integer(top.chainId, `${where}.chainId`, MAX_UINT64),
@@ -170,9 +178,12 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
     clockOffset: top.clockOffset === undefined ? undefined : signedInteger(top.clockOffset, `${where}.clockOffset`, MAX_UINT64),
     privateKeys,
     alloc,
-    blocks: top.blocks === undefined ? undefined : (() => {
-      if (!Array.isArray(top.blocks)) throw new StateFileError(`${where}.blocks`, 'expected an array');
-      return top.blocks as Json[];
-    })(),
+    blocks:
+      top.blocks === undefined
+        ? undefined
+        : (() => {
+            if (!Array.isArray(top.blocks)) throw new StateFileError(`${where}.blocks`, 'expected an array');
+            return top.blocks as Json[];
+          })(),
   };
 }

@@ -25,9 +25,16 @@ export function authorizationTuple(request: AuthorizationRequest, accounts: Acco
     return [...unsigned, bigIntToUnpaddedBytes(yParity), bigIntToUnpaddedBytes(r), bigIntToUnpaddedBytes(s)];
   }
   if (!request.authority) {
-    throw new EngineError('invalidInput', `authorizationList[${index}] has no signature (yParity, r, s) and no authority (an account of this node to sign it with)`);
+    throw new EngineError(
+      'invalidInput',
+      `authorizationList[${index}] has no signature (yParity, r, s) and no authority (an account of this node to sign it with)`,
+    );
   }
   const key = accounts.privateKeyOf(request.authority);
-  if (!key) throw new EngineError('invalidInput', `authorizationList[${index}]: unknown account ${request.authority.toString()} (the node can sign only for its own accounts)`);
+  if (!key)
+    throw new EngineError(
+      'invalidInput',
+      `authorizationList[${index}]: unknown account ${request.authority.toString()} (the node can sign only for its own accounts)`,
+    );
   return eoaCode7702SignAuthorization([...unsigned], key);
 }

@@ -56,9 +56,10 @@ export class BatchFlushStateManager extends ForkAwareStateManager {
       const account = await this.getAccount(address);
       if (account === undefined) continue; // as the library: storage of an account deleted since
       // On a fork, a slot zeroed in storage that continues the upstream's shadows the upstream's value (forkState.ts).
-      const written = this.remote && (await this.isForkBacked(account.storageRoot))
-        ? changes.map((change) => (change.value === undefined ? { path: change.path, value: ZERO_SLOT } : change))
-        : changes;
+      const written =
+        this.remote && (await this.isForkBacked(account.storageRoot))
+          ? changes.map((change) => (change.value === undefined ? { path: change.path, value: ZERO_SLOT } : change))
+          : changes;
       const trie = this._getStorageTrie(address, account);
       trie.root(await updateTrie(nodeStoreOf(trie.database()), account.storageRoot, written));
       account.storageRoot = trie.root();
@@ -68,7 +69,10 @@ export class BatchFlushStateManager extends ForkAwareStateManager {
     const accounts: TrieChange[] = caches.account
       .flush()
       // On a fork, a deleted account is a tombstone: removing it would let the upstream's show through.
-      .map(([addressHex, { accountRLP }]) => ({ path: nibblesOf(keccak256(Buffer.from(addressHex, 'hex'))), value: accountRLP ?? (this.remote ? TOMBSTONE_RLP : undefined) }));
+      .map(([addressHex, { accountRLP }]) => ({
+        path: nibblesOf(keccak256(Buffer.from(addressHex, 'hex'))),
+        value: accountRLP ?? (this.remote ? TOMBSTONE_RLP : undefined),
+      }));
     this._trie.root(await updateTrie(nodeStoreOf(this._trie.database()), this._trie.root(), accounts));
   }
 }

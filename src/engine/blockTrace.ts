@@ -5,7 +5,7 @@
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { RunTxResult } from '@ethereumjs/vm';
-import { type BlockStore, type MinedBlock } from './blocks.js';
+import type { BlockStore, MinedBlock } from './blocks.js';
 import { rejected } from './errors.js';
 import { toHex } from './hex.js';
 import { decodeBlock } from './importer.js';
@@ -52,7 +52,7 @@ export function planBlockTrace(target: BlockToTrace, store: BlockStore, common: 
     throw rejected(`parent ${toHex(block.header.parentHash)} not found`);
   }
   if (mined) return { parent, replayed: mined, preStateRoot: mined.preStateRoot };
-  let senders;
+  let senders: ReturnType<(typeof block.transactions)[number]['getSenderAddress']>[];
   try {
     senders = block.transactions.map((tx) => tx.getSenderAddress());
   } catch (error) {

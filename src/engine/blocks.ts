@@ -1,7 +1,7 @@
 import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
-import { Address } from '@ethereumjs/util';
+import type { Address } from '@ethereumjs/util';
 import { toHex } from './hex.js';
 import { RangeBlock, type ReservedBlocks } from './emptyRanges.js';
 

@@ -18,7 +18,18 @@ import { type UnexplainedState, findUnexplainedState } from './exportCheck.js';
 import { ConsolePrinter } from './consoleLog.js';
 import { impersonate } from './impersonation.js';
 import { askTerminalColorsOnce } from './debugColors.js';
-import { type AccessListOutcome, type CallRequest, assertHonourable, createAccessList, estimateGas, executeCall, executeCallKeepingState, runCall, transactionGasCap, withAuthorizations } from './execution.js';
+import {
+  type AccessListOutcome,
+  type CallRequest,
+  assertHonourable,
+  createAccessList,
+  estimateGas,
+  executeCall,
+  executeCallKeepingState,
+  runCall,
+  transactionGasCap,
+  withAuthorizations,
+} from './execution.js';
 import { RangeBlock, ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
@@ -44,10 +55,7 @@ import { decodeRawTransaction, hashHexOf, senderOf, translateTxError, validateAd
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
 
 /** Which block a read refers to; hashes are 0x-prefixed lower-case hex. */
-export type BlockRef =
-  | { readonly tag: BlockTag }
-  | { readonly number: bigint }
-  | { readonly hash: string; readonly requireCanonical?: boolean };
+export type BlockRef = { readonly tag: BlockTag } | { readonly number: bigint } | { readonly hash: string; readonly requireCanonical?: boolean };
 
 export const LATEST: BlockRef = { tag: 'latest' };
 
@@ -752,12 +760,14 @@ export class Chain extends EventEmitter<ChainEvents> {
       data = { ...base, type: 2, maxPriorityFeePerGas: tip, maxFeePerGas: cap, accessList: request.accessList as never };
       if (request.authorizationList) data = withAuthorizations(data, request.authorizationList, this.accounts, this.nextBlockCommon());
     } else if (request.authorizationList) {
-      throw new EngineError('invalidInput', 'a transaction with an authorizationList (EIP-7702) is type 4: it needs EIP-1559 fees (the london hardfork or later), not type 0 or 1');
+      throw new EngineError(
+        'invalidInput',
+        'a transaction with an authorizationList (EIP-7702) is type 4: it needs EIP-1559 fees (the london hardfork or later), not type 0 or 1',
+      );
     } else {
       const gasPrice = request.gasPrice ?? this.gasPrice ?? (nextBaseFee ?? 0n) + this.suggestedTip;
-      data = request.accessList || request.type === 1
-        ? { ...base, type: 1, gasPrice, accessList: request.accessList as never }
-        : { ...base, type: 0, gasPrice };
+      data =
+        request.accessList || request.type === 1 ? { ...base, type: 1, gasPrice, accessList: request.accessList as never } : { ...base, type: 0, gasPrice };
     }
     try {
       return createTx(data, { common: this.nextBlockCommon(), params: PRELOADED_PARAMS });
@@ -997,7 +1007,14 @@ export class Chain extends EventEmitter<ChainEvents> {
     // than the reservation itself.
     const key = `${bytesToHex(stateRoot)}:${this.coinbase.toString()}:${this.blockGasLimit}:${this.common.hardfork()}`;
     if (this.lastTemplate?.key !== key) {
-      const block = emptySuccessor(head, { stateRoot, coinbase: this.coinbase, gasLimit: this.blockGasLimit, timestamp: first, baseFee: this.nextBaseFee(), common: this.common });
+      const block = emptySuccessor(head, {
+        stateRoot,
+        coinbase: this.coinbase,
+        gasLimit: this.blockGasLimit,
+        timestamp: first,
+        baseFee: this.nextBaseFee(),
+        common: this.common,
+      });
       this.lastTemplate = { key, block };
     }
     return this.lastTemplate.block;
@@ -1053,7 +1070,6 @@ export class Chain extends EventEmitter<ChainEvents> {
     this.clock.setNext(timestamp);
   }
 
-
   // ---- test controls ---------------------------------------------------------------------
 
   /** Everything a revert needs, taken now (call inside the queue). */
@@ -1087,9 +1103,7 @@ export class Chain extends EventEmitter<ChainEvents> {
   }
 
   snapshot(): Promise<number> {
-    return this.queue.run(async () =>
-      this.snapshots.add({ ...(await this.capture()), caches: this.state.openJournal(), trieMark: this.trieNodes.mark() }),
-    );
+    return this.queue.run(async () => this.snapshots.add({ ...(await this.capture()), caches: this.state.openJournal(), trieMark: this.trieNodes.mark() }));
   }
 
   /** Go back to a snapshot; false when the id is unknown. `consume` gives evm_revert's one-shot semantics. */
@@ -1198,12 +1212,15 @@ export class Chain extends EventEmitter<ChainEvents> {
   importBlocks(source: AsyncIterable<EncodedBlock>): Promise<ImportSummary> {
     return this.queue.run(async () => {
       this.pending = undefined;
-      const summary = await importBlocks({
-        vm: this.vm,
-        store: this.blocks,
-        appended: (mined) => this.emit('block', mined),
-        alignFork: (number, timestamp) => this.alignVm(this.vm, number, timestamp),
-      }, source);
+      const summary = await importBlocks(
+        {
+          vm: this.vm,
+          store: this.blocks,
+          appended: (mined) => this.emit('block', mined),
+          alignFork: (number, timestamp) => this.alignVm(this.vm, number, timestamp),
+        },
+        source,
+      );
       const head = this.head.block.header;
       if (head.timestamp > this.clock.nowSeconds()) this.clock.setTime(head.timestamp);
       this.blockGasLimit = head.gasLimit;

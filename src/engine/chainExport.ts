@@ -13,7 +13,11 @@ export const MAX_EXPORT_BYTES = 32 * 1024 * 1024;
 export function exportBlocks(store: BlockStore, first: bigint, last: bigint, maxBytes = MAX_EXPORT_BYTES): Uint8Array {
   if (first > last) throw new EngineError('invalidInput', `first block ${first} is after last block ${last}`);
   if (last > store.headNumber) throw new EngineError('invalidInput', `last block ${last} is after the head ${store.headNumber}`);
-  if (first < store.firstNumber) throw new EngineError('invalidInput', `first block ${first} is before this chain's first block ${store.firstNumber} (a fork's pinned block, whose history is the upstream's, or --number)`);
+  if (first < store.firstNumber)
+    throw new EngineError(
+      'invalidInput',
+      `first block ${first} is before this chain's first block ${store.firstNumber} (a fork's pinned block, whose history is the upstream's, or --number)`,
+    );
   const parts: Uint8Array[] = [];
   let size = 0;
   for (let n = first; n <= last; n++) {

@@ -54,7 +54,10 @@ export async function formatConsoleCall(calldata: Uint8Array): Promise<string | 
   const { decodeAbiParameters } = await import('viem');
   let values: readonly unknown[];
   try {
-    values = decodeAbiParameters(types.map((type) => ({ type })), `0x${Buffer.from(calldata.subarray(4)).toString('hex')}`);
+    values = decodeAbiParameters(
+      types.map((type) => ({ type })),
+      `0x${Buffer.from(calldata.subarray(4)).toString('hex')}`,
+    );
   } catch {
     return undefined; // a selector match with malformed arguments: not something console.sol sends
   }

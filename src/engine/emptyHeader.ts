@@ -77,15 +77,7 @@ export class EmptyHeaderWriter {
    * Encodes a header into the reused buffer (`bytes`, valid until the next call) and returns
    * its length. The hashes are read in place: 32 bytes of `parents` at `parentAt`, of `mixes` at `mixAt`.
    */
-  encode(
-    parents: Uint8Array,
-    parentAt: number,
-    number: bigint,
-    timestamp: bigint,
-    mixes: Uint8Array,
-    mixAt: number,
-    baseFee: bigint | undefined,
-  ): number {
+  encode(parents: Uint8Array, parentAt: number, number: bigint, timestamp: bigint, mixes: Uint8Array, mixAt: number, baseFee: bigint | undefined): number {
     const out = this.buffer;
     const runs = this.runs;
     let at = PREFIX_ROOM;

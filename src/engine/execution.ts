@@ -2,7 +2,7 @@ import { checkpointDepth, unwindTo } from './unwind.js';
 import { type Block, createBlock } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
-import { Address, createZeroAddress } from '@ethereumjs/util';
+import { type Address, createZeroAddress } from '@ethereumjs/util';
 import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
 import type { AccountRegistry } from './accounts.js';
 import { type AuthorizationRequest, authorizationTuple } from './authorizations.js';
@@ -43,9 +43,13 @@ export interface CallRequest {
 export function assertHonourable(request: CallRequest, action: string, runsBlobs = false): void {
   if (runsBlobs && request.blobVersionedHashes !== undefined) {
     if (request.to === undefined) throw new EngineError('invalidInput', 'a blob transaction (blobVersionedHashes) must have a "to" address');
-    if (request.authorizationList !== undefined) throw new EngineError('invalidInput', 'a transaction cannot carry both blobVersionedHashes and an authorizationList');
+    if (request.authorizationList !== undefined)
+      throw new EngineError('invalidInput', 'a transaction cannot carry both blobVersionedHashes and an authorizationList');
   } else if (request.blobVersionedHashes !== undefined || request.maxFeePerBlobGas !== undefined) {
-    throw new EngineError('invalidInput', `blob transactions (blobVersionedHashes, maxFeePerBlobGas) are not supported by ${action}: sign one and send it with eth_sendRawTransaction`);
+    throw new EngineError(
+      'invalidInput',
+      `blob transactions (blobVersionedHashes, maxFeePerBlobGas) are not supported by ${action}: sign one and send it with eth_sendRawTransaction`,
+    );
   }
   if (request.authorizationList !== undefined && request.to === undefined) {
     throw new EngineError('invalidInput', 'a transaction with an authorizationList (EIP-7702) must have a "to" address');
@@ -98,7 +102,12 @@ function callTransaction(common: Common, request: CallRequest, gasLimit: bigint,
     // A blob transaction's message: BLOBHASH sees the hashes; the blob fee is at least the block's blob gas price.
     if (request.blobVersionedHashes) {
       const blobGasPrice = block.header.excessBlobGas === undefined ? 1n : block.header.getBlobGasPrice();
-      data = { ...data, type: 3, blobVersionedHashes: [...request.blobVersionedHashes], maxFeePerBlobGas: request.maxFeePerBlobGas ?? blobGasPrice } as TypedTxData;
+      data = {
+        ...data,
+        type: 3,
+        blobVersionedHashes: [...request.blobVersionedHashes],
+        maxFeePerBlobGas: request.maxFeePerBlobGas ?? blobGasPrice,
+      } as TypedTxData;
     }
   } else if (request.authorizationList) {
     throw new EngineError('unsupported', 'authorizationList (EIP-7702) needs the prague hardfork or later');
@@ -122,7 +131,12 @@ function callTransaction(common: Common, request: CallRequest, gasLimit: bigint,
 }
 
 /** A type-2 request's data as type 4, with the authorizations as signed tuples. */
-export function withAuthorizations(data: TypedTxData, list: readonly AuthorizationRequest[], accounts: AccountRegistry | undefined, common: Common): TypedTxData {
+export function withAuthorizations(
+  data: TypedTxData,
+  list: readonly AuthorizationRequest[],
+  accounts: AccountRegistry | undefined,
+  common: Common,
+): TypedTxData {
   if (!common.isActivatedEIP(7702)) throw new EngineError('unsupported', 'authorizationList (EIP-7702) needs the prague hardfork or later');
   const tuples = list.map((item, i) => {
     if (!item.signature && !accounts) throw new EngineError('invalidInput', `authorizationList[${i}] has no signature (yParity, r, s)`);
@@ -146,7 +160,10 @@ function callBlock(block: Block, request: CallRequest): Block {
     const header = { ...block.header.toJSON(), baseFeePerGas: 0n };
     // A blob base fee override (overrides.ts) lives on the header instance: keep it.
     const blobGasPrice = Object.getOwnPropertyDescriptor(block.header, 'getBlobGasPrice');
-    feeLess = createBlock({ header }, { common: block.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS, freeze: blobGasPrice === undefined });
+    feeLess = createBlock(
+      { header },
+      { common: block.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS, freeze: blobGasPrice === undefined },
+    );
     if (blobGasPrice) Object.defineProperty(feeLess.header, 'getBlobGasPrice', blobGasPrice);
     feeLessBlocks.set(block, feeLess);
   }
@@ -175,7 +192,7 @@ function prepare(ctx: ExecutionContext, request: CallRequest, gasLimit: bigint):
  * `body` on a checkpoint that is always reverted (nothing it does stays), with the prepared
  * transaction's gas limit set to `gasLimit`; ethereumjs' errors come out in go-ethereum's words.
  */
-async function inRevertedCheckpoint<T>(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint, body: () => Promise<T>, keep = false): Promise<T> {
+async function inRevertedCheckpoint<T>(ctx: ExecutionContext, call: PreparedCall, gasLimit: bigint, body: () => Promise<T>, keep = false): Promise<T> {
   // The unsigned call transaction is not frozen: set the limit instead of rebuilding it per attempt.
   (call.tx as { gasLimit: bigint }).gasLimit = gasLimit;
   const stateManager = ctx.vm.stateManager;
@@ -188,7 +205,7 @@ async function inRevertedCheckpoint<T>(ctx: ExecutionContext, call: PreparedCall
     if (keep) await stateManager.commit(), (kept = true);
     return result;
   } catch (error) {
-    throw translateRunError(error, request);
+    throw translateRunError(error);
   } finally {
     // Normally one revert; more when the run threw out of open frames (unwind.ts).
     if (!kept) await unwindTo(ctx.vm, depth);
@@ -196,26 +213,39 @@ async function inRevertedCheckpoint<T>(ctx: ExecutionContext, call: PreparedCall
 }
 
 /** One execution through runTx. */
-function execute(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint, reportAccessList = false, keep = false): Promise<RunTxResult> {
-  return inRevertedCheckpoint(ctx, call, request, gasLimit, async () => {
-    // go-ethereum calls from any address, contracts included (contractSenders.ts).
-    const senderDone = request.from ? await letContractSend(ctx.vm.stateManager, request.from) : undefined;
-    try {
-      return await runTx(ctx.vm, {
-        tx: call.tx,
-        block: call.block,
-        skipNonce: true,
-        skipBlockGasLimitValidation: true,
-        skipHardForkValidation: true,
-        reportAccessList,
-      });
-    } finally {
-      senderDone?.();
-    }
-  }, keep);
+function execute(
+  ctx: ExecutionContext,
+  call: PreparedCall,
+  request: CallRequest,
+  gasLimit: bigint,
+  reportAccessList = false,
+  keep = false,
+): Promise<RunTxResult> {
+  return inRevertedCheckpoint(
+    ctx,
+    call,
+    gasLimit,
+    async () => {
+      // go-ethereum calls from any address, contracts included (contractSenders.ts).
+      const senderDone = request.from ? await letContractSend(ctx.vm.stateManager, request.from) : undefined;
+      try {
+        return await runTx(ctx.vm, {
+          tx: call.tx,
+          block: call.block,
+          skipNonce: true,
+          skipBlockGasLimitValidation: true,
+          skipHardForkValidation: true,
+          reportAccessList,
+        });
+      } finally {
+        senderDone?.();
+      }
+    },
+    keep,
+  );
 }
 
-function translateRunError(error: unknown, request: CallRequest): EngineError {
+function translateRunError(error: unknown): EngineError {
   // A forked chain's upstream failure already names the upstream, method and key (fork/upstream.ts).
   if (error instanceof EngineError && error.name === 'UpstreamError') return error;
   const message = error instanceof Error ? error.message : String(error);
@@ -260,7 +290,7 @@ export function executeCallDirectly(ctx: ExecutionContext, request: CallRequest,
 /** One execution without runTx (directCall.ts); undefined when the call has to go through runTx. */
 async function executeDirectly(ctx: ExecutionContext, call: PreparedCall, request: CallRequest, gasLimit: bigint): Promise<Execution | undefined> {
   if (!callsDirectly(ctx.vm.common, request)) return undefined;
-  return inRevertedCheckpoint(ctx, call, request, gasLimit, () => callDirectly(ctx.vm, call.block, call.tx, request.from ?? createZeroAddress()));
+  return inRevertedCheckpoint(ctx, call, gasLimit, () => callDirectly(ctx.vm, call.block, call.tx, request.from ?? createZeroAddress()));
 }
 
 /** One run: without runTx where directCall.ts can, else through it. */
@@ -302,14 +332,19 @@ export async function createAccessList(ctx: ExecutionContext, request: CallReque
     const found = result.accessList ?? [];
     if (sameAccessList(found, list) || run === MAX_ACCESS_LIST_RUNS) {
       const failure = result.execResult.exceptionError;
-      return { accessList: found, gasUsed: result.totalGasSpent, error: failure ? executionFailure(failure.error, result.execResult.returnValue).message : undefined };
+      return {
+        accessList: found,
+        gasUsed: result.totalGasSpent,
+        error: failure ? executionFailure(failure.error, result.execResult.returnValue).message : undefined,
+      };
     }
     list = found;
   }
 }
 
 function sameAccessList(a: AccessList, b: AccessList): boolean {
-  const entries = (list: AccessList) => new Set(list.flatMap((item) => [item.address.toLowerCase(), ...item.storageKeys.map((key) => `${item.address.toLowerCase()}:${key.toLowerCase()}`)]));
+  const entries = (list: AccessList) =>
+    new Set(list.flatMap((item) => [item.address.toLowerCase(), ...item.storageKeys.map((key) => `${item.address.toLowerCase()}:${key.toLowerCase()}`)]));
   const left = entries(a);
   const right = entries(b);
   return left.size === right.size && [...left].every((entry) => right.has(entry));

@@ -88,8 +88,7 @@ export class FilterManager {
       if (filter.kind === 'blocks') {
         expandReserved(filter);
         filter.changes.push(mined.hashHex);
-      }
-      else if (filter.kind === 'logs' && collects(filter.query, mined)) {
+      } else if (filter.kind === 'logs' && collects(filter.query, mined)) {
         for (const found of filter.matcher.blockLogs(mined)) filter.changes.push(found);
       }
     }

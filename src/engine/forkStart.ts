@@ -54,7 +54,12 @@ export async function startFork(vm: VM, store: BlockStore, trieNodes: TrieNodeDB
   // Fields of EIPs the chosen rules lack (--hardfork older than the upstream's) are left out: the header could not hold them.
   const header: HeaderData = { ...point.header, stateRoot };
   const byEip: ReadonlyArray<[number, keyof HeaderData]> = [
-    [1559, 'baseFeePerGas'], [4895, 'withdrawalsRoot'], [4844, 'blobGasUsed'], [4844, 'excessBlobGas'], [4788, 'parentBeaconBlockRoot'], [7685, 'requestsHash'],
+    [1559, 'baseFeePerGas'],
+    [4895, 'withdrawalsRoot'],
+    [4844, 'blobGasUsed'],
+    [4844, 'excessBlobGas'],
+    [4788, 'parentBeaconBlockRoot'],
+    [7685, 'requestsHash'],
   ];
   for (const [eip, field] of byEip) if (!common.isActivatedEIP(eip)) delete header[field];
   const block = createBlock({ header }, { common, skipConsensusFormatValidation: true });

@@ -95,7 +95,7 @@ export class ForkAwareStateManager extends MerkleStateManager {
     const entry = this._caches?.code?.get(address);
     if (entry !== undefined) return entry.code ?? new Uint8Array(0);
     const account = await this.getAccount(address);
-    if (!account || !account.isContract()) return new Uint8Array(0);
+    if (!account?.isContract()) return new Uint8Array(0);
     const key = this._prefixCodeHashes ? concatBytes(CODEHASH_PREFIX, account.codeHash) : account.codeHash;
     const code = (await this._trie.database().get(key)) ?? this.remote.code(account.codeHash) ?? new Uint8Array(0);
     this._caches?.code?.put(address, code);

@@ -1,11 +1,11 @@
 import { type Block, createBlock } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { Address, createAccount } from '@ethereumjs/util';
+import { type Address, createAccount } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 
 import { type MinedBlock, minedBlock } from './blocks.js';
 import { isPostMerge } from './hardforks.js';
-import { type Alloc, TrackingStateManager } from './stateDump.js';
+import type { Alloc, TrackingStateManager } from './stateDump.js';
 
 export interface GenesisAccount {
   readonly address: Address;
@@ -53,22 +53,24 @@ export async function createGenesis(vm: VM, params: GenesisParams): Promise<Mine
   }
   if (params.alloc) await (vm.stateManager as TrackingStateManager).load(params.alloc);
   const stateRoot = await vm.stateManager.getStateRoot();
-  const block = params.header ? fileGenesisBlock(common, params.header, stateRoot) : createBlock(
-    {
-      header: {
-        number: params.number ?? 0n,
-        gasLimit: params.gasLimit,
-        timestamp: params.timestamp,
-        coinbase: params.coinbase,
-        extraData: params.extraData,
-        stateRoot,
-        difficulty: isPostMerge(common) ? 0n : 1n,
-        baseFeePerGas: common.isActivatedEIP(1559) ? params.baseFee : undefined,
-      },
-      withdrawals: common.isActivatedEIP(4895) ? [] : undefined,
-    },
-    { common, skipConsensusFormatValidation: true },
-  );
+  const block = params.header
+    ? fileGenesisBlock(common, params.header, stateRoot)
+    : createBlock(
+        {
+          header: {
+            number: params.number ?? 0n,
+            gasLimit: params.gasLimit,
+            timestamp: params.timestamp,
+            coinbase: params.coinbase,
+            extraData: params.extraData,
+            stateRoot,
+            difficulty: isPostMerge(common) ? 0n : 1n,
+            baseFeePerGas: common.isActivatedEIP(1559) ? params.baseFee : undefined,
+          },
+          withdrawals: common.isActivatedEIP(4895) ? [] : undefined,
+        },
+        { common, skipConsensusFormatValidation: true },
+      );
   return minedBlock(block, [], [], block.header.difficulty);
 }
 

@@ -17,9 +17,7 @@ export function newestLiveHardfork(nowMs: number = Date.now()): string {
   const nowSeconds = BigInt(Math.floor(nowMs / 1000));
   let newest: string = Hardfork.Chainstart;
   for (const fork of Mainnet.hardforks) {
-    const live =
-      (fork.block !== null && fork.block !== undefined) ||
-      (fork.timestamp !== undefined && BigInt(fork.timestamp) <= nowSeconds);
+    const live = (fork.block !== null && fork.block !== undefined) || (fork.timestamp !== undefined && BigInt(fork.timestamp) <= nowSeconds);
     if (live) newest = fork.name;
   }
   return newest;
@@ -33,11 +31,15 @@ export function createChainCommon(chainId: bigint, hardfork: string): Common {
   if (!HARDFORK_NAMES.includes(hardfork)) {
     throw new Error(`unknown hardfork "${clip(hardfork)}"; known: ${HARDFORK_NAMES.join(', ')}`);
   }
-  return fastEipLookup(skipEmptyParamUpdates(createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, {
-    hardfork,
-    params: mergeParams(paramsTx, paramsBlock),
-    customCrypto: CUSTOM_CRYPTO,
-  })));
+  return fastEipLookup(
+    skipEmptyParamUpdates(
+      createCustomCommon({ chainId: Number(chainId), name: 'chain-sim' }, Mainnet, {
+        hardfork,
+        params: mergeParams(paramsTx, paramsBlock),
+        customCrypto: CUSTOM_CRYPTO,
+      }),
+    ),
+  );
 }
 
 const CUSTOM_CRYPTO = { kzg: sidecarlessKzg, ecrecover: secp256k1Ecrecover, ecsign: secp256k1Ecsign, keccak256 };
@@ -81,12 +83,16 @@ export function createScheduledCommon(chainId: bigint, schedule: ForkSchedule, g
     // Proof of work until Paris, whose own config switches ethereumjs to proof of stake.
     consensus: Mainnet.consensus,
   };
-  return fastEipLookup(skipEmptyParamUpdates(new Common({
-    chain,
-    hardfork: forkAt(schedule, 0n, genesisTimestamp),
-    params: mergeParams(paramsTx, paramsBlock, forkParams),
-    customCrypto: CUSTOM_CRYPTO,
-  })));
+  return fastEipLookup(
+    skipEmptyParamUpdates(
+      new Common({
+        chain,
+        hardfork: forkAt(schedule, 0n, genesisTimestamp),
+        params: mergeParams(paramsTx, paramsBlock, forkParams),
+        customCrypto: CUSTOM_CRYPTO,
+      }),
+    ),
+  );
 }
 
 /** True once the chain has left proof-of-work (Paris and later). */

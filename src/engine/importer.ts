@@ -25,7 +25,11 @@ export interface EncodedBlock {
 
 /** The first bad block: `block N: what did not match` (or its byte offset if it has no readable number). */
 export class ImportError extends Error {
-  constructor(readonly blockNumber: bigint | undefined, problem: string, offset?: number) {
+  constructor(
+    readonly blockNumber: bigint | undefined,
+    problem: string,
+    offset?: number,
+  ) {
     super(`${blockNumber === undefined ? `block at byte ${offset}` : `block ${blockNumber}`}: ${problem}`);
     this.name = 'ImportError';
   }
@@ -127,7 +131,8 @@ async function executeBlock(vm: VM, block: Block, parent: MinedBlock, store: Blo
 }
 
 /** What a state root mismatch usually means for a file chain-sim exported. */
-const STATE_ROOT_HINT = ' (running the block on its parent\'s state gave another state than the block records: the chain it came from changed state outside any block, e.g. with test controls such as setBalance, setCode, setStorageAt or loadState, which a chain file cannot carry; `chain-sim export` warns about such chains)';
+const STATE_ROOT_HINT =
+  " (running the block on its parent's state gave another state than the block records: the chain it came from changed state outside any block, e.g. with test controls such as setBalance, setCode, setStorageAt or loadState, which a chain file cannot carry; `chain-sim export` warns about such chains)";
 
 /**
  * runBlock names a mismatching root but not the values; run the block again generating
@@ -146,7 +151,8 @@ async function diagnose(vm: VM, block: Block, rootBefore: Uint8Array): Promise<s
     if (run.requestsHash && header.requestsHash && toHex(run.requestsHash) !== toHex(header.requestsHash)) {
       return `requests hash mismatch: have ${toHex(run.requestsHash)}, want ${toHex(header.requestsHash)}`;
     }
-    if (toHex(run.stateRoot) !== toHex(header.stateRoot)) return `state root mismatch: have ${toHex(run.stateRoot)}, want ${toHex(header.stateRoot)}${STATE_ROOT_HINT}`;
+    if (toHex(run.stateRoot) !== toHex(header.stateRoot))
+      return `state root mismatch: have ${toHex(run.stateRoot)}, want ${toHex(header.stateRoot)}${STATE_ROOT_HINT}`;
     return undefined;
   } catch {
     return undefined;
@@ -161,7 +167,7 @@ async function diagnose(vm: VM, block: Block, rootBefore: Uint8Array): Promise<s
  */
 function clean(error: unknown): string {
   const message = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ');
-  const context = /\s*\((vm hf=|block number=|block |tx )[^]*\)\s*$/.exec(message);
+  const context = /\s*\((vm hf=|block number=|block |tx )[\s\S]*\)\s*$/.exec(message);
   if (!context) return message;
   const tx = /-> tx [^>]*?hash=(0x[0-9a-f]{64})/.exec(context[0]) ?? /^\s*\(tx [^)]*?hash=(0x[0-9a-f]{64})/.exec(context[0]);
   const text = message.slice(0, context.index);

@@ -100,10 +100,12 @@ type PrototypeMethod = keyof InterpreterPrototype;
  * Replaces one of the interpreter's methods, once per process: the replacement is marked,
  * so a second copy of this module (the bundled CLI and dist/ in one process) leaves it be.
  */
-export async function replaceInterpreterMethod<K extends PrototypeMethod>(name: K, make: (original: InterpreterPrototype[K]) => InterpreterPrototype[K]): Promise<void> {
+export async function replaceInterpreterMethod<K extends PrototypeMethod>(
+  name: K,
+  make: (original: InterpreterPrototype[K]) => InterpreterPrototype[K],
+): Promise<void> {
   const prototype = await interpreterPrototype();
   const original = prototype[name];
   if ((original as { byChainSim?: true }).byChainSim) return;
   prototype[name] = Object.assign(make(original), { byChainSim: true as const });
 }
-

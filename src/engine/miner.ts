@@ -3,7 +3,6 @@ import { Block, type HeaderData } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
-import type { EVM } from '@ethereumjs/evm';
 import { BlockBuilder, type BuildBlockOpts, type RunTxResult, type VM, encodeReceipt } from '@ethereumjs/vm';
 import { keccak256 } from './keccak256.js';
 import { type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from './blocks.js';
@@ -50,12 +49,7 @@ export interface ExecutionFailure {
  * Executes pool transactions on top of `parent` with the VM's block builder and
  * returns the sealed block with its receipts. The VM's state advances to the new block.
  */
-export async function mineBlock(
-  vm: VM,
-  parent: MinedBlock,
-  candidates: readonly PooledTransaction[],
-  template: BlockTemplate,
-): Promise<MiningOutcome> {
+export async function mineBlock(vm: VM, parent: MinedBlock, candidates: readonly PooledTransaction[], template: BlockTemplate): Promise<MiningOutcome> {
   const common = vm.common;
   const postMerge = isPostMerge(common);
   const headerData: HeaderData = {
@@ -256,12 +250,7 @@ export async function replayTransaction(vm: VM, parent: MinedBlock, mined: Mined
 }
 
 /** Receipts of a block's transactions from their execution results (also used for imported blocks). */
-export function buildReceipts(
-  block: Block,
-  senders: readonly Address[],
-  results: readonly RunTxResult[],
-  common: Common,
-): ReceiptRecord[] {
+export function buildReceipts(block: Block, senders: readonly Address[], results: readonly RunTxResult[], common: Common): ReceiptRecord[] {
   const baseFee = block.header.baseFeePerGas;
   const blobGasPrice = common.isActivatedEIP(4844) ? block.header.getBlobGasPrice() : undefined;
   let logIndex = 0;
@@ -282,7 +271,7 @@ export function buildReceipts(
       contractAddress: result.createdAddress,
       gasUsed: result.totalGasSpent,
       cumulativeGasUsed: receipt.cumulativeBlockGasUsed,
-      status: preByzantium ? undefined : ((receipt as { status: 0 | 1 }).status),
+      status: preByzantium ? undefined : (receipt as { status: 0 | 1 }).status,
       root: preByzantium ? (receipt as { stateRoot: Uint8Array }).stateRoot : undefined,
       logs,
       logsBloom: receipt.bitvector,

@@ -154,7 +154,10 @@ export function blockWithOverrides(block: Block, overrides: BlockOverrides | und
     ...(overrides.baseFeePerGas !== undefined && { baseFeePerGas: overrides.baseFeePerGas }),
   };
   // Not frozen: a blob base fee override replaces the header's getBlobGasPrice.
-  const result = createBlock({ header: changed }, { common: block.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS, freeze: overrides.blobBaseFee === undefined });
+  const result = createBlock(
+    { header: changed },
+    { common: block.common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS, freeze: overrides.blobBaseFee === undefined },
+  );
   if (overrides.blobBaseFee !== undefined) {
     const fee = overrides.blobBaseFee;
     Object.defineProperty(result.header, 'getBlobGasPrice', { value: () => fee });
@@ -178,7 +181,11 @@ export function hasOverrides(overrides: CallOverrides | undefined): overrides is
  * the returned function reverts the checkpoint and puts the precompile table back. Cheaper than
  * a throwaway copy of the VM for a single call.
  */
-export async function applyStateOverridesReversibly(vm: VM, overrides: readonly StateOverride[], checksum: (address: Address) => string): Promise<() => Promise<void>> {
+export async function applyStateOverridesReversibly(
+  vm: VM,
+  overrides: readonly StateOverride[],
+  checksum: (address: Address) => string,
+): Promise<() => Promise<void>> {
   const evm = vm.evm as unknown as { _precompiles: Map<string, unknown> };
   const saved = evm._precompiles;
   await vm.stateManager.checkpoint();

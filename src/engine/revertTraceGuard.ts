@@ -11,18 +11,20 @@ const REVERT = 0xfd;
 const NO_DATA = { read: (): Uint8Array => new Uint8Array(0) };
 
 export function installRevertTraceGuard(): Promise<void> {
-  return replaceInterpreterMethod('_runStepHook', (emit) =>
-    async function (this: Interpreter, dynamicFee: bigint, gasLeft: bigint, memoryWordCount: bigint): Promise<void> {
-      const state = this._runState;
-      if (state.opCode !== REVERT || !unaffordable(this, state, gasLeft, memoryWordCount)) return emit.call(this, dynamicFee, gasLeft, memoryWordCount);
-      const memory = state.memory;
-      state.memory = { ...NO_DATA, _store: memory._store };
-      try {
-        return await emit.call(this, dynamicFee, gasLeft, memoryWordCount);
-      } finally {
-        state.memory = memory;
-      }
-    },
+  return replaceInterpreterMethod(
+    '_runStepHook',
+    (emit) =>
+      async function (this: Interpreter, dynamicFee: bigint, gasLeft: bigint, memoryWordCount: bigint): Promise<void> {
+        const state = this._runState;
+        if (state.opCode !== REVERT || !unaffordable(this, state, gasLeft, memoryWordCount)) return emit.call(this, dynamicFee, gasLeft, memoryWordCount);
+        const memory = state.memory;
+        state.memory = { ...NO_DATA, _store: memory._store };
+        try {
+          return await emit.call(this, dynamicFee, gasLeft, memoryWordCount);
+        } finally {
+          state.memory = memory;
+        }
+      },
   );
 }
 

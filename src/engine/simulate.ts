@@ -97,7 +97,8 @@ export function checkSimulateLimits(blocks: readonly SimulatedBlockSpec[]): void
   if (blocks.length > MAX_SIMULATE_BLOCKS) throw new CodedError(ERR.clientLimitExceeded, 'too many blocks');
   let total = 0;
   for (const block of blocks) {
-    if (block.calls.length > MAX_CALLS_PER_BLOCK) throw new CodedError(ERR.clientLimitExceeded, `too many calls in block: ${block.calls.length} > ${MAX_CALLS_PER_BLOCK}`);
+    if (block.calls.length > MAX_CALLS_PER_BLOCK)
+      throw new CodedError(ERR.clientLimitExceeded, `too many calls in block: ${block.calls.length} > ${MAX_CALLS_PER_BLOCK}`);
     total += block.calls.length;
     if (total > MAX_TOTAL_CALLS) throw new CodedError(ERR.clientLimitExceeded, `too many calls: ${total} > ${MAX_TOTAL_CALLS}`);
   }
@@ -125,7 +126,8 @@ function planChain(blocks: readonly SimulatedBlockSpec[], base: Block): PlannedB
     }
     prevNumber = number;
     const time = overrides.time ?? prevTime + TIMESTAMP_INCREMENT;
-    if (overrides.time !== undefined && time <= prevTime) throw new CodedError(ERR.blockTimestampInvalid, `block timestamps must be in order: ${time} <= ${prevTime}`);
+    if (overrides.time !== undefined && time <= prevTime)
+      throw new CodedError(ERR.blockTimestampInvalid, `block timestamps must be in order: ${time} <= ${prevTime}`);
     prevTime = time;
     plan.push({ overrides: { ...overrides, number, time }, stateOverrides: block.stateOverrides ?? [], calls: block.calls });
   }
@@ -348,9 +350,25 @@ class CallRunner {
     if (request.gasPrice !== undefined) {
       data = { ...base, type: 0, gasPrice: request.gasPrice };
     } else if (request.blobVersionedHashes !== undefined) {
-      data = { ...base, type: 3, chainId: this.host.chainId, maxFeePerGas: request.maxFeePerGas ?? 0n, maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n, maxFeePerBlobGas: request.maxFeePerBlobGas ?? 0n, accessList, blobVersionedHashes: request.blobVersionedHashes as `0x${string}`[] };
+      data = {
+        ...base,
+        type: 3,
+        chainId: this.host.chainId,
+        maxFeePerGas: request.maxFeePerGas ?? 0n,
+        maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n,
+        maxFeePerBlobGas: request.maxFeePerBlobGas ?? 0n,
+        accessList,
+        blobVersionedHashes: request.blobVersionedHashes as `0x${string}`[],
+      };
     } else {
-      data = { ...base, type: 2, chainId: this.host.chainId, maxFeePerGas: request.maxFeePerGas ?? 0n, maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n, accessList };
+      data = {
+        ...base,
+        type: 2,
+        chainId: this.host.chainId,
+        maxFeePerGas: request.maxFeePerGas ?? 0n,
+        maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n,
+        accessList,
+      };
     }
     let tx: TypedTransaction;
     try {
@@ -371,7 +389,10 @@ class CallRunner {
     const text = error instanceof Error ? error.message : String(error);
     const who = this.host.checksum(from);
     const supplied = ` (supplied gas ${tx.gasLimit})`;
-    const nonce = /nonce.*?(?:tx|transaction) nonce[^0-9]*(\d+)[^0-9]+(\d+)|the tx doesn't have the correct nonce\. account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(text);
+    const nonce =
+      /nonce.*?(?:tx|transaction) nonce[^0-9]*(\d+)[^0-9]+(\d+)|the tx doesn't have the correct nonce\. account has nonce of: (\d+) tx has nonce of: (\d+)/.exec(
+        text,
+      );
     if (nonce) {
       const have = BigInt(nonce[3] ?? nonce[1] ?? 0);
       const want = BigInt(nonce[4] ?? nonce[2] ?? 0);
@@ -382,11 +403,17 @@ class CallRunner {
     const funds = /sender's account \((0x[0-9a-fA-F]{40})\) only has: (\d+)/.exec(text);
     if (funds) {
       const cost = /(?:upfront|max) cost is: (\d+)/.exec(text);
-      return new CodedError(ERR.insufficientFunds, `err: insufficient funds for gas * price + value: address ${who} have ${funds[2]} want ${cost?.[1] ?? '?'}${supplied}`);
+      return new CodedError(
+        ERR.insufficientFunds,
+        `err: insufficient funds for gas * price + value: address ${who} have ${funds[2]} want ${cost?.[1] ?? '?'}${supplied}`,
+      );
     }
     if (/INTRINSIC_GAS_TOO_LOW|intrinsic/i.test(text)) return new CodedError(ERR.intrinsicGas, `err: intrinsic gas too low${supplied}`);
     if (/baseFeePerGas|base fee/i.test(text)) {
-      return new CodedError(ERR.baseFeeTooLow, `err: max fee per gas less than block base fee: address ${who}, maxFeePerGas: ${(tx as { maxFeePerGas?: bigint }).maxFeePerGas ?? 0n}, baseFee: ${baseFee ?? 0n}${supplied}`);
+      return new CodedError(
+        ERR.baseFeeTooLow,
+        `err: max fee per gas less than block base fee: address ${who}, maxFeePerGas: ${(tx as { maxFeePerGas?: bigint }).maxFeePerGas ?? 0n}, baseFee: ${baseFee ?? 0n}${supplied}`,
+      );
     }
     if (/initcode|init code/i.test(text)) return new CodedError(ERR.maxInitCodeSizeExceeded, `err: max initcode size exceeded${supplied}`);
     return new CodedError(ERR.internal, `err: ${text.replace(/\s*\(.*$/s, '')}${supplied}`);
@@ -397,4 +424,3 @@ function isFeeLess(request: CallRequest): boolean {
   const zero = (v: bigint | undefined) => v === undefined || v === 0n;
   return zero(request.gasPrice) && zero(request.maxFeePerGas) && zero(request.maxPriorityFeePerGas);
 }
-

@@ -31,7 +31,6 @@ export class TransferLogCollector {
   /** The logs of the transaction that ran last; counting goes on across the block. */
   private count = 0;
 
-
   attach(evm: EVM): () => void {
     const events = evm.events!;
     const before = (message: Message) => this.enter(message);
@@ -43,7 +42,10 @@ export class TransferLogCollector {
         done?.();
         return;
       }
-      this.selfDestruct(evm, event).then(() => done?.(), () => done?.());
+      this.selfDestruct(evm, event).then(
+        () => done?.(),
+        () => done?.(),
+      );
     };
     events.on('beforeMessage', before);
     events.on('afterMessage', after);

@@ -29,13 +29,15 @@ export function stepLoopRuns(): number {
 }
 
 export function installStepLoop(): Promise<void> {
-  return replaceInterpreterMethod('run', (libraryRun) =>
-    function (this: Interpreter, code: Uint8Array, opts: { pc?: number } = {}): Promise<RunResult> {
-      // Tracers run the library's loop, and see the STOP past the end of code (implicitStop.ts).
-      if (!handlesAlone(this, code)) return libraryRun.call(this, code, opts).then((result) => emitImplicitStop(this, code, result));
-      runs++;
-      return runSteps(this, code, opts.pc);
-    },
+  return replaceInterpreterMethod(
+    'run',
+    (libraryRun) =>
+      function (this: Interpreter, code: Uint8Array, opts: { pc?: number } = {}): Promise<RunResult> {
+        // Tracers run the library's loop, and see the STOP past the end of code (implicitStop.ts).
+        if (!handlesAlone(this, code)) return libraryRun.call(this, code, opts).then((result) => emitImplicitStop(this, code, result));
+        runs++;
+        return runSteps(this, code, opts.pc);
+      },
   );
 }
 

@@ -151,7 +151,10 @@ export class StructLogTracer implements ExecutionTracer {
       step: (step, done) => {
         // Not an EVM error: the EVM stops the whole run instead of failing one frame.
         if (this.tooLarge) throw traceTooLarge();
-        this.record(step).then(() => done?.(), () => done?.());
+        this.record(step).then(
+          () => done?.(),
+          () => done?.(),
+        );
       },
       beforeMessage: (message) => {
         this.returnData.push(new Uint8Array());
@@ -169,7 +172,13 @@ export class StructLogTracer implements ExecutionTracer {
         this.returnData.pop();
         const created = this.createdDepths.pop();
         // The caller's RETURNDATA: a call's output, a creation's only when it reverted.
-        const kept = failure ? (failure.error === 'revert' ? result.execResult.returnValue : new Uint8Array()) : created ? new Uint8Array() : result.execResult.returnValue;
+        const kept = failure
+          ? failure.error === 'revert'
+            ? result.execResult.returnValue
+            : new Uint8Array()
+          : created
+            ? new Uint8Array()
+            : result.execResult.returnValue;
         if (this.returnData.length > 0) this.returnData[this.returnData.length - 1] = kept.slice();
       },
     });

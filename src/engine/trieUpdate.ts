@@ -171,9 +171,7 @@ function decodeNode(raw: readonly RlpItem[]): TrieNode {
     return { kind: 'branch', children, value };
   }
   const { path, leaf } = fromHexPrefix(raw[0] as Uint8Array);
-  return leaf
-    ? { kind: 'leaf', path, value: raw[1] as Uint8Array }
-    : { kind: 'extension', path, child: new StoredChild(raw[1]!) };
+  return leaf ? { kind: 'leaf', path, value: raw[1] as Uint8Array } : { kind: 'extension', path, child: new StoredChild(raw[1]!) };
 }
 
 function isEmpty(item: RlpItem): boolean {

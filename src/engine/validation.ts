@@ -87,9 +87,7 @@ export function validateAdmission(tx: TypedTransaction, sender: Address, ctx: Ad
   }
   const feeCap = maxFeePerGas(tx);
   if (ctx.nextBaseFee !== undefined && feeCap < ctx.nextBaseFee) {
-    throw rejected(
-      `max fee per gas less than block base fee: address ${who}, maxFeePerGas: ${feeCap}, baseFee: ${ctx.nextBaseFee}`,
-    );
+    throw rejected(`max fee per gas less than block base fee: address ${who}, maxFeePerGas: ${feeCap}, baseFee: ${ctx.nextBaseFee}`);
   }
   const cost = maxCost(tx);
   if (ctx.balance < cost) {

@@ -48,13 +48,45 @@ export interface ForkDefaults {
 }
 
 export const FORK_OPTION_DECLARATIONS = [
-  { key: 'fork', flag: 'fork', alias: 'f', type: 'string', describe: 'fork the chain at this JSON-RPC URL (URL@BLOCK pins a block; also --fork-url, --fork.url)', defaultText: 'none' },
-  { key: 'forkBlockNumber', flag: 'fork-block-number', type: 'string', describe: 'block to fork at; negative counts back from the upstream head (also --fork.blockNumber)', defaultText: 'the upstream head at start-up' },
-  { key: 'forkHeader', flag: 'fork-header', type: 'string', array: true, describe: "HTTP header for upstream requests, 'Name: value' (repeatable; also --fork.headers)", defaultText: 'none' },
+  {
+    key: 'fork',
+    flag: 'fork',
+    alias: 'f',
+    type: 'string',
+    describe: 'fork the chain at this JSON-RPC URL (URL@BLOCK pins a block; also --fork-url, --fork.url)',
+    defaultText: 'none',
+  },
+  {
+    key: 'forkBlockNumber',
+    flag: 'fork-block-number',
+    type: 'string',
+    describe: 'block to fork at; negative counts back from the upstream head (also --fork.blockNumber)',
+    defaultText: 'the upstream head at start-up',
+  },
+  {
+    key: 'forkHeader',
+    flag: 'fork-header',
+    type: 'string',
+    array: true,
+    describe: "HTTP header for upstream requests, 'Name: value' (repeatable; also --fork.headers)",
+    defaultText: 'none',
+  },
   { key: 'forkRetries', flag: 'fork-retries', type: 'number', describe: 'retries of a failed upstream request (network, timeout, 429, 5xx)', defaultText: '3' },
   { key: 'forkTimeout', flag: 'fork-timeout', type: 'number', describe: 'milliseconds an upstream request may take', defaultText: '45000' },
-  { key: 'forkRequestsPerSecond', flag: 'fork-requests-per-second', type: 'number', describe: 'most upstream HTTP requests a second (0: no limit)', defaultText: '0' },
-  { key: 'forkCache', flag: 'fork-cache', type: 'boolean', describe: 'keep fetched upstream state on disk (--no-fork-cache: memory only)', defaultText: 'true' },
+  {
+    key: 'forkRequestsPerSecond',
+    flag: 'fork-requests-per-second',
+    type: 'number',
+    describe: 'most upstream HTTP requests a second (0: no limit)',
+    defaultText: '0',
+  },
+  {
+    key: 'forkCache',
+    flag: 'fork-cache',
+    type: 'boolean',
+    describe: 'keep fetched upstream state on disk (--no-fork-cache: memory only)',
+    defaultText: 'true',
+  },
   { key: 'forkCacheDir', flag: 'fork-cache-dir', type: 'string', describe: 'directory of the fork disk cache', defaultText: '~/.cache/chain-sim/fork' },
 ] as const;
 
@@ -131,13 +163,15 @@ function urlOf(value: unknown, option: string, fail: Fail): string {
 
 function positive(value: number | undefined, option: string, fallback: number, min: number, max: number, fail: Fail): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) throw fail(option, `expected a number between ${min} and ${max}, got "${String(value)}"`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max)
+    throw fail(option, `expected a number between ${min} and ${max}, got "${String(value)}"`);
   return value;
 }
 
 export function resolveForkDefaults(input: ForkOptionsInput, fail: Fail): ForkDefaults {
   if (input.forkCache !== undefined && typeof input.forkCache !== 'boolean') throw fail('fork-cache', 'expected true or false');
-  if (input.forkCacheDir !== undefined && (typeof input.forkCacheDir !== 'string' || input.forkCacheDir === '')) throw fail('fork-cache-dir', 'expected a directory');
+  if (input.forkCacheDir !== undefined && (typeof input.forkCacheDir !== 'string' || input.forkCacheDir === ''))
+    throw fail('fork-cache-dir', 'expected a directory');
   return {
     headers: headersOf(input.forkHeader, 'fork-header', fail),
     retries: positive(input.forkRetries, 'fork-retries', 3, 0, 100, fail),

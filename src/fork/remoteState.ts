@@ -52,9 +52,8 @@ export class UpstreamState implements RemoteState {
         const codeHex = hexData(code, 'eth_getCode', what, this.upstream);
         const wei = quantity(balance, 'eth_getBalance', what, this.upstream);
         const count = quantity(nonce, 'eth_getTransactionCount', what, this.upstream);
-        const value: readonly [string, string, string] | null = wei === 0n && count === 0n && codeHex === '0x'
-          ? null
-          : [`0x${wei.toString(16)}`, `0x${count.toString(16)}`, this.keepCode(codeHex)];
+        const value: readonly [string, string, string] | null =
+          wei === 0n && count === 0n && codeHex === '0x' ? null : [`0x${wei.toString(16)}`, `0x${count.toString(16)}`, this.keepCode(codeHex)];
         this.fetched.accounts.set(key, value);
         this.onFetched?.();
         return value;
@@ -75,7 +74,8 @@ export class UpstreamState implements RemoteState {
         const what = `slot ${slotHex} of ${account} at block ${BigInt(this.blockTag)}`;
         const answer = await this.upstream.request('eth_getStorageAt', [account, slotHex, this.blockTag], what);
         const hex = hexData(answer, 'eth_getStorageAt', what, this.upstream);
-        if (hex.length > 66) throw new UpstreamError(`fork upstream ${this.upstream.masked}: eth_getStorageAt for ${what} failed: malformed answer (longer than 32 bytes)`);
+        if (hex.length > 66)
+          throw new UpstreamError(`fork upstream ${this.upstream.masked}: eth_getStorageAt for ${what} failed: malformed answer (longer than 32 bytes)`);
         let slots = this.fetched.storage.get(account);
         if (!slots) this.fetched.storage.set(account, (slots = new Map()));
         slots.set(slotHex, hex);
@@ -113,12 +113,14 @@ function malformed(upstream: Upstream, method: string, what: string, detail: str
 }
 
 function quantity(value: unknown, method: string, what: string, upstream: Upstream): bigint {
-  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) throw malformed(upstream, method, what, `expected a quantity, got ${JSON.stringify(value)?.slice(0, 40)}`);
+  if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value))
+    throw malformed(upstream, method, what, `expected a quantity, got ${JSON.stringify(value)?.slice(0, 40)}`);
   return BigInt(value);
 }
 
 function hexData(value: unknown, method: string, what: string, upstream: Upstream): string {
-  if (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value)) throw malformed(upstream, method, what, `expected hex data, got ${JSON.stringify(value)?.slice(0, 40)}`);
+  if (typeof value !== 'string' || !/^0x([0-9a-fA-F]{2})*$/.test(value))
+    throw malformed(upstream, method, what, `expected hex data, got ${JSON.stringify(value)?.slice(0, 40)}`);
   return value.toLowerCase();
 }
 

@@ -55,12 +55,14 @@ function pinnedOnly(session: ForkSession, answer: unknown): unknown {
 type Route = (ctx: RpcContext, session: ForkSession, params: readonly unknown[], local: () => Promise<Json>, name: string) => Promise<unknown>;
 
 /** State at a block: before the pinned block, the upstream's. */
-const stateAt = (index: number): Route => async (ctx, session, params, local, name) => {
-  const ref = refOf(params[index]);
-  if (ref.kind === 'number' && ref.number < session.number) return forward(session, name, params);
-  if (ref.kind === 'hash' && !ctx.chain.blocks.byHashHex(ref.hash)) return forward(session, name, params);
-  return local();
-};
+const stateAt =
+  (index: number): Route =>
+  async (ctx, session, params, local, name) => {
+    const ref = refOf(params[index]);
+    if (ref.kind === 'number' && ref.number < session.number) return forward(session, name, params);
+    if (ref.kind === 'hash' && !ctx.chain.blocks.byHashHex(ref.hash)) return forward(session, name, params);
+    return local();
+  };
 
 /**
  * A block (or what is in it) by number: up to the pinned block, the upstream's. A tag naming
@@ -95,27 +97,29 @@ const byTransaction: Route = async (_ctx, session, params, local, name) => {
 };
 
 /** Logs: split at the pinned block; `getLogs` is the local method, asked for the part after it. */
-const logsRoute = (getLogs: RpcMethod): Route => async (ctx, session, params, local, name) => {
-  const filter = params[0];
-  if (typeof filter !== 'object' || filter === null) return local();
-  const { blockHash, fromBlock, toBlock } = filter as { blockHash?: unknown; fromBlock?: unknown; toBlock?: unknown };
-  if (typeof blockHash === 'string') {
-    return localAfterFork(ctx, session, blockHash.toLowerCase()) ? local() : forward(session, name, params);
-  }
-  const head = ctx.chain.head.number;
-  const bound = (value: unknown): bigint => {
-    const ref = refOf(value ?? 'latest');
-    return ref.kind === 'number' ? ref.number : head;
+const logsRoute =
+  (getLogs: RpcMethod): Route =>
+  async (ctx, session, params, local, name) => {
+    const filter = params[0];
+    if (typeof filter !== 'object' || filter === null) return local();
+    const { blockHash, fromBlock, toBlock } = filter as { blockHash?: unknown; fromBlock?: unknown; toBlock?: unknown };
+    if (typeof blockHash === 'string') {
+      return localAfterFork(ctx, session, blockHash.toLowerCase()) ? local() : forward(session, name, params);
+    }
+    const head = ctx.chain.head.number;
+    const bound = (value: unknown): bigint => {
+      const ref = refOf(value ?? 'latest');
+      return ref.kind === 'number' ? ref.number : head;
+    };
+    const from = bound(fromBlock);
+    const to = bound(toBlock);
+    if (from > session.number || from > to) return local();
+    const hex = (n: bigint) => `0x${n.toString(16)}`;
+    if (to <= session.number) return forward(session, name, [{ ...filter, fromBlock: hex(from), toBlock: hex(to) }]);
+    const older = await forward(session, name, [{ ...filter, fromBlock: hex(from), toBlock: hex(session.number) }]);
+    const newer = await getLogs.invoke(ctx, [{ ...filter, fromBlock: hex(session.number + 1n), toBlock: hex(to) }]);
+    return [...(older as unknown[]), ...(newer as unknown[])];
   };
-  const from = bound(fromBlock);
-  const to = bound(toBlock);
-  if (from > session.number || from > to) return local();
-  const hex = (n: bigint) => `0x${n.toString(16)}`;
-  if (to <= session.number) return forward(session, name, [{ ...filter, fromBlock: hex(from), toBlock: hex(to) }]);
-  const older = await forward(session, name, [{ ...filter, fromBlock: hex(from), toBlock: hex(session.number) }]);
-  const newer = await getLogs.invoke(ctx, [{ ...filter, fromBlock: hex(session.number + 1n), toBlock: hex(to) }]);
-  return [...(older as unknown[]), ...(newer as unknown[])];
-};
 
 const ROUTES: Readonly<Record<string, Route>> = {
   getBalance: stateAt(1),

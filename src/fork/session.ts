@@ -42,9 +42,14 @@ export interface ForkSession {
   readonly answers: Map<string, unknown>;
 }
 
-const KNOWN_CHAINS: ReadonlyMap<bigint, ChainConfig> = new Map([
-  [1n, Mainnet], [11155111n, Sepolia], [17000n, Holesky], [560048n, Hoodi],
-].map(([id, config]) => [BigInt(id as bigint), config as ChainConfig]));
+const KNOWN_CHAINS: ReadonlyMap<bigint, ChainConfig> = new Map(
+  [
+    [1n, Mainnet],
+    [11155111n, Sepolia],
+    [17000n, Holesky],
+    [560048n, Hoodi],
+  ].map(([id, config]) => [BigInt(id as bigint), config as ChainConfig]),
+);
 
 export async function connectFork(settings: ForkSettings): Promise<ForkSession> {
   const upstream = new Upstream({
@@ -111,7 +116,12 @@ export async function connectFork(settings: ForkSettings): Promise<ForkSession> 
 }
 
 /** The rules at the pinned block: --hardfork, a known network's schedule, the upstream's word, or the header's fields. */
-function hardforkOf(given: string | undefined, chainId: bigint, header: HeaderData, nodeInfo: unknown): { hardfork: string; source: string; schedule?: ForkSchedule } {
+function hardforkOf(
+  given: string | undefined,
+  chainId: bigint,
+  header: HeaderData,
+  nodeInfo: unknown,
+): { hardfork: string; source: string; schedule?: ForkSchedule } {
   if (given !== undefined) return { hardfork: given, source: 'as given by --hardfork' };
   const known = KNOWN_CHAINS.get(chainId);
   if (known) {
@@ -153,17 +163,28 @@ function scheduleOf(config: ChainConfig): ForkSchedule {
 function headerAgrees(hardfork: string, header: HeaderData): boolean {
   const order = HARDFORK_NAMES;
   const atLeast = (fork: string) => order.indexOf(hardfork) >= order.indexOf(fork);
-  return (header.baseFeePerGas !== undefined) === atLeast('london') &&
+  return (
+    (header.baseFeePerGas !== undefined) === atLeast('london') &&
     (header.withdrawalsRoot !== undefined) === atLeast('shanghai') &&
     (header.parentBeaconBlockRoot !== undefined) === atLeast('cancun') &&
-    (header.requestsHash !== undefined) === atLeast('prague');
+    (header.requestsHash !== undefined) === atLeast('prague')
+  );
 }
 
 const QUANTITY_FIELDS = ['number', 'timestamp', 'gasLimit', 'gasUsed', 'difficulty', 'baseFeePerGas', 'blobGasUsed', 'excessBlobGas'] as const;
 const DATA_FIELDS: ReadonlyArray<[string, keyof HeaderData]> = [
-  ['parentHash', 'parentHash'], ['sha3Uncles', 'uncleHash'], ['miner', 'coinbase'], ['transactionsRoot', 'transactionsTrie'],
-  ['receiptsRoot', 'receiptTrie'], ['logsBloom', 'logsBloom'], ['extraData', 'extraData'], ['mixHash', 'mixHash'], ['nonce', 'nonce'],
-  ['withdrawalsRoot', 'withdrawalsRoot'], ['parentBeaconBlockRoot', 'parentBeaconBlockRoot'], ['requestsHash', 'requestsHash'],
+  ['parentHash', 'parentHash'],
+  ['sha3Uncles', 'uncleHash'],
+  ['miner', 'coinbase'],
+  ['transactionsRoot', 'transactionsTrie'],
+  ['receiptsRoot', 'receiptTrie'],
+  ['logsBloom', 'logsBloom'],
+  ['extraData', 'extraData'],
+  ['mixHash', 'mixHash'],
+  ['nonce', 'nonce'],
+  ['withdrawalsRoot', 'withdrawalsRoot'],
+  ['parentBeaconBlockRoot', 'parentBeaconBlockRoot'],
+  ['requestsHash', 'requestsHash'],
 ];
 
 /** The header fields of an upstream block (the state root is the overlay's, set later). */
@@ -190,7 +211,9 @@ function headerOf(block: Record<string, unknown>, upstream: Upstream): HeaderDat
 
 function quantityOf(value: unknown, upstream: Upstream, method: string): bigint {
   if (typeof value !== 'string' || !/^0x[0-9a-fA-F]{1,64}$/.test(value)) {
-    throw new UpstreamError(`fork upstream ${upstream.masked}: ${method} failed: malformed answer (expected a quantity, got ${JSON.stringify(value)?.slice(0, 40)})`);
+    throw new UpstreamError(
+      `fork upstream ${upstream.masked}: ${method} failed: malformed answer (expected a quantity, got ${JSON.stringify(value)?.slice(0, 40)})`,
+    );
   }
   return BigInt(value);
 }

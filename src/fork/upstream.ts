@@ -181,9 +181,7 @@ export class Upstream {
     throw new Error(lastError);
   }
 
-  private async attempt(body: unknown): Promise<
-    { ok: true; value: unknown } | { ok: false; reason: string; retry: boolean; waitMs?: number }
-  > {
+  private async attempt(body: unknown): Promise<{ ok: true; value: unknown } | { ok: false; reason: string; retry: boolean; waitMs?: number }> {
     const timeoutMs = this.options.timeoutMs ?? 45_000;
     let response: Response;
     let text: string;

@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import { bytesToHex, createAddressFromPrivateKey } from '@ethereumjs/util';
 import { deriveAccounts } from '../engine/accounts.js';
-import { type SimNode, startNode } from '../node.js';
+import type { SimNode } from '../node.js';
 import { OptionError, type ResolvedOptions, resolveOptions } from '../options.js';
 import { ChainSimProvider, ProviderRpcError } from '../provider.js';
 import type { Json } from '../rpc/json.js';
@@ -37,7 +37,7 @@ interface JsonRpcResponse {
 }
 
 // The response is one answer, or a list of them for a batch.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a legacy callback is handed one answer or a batch; callers narrow it
 type Callback = (error: Error | null, response?: any) => void;
 
 /** Ganache's provider: EIP-1193 request(), the legacy send/sendAsync shapes, 'message' and 'data' events. */
@@ -64,7 +64,11 @@ export class GanacheProvider extends ChainSimProvider {
       this.initialAccounts[account.address.toString()] = { secretKey: bytesToHex(account.privateKey), balance: resolved.balanceWei, unlocked: true };
     }
     for (const { privateKey, balance } of resolved.accountKeys) {
-      this.initialAccounts[createAddressFromPrivateKey(privateKey).toString()] = { secretKey: bytesToHex(privateKey), balance: balance ?? resolved.balanceWei, unlocked: true };
+      this.initialAccounts[createAddressFromPrivateKey(privateKey).toString()] = {
+        secretKey: bytesToHex(privateKey),
+        balance: balance ?? resolved.balanceWei,
+        unlocked: true,
+      };
     }
     // web3.js 1.x listens for 'data' with the legacy notification shape.
     this.on('message', (message: { data: Json }) => this.emit('data', { jsonrpc: '2.0', method: 'eth_subscription', params: message.data }));
@@ -78,9 +82,10 @@ export class GanacheProvider extends ChainSimProvider {
   /** send(method, params) → Promise (deprecated in Ganache 7); send(payload or batch, callback) → legacy callback. */
   override send(method: string, params?: readonly unknown[]): Promise<Json>;
   override send(payload: JsonRpcPayload | JsonRpcPayload[], callback: Callback): void;
-  override send(first: string | JsonRpcPayload | JsonRpcPayload[], second?: readonly unknown[] | Callback): Promise<Json> | void {
+  override send(first: string | JsonRpcPayload | JsonRpcPayload[], second?: readonly unknown[] | Callback): Promise<Json> | undefined {
     if (typeof first === 'string') return this.request({ method: first, params: second as readonly unknown[] | undefined });
     this.legacy(first, second as Callback);
+    return undefined;
   }
 
   override sendAsync(payload: JsonRpcPayload | JsonRpcPayload[], callback: Callback): void {
@@ -91,7 +96,12 @@ export class GanacheProvider extends ChainSimProvider {
     if (typeof callback !== 'function') throw new TypeError('send(payload, callback): the callback must be a function');
     if (Array.isArray(payload)) {
       // A batch: every answer in order; the callback's error is null, each entry carries its own.
-      Promise.all(payload.map((one) => this.answer(one))).then((answers) => callback(null, answers.map(([, response]) => response)));
+      Promise.all(payload.map((one) => this.answer(one))).then((answers) =>
+        callback(
+          null,
+          answers.map(([, response]) => response),
+        ),
+      );
       return;
     }
     this.answer(payload).then(([error, response]) => callback(error, response));
@@ -134,7 +144,10 @@ export class GanacheServer extends EventEmitter {
     if (typeof host === 'function') [callback, host] = [host, undefined];
     const done = this.open(Number(port), host, port);
     if (!callback) return done;
-    done.then(() => callback(null), (error: Error) => callback(error));
+    done.then(
+      () => callback(null),
+      (error: Error) => callback(error),
+    );
     return undefined;
   }
 

@@ -47,7 +47,10 @@ class Mapped {
 }
 
 function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) === JSON.stringify(b, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+  return (
+    JSON.stringify(a, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ===
+    JSON.stringify(b, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
+  );
 }
 
 /** An option chain-sim cannot honour: refused unless it has Ganache's default value. */
@@ -81,8 +84,18 @@ function quantity(source: string, value: unknown): bigint | undefined {
 /** chain.time: a Date, milliseconds since 1970, or a date string → seconds. */
 function genesisTime(source: string, value: unknown): bigint | undefined {
   if (value === undefined || value === null) return undefined;
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : typeof value === 'string' ? (/^\d+$/.test(value) ? Number(value) : Date.parse(value)) : Number.NaN;
-  if (!Number.isFinite(ms) || ms < 0) throw new OptionError(source, `expected a Date, milliseconds since 1970 or a date string, got ${JSON.stringify(String(value))}`);
+  const ms =
+    value instanceof Date
+      ? value.getTime()
+      : typeof value === 'number'
+        ? value
+        : typeof value === 'string'
+          ? /^\d+$/.test(value)
+            ? Number(value)
+            : Date.parse(value)
+          : Number.NaN;
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new OptionError(source, `expected a Date, milliseconds since 1970 or a date string, got ${JSON.stringify(String(value))}`);
   return BigInt(Math.floor(ms / 1000));
 }
 
@@ -128,21 +141,96 @@ function stateFileIn(dbPath: unknown, source: string): string | undefined {
 }
 
 const KNOWN: Readonly<Record<string, readonly string[]>> = {
-  wallet: ['accounts', 'totalAccounts', 'deterministic', 'seed', 'mnemonic', 'unlockedAccounts', 'lock', 'passphrase', 'accountKeysPath', 'defaultBalance', 'hdPath'],
-  chain: ['allowUnlimitedContractSize', 'allowUnlimitedInitCodeSize', 'asyncRequestProcessing', 'chainId', 'networkId', 'time', 'hardfork', 'vmErrorsOnRPCResponse'],
-  miner: ['blockTime', 'timestampIncrement', 'defaultGasPrice', 'blockGasLimit', 'defaultTransactionGasLimit', 'difficulty', 'callGasLimit', 'instamine', 'coinbase', 'extraData', 'priceBump'],
+  wallet: [
+    'accounts',
+    'totalAccounts',
+    'deterministic',
+    'seed',
+    'mnemonic',
+    'unlockedAccounts',
+    'lock',
+    'passphrase',
+    'accountKeysPath',
+    'defaultBalance',
+    'hdPath',
+  ],
+  chain: [
+    'allowUnlimitedContractSize',
+    'allowUnlimitedInitCodeSize',
+    'asyncRequestProcessing',
+    'chainId',
+    'networkId',
+    'time',
+    'hardfork',
+    'vmErrorsOnRPCResponse',
+  ],
+  miner: [
+    'blockTime',
+    'timestampIncrement',
+    'defaultGasPrice',
+    'blockGasLimit',
+    'defaultTransactionGasLimit',
+    'difficulty',
+    'callGasLimit',
+    'instamine',
+    'coinbase',
+    'extraData',
+    'priceBump',
+  ],
   logging: ['debug', 'quiet', 'verbose', 'file', 'logger'],
   database: ['db', 'dbPath'],
-  fork: ['url', 'provider', 'network', 'blockNumber', 'preLatestConfirmations', 'username', 'password', 'jwt', 'userAgent', 'origin', 'headers', 'requestsPerSecond', 'disableCache', 'deleteCache'],
+  fork: [
+    'url',
+    'provider',
+    'network',
+    'blockNumber',
+    'preLatestConfirmations',
+    'username',
+    'password',
+    'jwt',
+    'userAgent',
+    'origin',
+    'headers',
+    'requestsPerSecond',
+    'disableCache',
+    'deleteCache',
+  ],
   server: ['ws', 'wsBinary', 'rpcEndpoint', 'chunkSize'],
 };
 
 const LEGACY = [
-  'accounts', 'total_accounts', 'seed', 'mnemonic', 'unlocked_accounts', 'secure', 'account_keys_path', 'default_balance_ether', 'hd_path',
-  'allowUnlimitedContractSize', 'asyncRequestProcessing', 'chainId', 'network_id', 'time', 'hardfork', 'vmErrorsOnRPCResponse',
-  'blockTime', 'gasPrice', 'gasLimit', 'callGasLimit', 'instamine', 'debug', 'verbose', 'logger', 'db_path', 'db', 'fork', 'fork_block_number',
+  'accounts',
+  'total_accounts',
+  'seed',
+  'mnemonic',
+  'unlocked_accounts',
+  'secure',
+  'account_keys_path',
+  'default_balance_ether',
+  'hd_path',
+  'allowUnlimitedContractSize',
+  'asyncRequestProcessing',
+  'chainId',
+  'network_id',
+  'time',
+  'hardfork',
+  'vmErrorsOnRPCResponse',
+  'blockTime',
+  'gasPrice',
+  'gasLimit',
+  'callGasLimit',
+  'instamine',
+  'debug',
+  'verbose',
+  'logger',
+  'db_path',
+  'db',
+  'fork',
+  'fork_block_number',
   // Not Ganache legacy names, but what ganache-cli users pass in code; accepted as Ganache 7 reads them.
-  'quiet', 'deterministic', 'flavor',
+  'quiet',
+  'deterministic',
+  'flavor',
 ];
 
 /** Ganache options (nested and/or legacy) → chain-sim options. Throws OptionError naming the option it cannot honour. */
@@ -179,11 +267,17 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   m.set('accountKeys', walletAccounts('accounts', given.accounts), 'accounts');
   m.set('accounts', quantity('wallet.totalAccounts', wallet.totalAccounts), 'wallet.totalAccounts');
   m.set('accounts', quantity('total_accounts', given.total_accounts), 'total_accounts');
-  for (const [source, value] of [['wallet.deterministic', wallet.deterministic], ['deterministic', given.deterministic]] as const) {
+  for (const [source, value] of [
+    ['wallet.deterministic', wallet.deterministic],
+    ['deterministic', given.deterministic],
+  ] as const) {
     if (bool(source, value)) m.set('mnemonic', GANACHE_DETERMINISTIC_MNEMONIC, source);
   }
   if (wallet.seed !== undefined || given.seed !== undefined) {
-    refuse(wallet.seed !== undefined ? 'wallet.seed' : 'seed', "Ganache turns a seed into a mnemonic with its own random generator; give wallet.mnemonic (or wallet.deterministic) instead");
+    refuse(
+      wallet.seed !== undefined ? 'wallet.seed' : 'seed',
+      'Ganache turns a seed into a mnemonic with its own random generator; give wallet.mnemonic (or wallet.deterministic) instead',
+    );
   }
   m.set('mnemonic', wallet.mnemonic, 'wallet.mnemonic');
   m.set('mnemonic', given.mnemonic, 'mnemonic');
@@ -192,15 +286,21 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   onlyDefault('wallet.lock', wallet.lock, [false], 'accounts present at start are always unlocked (personal_lockAccount locks one at run time)');
   onlyDefault('secure', given.secure, [false], 'accounts present at start are always unlocked (personal_lockAccount locks one at run time)');
   onlyDefault('wallet.passphrase', wallet.passphrase, [''], 'accounts present at start have the passphrase ""');
-  for (const [source, value] of [['wallet.accountKeysPath', wallet.accountKeysPath], ['account_keys_path', given.account_keys_path]] as const) {
+  for (const [source, value] of [
+    ['wallet.accountKeysPath', wallet.accountKeysPath],
+    ['account_keys_path', given.account_keys_path],
+  ] as const) {
     if (value !== undefined) refuse(source, 'writing the accounts to a file is not supported by chain-sim/ganache yet');
   }
   m.set('balance', wallet.defaultBalance === undefined ? undefined : String(wallet.defaultBalance), 'wallet.defaultBalance');
   m.set('balance', given.default_balance_ether === undefined ? undefined : String(given.default_balance_ether), 'default_balance_ether');
-  for (const [source, value] of [['wallet.hdPath', wallet.hdPath], ['hd_path', given.hd_path]] as const) {
+  for (const [source, value] of [
+    ['wallet.hdPath', wallet.hdPath],
+    ['hd_path', given.hd_path],
+  ] as const) {
     if (value === undefined) continue;
     const path = Array.isArray(value) ? value.join('/') : value;
-    if (typeof path !== 'string') throw new OptionError(source, 'expected a path like "m/44\'/60\'/0\'/0"');
+    if (typeof path !== 'string') throw new OptionError(source, "expected a path like \"m/44'/60'/0'/0\"");
     m.set('derivationPath', path.replace(/\/$/, ''), source);
   }
 
@@ -208,7 +308,12 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   m.set('disableCodeSizeLimit', bool('chain.allowUnlimitedContractSize', chain.allowUnlimitedContractSize) || undefined, 'chain.allowUnlimitedContractSize');
   m.set('disableCodeSizeLimit', bool('allowUnlimitedContractSize', given.allowUnlimitedContractSize) || undefined, 'allowUnlimitedContractSize');
   // chain-sim lifts both limits together; Ganache's init-code switch alone would leave code limited.
-  onlyDefault('chain.allowUnlimitedInitCodeSize', chain.allowUnlimitedInitCodeSize, [false, chain.allowUnlimitedContractSize ?? given.allowUnlimitedContractSize], 'init code size is lifted only together with chain.allowUnlimitedContractSize');
+  onlyDefault(
+    'chain.allowUnlimitedInitCodeSize',
+    chain.allowUnlimitedInitCodeSize,
+    [false, chain.allowUnlimitedContractSize ?? given.allowUnlimitedContractSize],
+    'init code size is lifted only together with chain.allowUnlimitedContractSize',
+  );
   // Requests to one chain are answered in order either way; both settings give the answers Ganache gives.
   bool('chain.asyncRequestProcessing', chain.asyncRequestProcessing);
   bool('asyncRequestProcessing', given.asyncRequestProcessing);
@@ -226,18 +331,32 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   // ---- miner
   m.set('blockTime', miner.blockTime, 'miner.blockTime');
   m.set('blockTime', given.blockTime, 'blockTime');
-  onlyDefault('miner.timestampIncrement', miner.timestampIncrement, ['clock'], 'blocks take the clock\'s time (evm_setTime, evm_increaseTime and evm_mine move it)');
+  onlyDefault(
+    'miner.timestampIncrement',
+    miner.timestampIncrement,
+    ['clock'],
+    "blocks take the clock's time (evm_setTime, evm_increaseTime and evm_mine move it)",
+  );
   m.set('gasPrice', quantity('miner.defaultGasPrice', miner.defaultGasPrice), 'miner.defaultGasPrice');
   m.set('gasPrice', quantity('gasPrice', given.gasPrice), 'gasPrice');
   m.set('gasLimit', quantity('miner.blockGasLimit', miner.blockGasLimit), 'miner.blockGasLimit');
   m.set('gasLimit', quantity('gasLimit', given.gasLimit), 'gasLimit');
-  onlyDefault('miner.defaultTransactionGasLimit', miner.defaultTransactionGasLimit, ['estimate'], 'a send without gas is estimated, as go-ethereum does (Ganache\'s "estimate")');
+  onlyDefault(
+    'miner.defaultTransactionGasLimit',
+    miner.defaultTransactionGasLimit,
+    ['estimate'],
+    'a send without gas is estimated, as go-ethereum does (Ganache\'s "estimate")',
+  );
   m.set('transactionGasCap', quantity('miner.callGasLimit', miner.callGasLimit), 'miner.callGasLimit');
   m.set('transactionGasCap', quantity('callGasLimit', given.callGasLimit), 'callGasLimit');
   onlyDefault('miner.difficulty', quantity('miner.difficulty', miner.difficulty), [1n], 'blocks after the merge have difficulty 0');
   // eager: the receipt is there when the hash is answered; strict: the hash is answered before the block is mined. chain-sim answers the hash, then mines before any later request is read: both hold.
-  for (const [source, value] of [['miner.instamine', miner.instamine], ['instamine', given.instamine]] as const) {
-    if (value !== undefined && value !== 'eager' && value !== 'strict') throw new OptionError(source, `expected "eager" or "strict", got ${JSON.stringify(value)}`);
+  for (const [source, value] of [
+    ['miner.instamine', miner.instamine],
+    ['instamine', given.instamine],
+  ] as const) {
+    if (value !== undefined && value !== 'eager' && value !== 'strict')
+      throw new OptionError(source, `expected "eager" or "strict", got ${JSON.stringify(value)}`);
   }
   if (miner.coinbase !== undefined) {
     if (typeof miner.coinbase === 'number') refuse('miner.coinbase', 'give the address rather than an account index');
@@ -247,7 +366,10 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   onlyDefault('miner.priceBump', quantity('miner.priceBump', miner.priceBump), [10n], 'a replacement must pay 10% more, as go-ethereum requires');
 
   // ---- logging
-  for (const [source, value] of [['logging.debug', logging.debug], ['debug', given.debug]] as const) {
+  for (const [source, value] of [
+    ['logging.debug', logging.debug],
+    ['debug', given.debug],
+  ] as const) {
     if (bool(source, value)) refuse(source, 'opcode logging is not available; use debug_traceTransaction');
   }
   m.set('quiet', bool('logging.quiet', logging.quiet), 'logging.quiet');
@@ -255,7 +377,10 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   m.set('verbose', bool('logging.verbose', logging.verbose), 'logging.verbose');
   m.set('verbose', bool('verbose', given.verbose), 'verbose');
   if (logging.file !== undefined) refuse('logging.file', 'give logging.logger with a log function that writes the file');
-  for (const [source, value] of [['logging.logger', logging.logger], ['logger', given.logger]] as const) {
+  for (const [source, value] of [
+    ['logging.logger', logging.logger],
+    ['logger', given.logger],
+  ] as const) {
     if (value === undefined) continue;
     const log = (value as { log?: unknown }).log;
     if (typeof log !== 'function') throw new OptionError(source, 'expected an object with a log(message) function');
@@ -265,11 +390,13 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   // ---- database
   m.set('stateFile', stateFileIn(database.dbPath, 'database.dbPath'), 'database.dbPath');
   m.set('stateFile', stateFileIn(given.db_path, 'db_path'), 'db_path');
-  if (database.db !== undefined || given.db !== undefined) refuse(database.db !== undefined ? 'database.db' : 'db', 'a LevelDB object cannot hold chain-sim\'s state; give database.dbPath');
+  if (database.db !== undefined || given.db !== undefined)
+    refuse(database.db !== undefined ? 'database.db' : 'db', "a LevelDB object cannot hold chain-sim's state; give database.dbPath");
 
   // ---- fork
   for (const key of Object.keys(fork)) {
-    if (!['url', 'blockNumber', 'headers'].includes(key)) refuse(`fork.${key}`, 'only fork.url, fork.blockNumber and fork.headers map to chain-sim\'s fork option');
+    if (!['url', 'blockNumber', 'headers'].includes(key))
+      refuse(`fork.${key}`, "only fork.url, fork.blockNumber and fork.headers map to chain-sim's fork option");
   }
   const forkBlock = fork.blockNumber ?? given.fork_block_number;
   if (fork.url !== undefined || forkBlock !== undefined || fork.headers !== undefined) {

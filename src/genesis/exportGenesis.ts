@@ -43,7 +43,7 @@ const BLOB_FORKS = new Set(['cancun', 'prague', 'osaka', 'bpo1', 'bpo2', 'bpo3',
 const GAS_PER_BLOB = 131072n;
 
 export async function exportGethGenesis(chain: Chain): Promise<JsonObject> {
-  if (chain.fork) throw rejected('a forked chain has no genesis block of its own to export (its history is the upstream\'s)');
+  if (chain.fork) throw rejected("a forked chain has no genesis block of its own to export (its history is the upstream's)");
   const genesis = chain.blocks.byNumber(0n)!.block.header;
   const alloc = await chain.genesisState();
   const forks = chain.schedule?.forks ?? singleForkSchedule(chain.common);

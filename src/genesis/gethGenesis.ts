@@ -136,7 +136,9 @@ function forkSchedule(config: Record<string, unknown>, genesisDifficulty: bigint
   const eip155 = set.find((f) => f.field === 'eip155Block')!.at;
   const eip158 = set.find((f) => f.field === 'eip158Block')!.at;
   if (eip155 !== eip158) {
-    throw new Invalid(`config: eip155Block (${eip155 ?? 'absent'}) and eip158Block (${eip158 ?? 'absent'}) must be equal: both are Spurious Dragon, which ethereumjs activates as one fork`);
+    throw new Invalid(
+      `config: eip155Block (${eip155 ?? 'absent'}) and eip158Block (${eip158 ?? 'absent'}) must be equal: both are Spurious Dragon, which ethereumjs activates as one fork`,
+    );
   }
   const forks: ForkActivation[] = [{ name: 'chainstart', block: 0n }];
   for (const f of set) {
@@ -165,7 +167,9 @@ function checkOrder(set: ReadonlyArray<{ field: string; at: bigint | undefined; 
   for (const cur of set) {
     if (last) {
       if (last.at === undefined && cur.at !== undefined) {
-        throw new Invalid(`config: unsupported fork ordering: ${last.field} not enabled, but ${cur.field} enabled at ${cur.time ? 'timestamp' : 'block'} ${cur.at}`);
+        throw new Invalid(
+          `config: unsupported fork ordering: ${last.field} not enabled, but ${cur.field} enabled at ${cur.time ? 'timestamp' : 'block'} ${cur.at}`,
+        );
       }
       if (last.at !== undefined && cur.at !== undefined && last.time === cur.time && last.at > cur.at) {
         const unit = cur.time ? 'timestamp' : 'block';
@@ -182,7 +186,11 @@ function checkOrder(set: ReadonlyArray<{ field: string; at: bigint | undefined; 
  * and a positive one is reached by chain-sim's difficulty-1 blocks after TTD - genesis
  * difficulty blocks (the block after that is the first without proof of work).
  */
-function mergeBlock(config: Record<string, unknown>, set: ReadonlyArray<{ field: string; at: bigint | undefined }>, genesisDifficulty: bigint): bigint | undefined {
+function mergeBlock(
+  config: Record<string, unknown>,
+  set: ReadonlyArray<{ field: string; at: bigint | undefined }>,
+  genesisDifficulty: bigint,
+): bigint | undefined {
   const netsplit = set.find((f) => f.field === 'mergeNetsplitBlock')!.at;
   if (netsplit !== undefined) return netsplit;
   const ttd = optionalQuantity(config, 'terminalTotalDifficulty', UINT256_MAX);

@@ -227,8 +227,25 @@ export const unsignedAuthorization: Decoder<AuthorizationRequest> = (value, path
 };
 
 const CALL_FIELDS = new Set([
-  'from', 'to', 'gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'maxFeePerBlobGas', 'value', 'data', 'input',
-  'nonce', 'type', 'accessList', 'chainId', 'blobVersionedHashes', 'authorizationList', 'blobs', 'commitments', 'proofs',
+  'from',
+  'to',
+  'gas',
+  'gasPrice',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+  'maxFeePerBlobGas',
+  'value',
+  'data',
+  'input',
+  'nonce',
+  'type',
+  'accessList',
+  'chainId',
+  'blobVersionedHashes',
+  'authorizationList',
+  'blobs',
+  'commitments',
+  'proofs',
 ]);
 
 /** The transaction/call object of eth_call, eth_estimateGas and eth_sendTransaction. */

@@ -77,10 +77,7 @@ export class Dispatcher {
     if (Array.isArray(body)) {
       if (body.length === 0) return errorResponse(null, new RpcError(ErrorCode.invalidRequest, 'empty batch'));
       if (body.length > this.options.maxBatchSize) {
-        return errorResponse(
-          null,
-          new RpcError(ErrorCode.invalidRequest, `batch too large: ${body.length} requests, at most ${this.options.maxBatchSize}`),
-        );
+        return errorResponse(null, new RpcError(ErrorCode.invalidRequest, `batch too large: ${body.length} requests, at most ${this.options.maxBatchSize}`));
       }
       const responses = await Promise.all(body.map((item) => this.handleOne(item)));
       const sent = responses.filter((r): r is Response => r !== undefined);

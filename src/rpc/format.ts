@@ -96,9 +96,7 @@ export function formatTransaction(tx: TypedTransaction, from: Address, position:
     ...(position ? { blockTimestamp: encodeQuantity(position.mined.block.header.timestamp) } : {}),
     from: from.toString(),
     gas: encodeQuantity(tx.gasLimit),
-    gasPrice: encodeQuantity(
-      position ? effectiveGasPrice(tx, position.mined.block.header.baseFeePerGas) : maxFeePerGas(tx),
-    ),
+    gasPrice: encodeQuantity(position ? effectiveGasPrice(tx, position.mined.block.header.baseFeePerGas) : maxFeePerGas(tx)),
     hash: encodeData(tx.hash()),
     input: encodeData(tx.data),
     nonce: encodeQuantity(tx.nonce),

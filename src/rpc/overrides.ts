@@ -13,7 +13,9 @@ const ACCOUNT_FIELDS = new Set(['balance', 'nonce', 'code', 'state', 'stateDiff'
 /** A map of 32-byte slot to 32-byte value (go-ethereum's map[common.Hash]common.Hash). */
 const storageMap: Decoder<ReadonlyArray<readonly [Uint8Array, Uint8Array]>> = (value, path) => {
   const fields = record(value, path);
-  return Object.entries(fields).map(([slot, word]) => [fixedData(32)(slot, `${path} key ${JSON.stringify(slot.slice(0, 70))}`), fixedData(32)(word, `${path}.${slot}`)] as const);
+  return Object.entries(fields).map(
+    ([slot, word]) => [fixedData(32)(slot, `${path} key ${JSON.stringify(slot.slice(0, 70))}`), fixedData(32)(word, `${path}.${slot}`)] as const,
+  );
 };
 
 const accountOverride: Decoder<AccountOverride> = (value, path) => {
@@ -46,7 +48,18 @@ export const stateOverrides: Decoder<StateOverride[]> = (value, path) => {
   });
 };
 
-const BLOCK_FIELDS = new Set(['number', 'difficulty', 'time', 'gasLimit', 'feeRecipient', 'prevRandao', 'baseFeePerGas', 'blobBaseFee', 'beaconRoot', 'withdrawals']);
+const BLOCK_FIELDS = new Set([
+  'number',
+  'difficulty',
+  'time',
+  'gasLimit',
+  'feeRecipient',
+  'prevRandao',
+  'baseFeePerGas',
+  'blobBaseFee',
+  'beaconRoot',
+  'withdrawals',
+]);
 
 const withdrawal: Decoder<{ index: bigint; validatorIndex: bigint; address: Address; amount: bigint }> = (value, path) => {
   const fields = record(value, path);

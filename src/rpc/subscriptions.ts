@@ -80,7 +80,10 @@ export class Subscriptions {
   subscribe(kind: SubscriptionKind, query?: LogQuery): string {
     if (this.closed) throw new RpcError(-32000, 'subscription refused: this connection is closed');
     if (this.active.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
-      throw new RpcError(-32000, `too many subscriptions: at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} per connection (eth_unsubscribe some, or open another connection)`);
+      throw new RpcError(
+        -32000,
+        `too many subscriptions: at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} per connection (eth_unsubscribe some, or open another connection)`,
+      );
     }
     const lasting = { expires: false };
     const filterId =

@@ -99,6 +99,39 @@ function rpcModules(table: ReadonlyMap<string, RpcMethod>): RpcMethod {
   };
 }
 
-const WITHOUT_ETH_TWIN: ReadonlySet<RpcMethod> = new Set([...personalMethods, ...controlMethods, ...stateMethods, ...genesisMethods, ...chainExportMethods, ...poolMethods, ...debugMethods]);
+const WITHOUT_ETH_TWIN: ReadonlySet<RpcMethod> = new Set([
+  ...personalMethods,
+  ...controlMethods,
+  ...stateMethods,
+  ...genesisMethods,
+  ...chainExportMethods,
+  ...poolMethods,
+  ...debugMethods,
+]);
 
-const DEFAULT_GROUPS = [nodeMethods, personalMethods, readMethods, executionMethods, simulateMethods, transactionMethods, feeMethods, controlMethods, stateMethods, genesisMethods, compilerMethods, filterMethods, powMethods, chainExportMethods, poolMethods, debugMethods, dropinMethods, gethReadMethods, erc20Methods, blockTraceMethods, rawDataMethods, parityTraceMethods, otterscanMethods, forkMethods];
+const DEFAULT_GROUPS = [
+  nodeMethods,
+  personalMethods,
+  readMethods,
+  executionMethods,
+  simulateMethods,
+  transactionMethods,
+  feeMethods,
+  controlMethods,
+  stateMethods,
+  genesisMethods,
+  compilerMethods,
+  filterMethods,
+  powMethods,
+  chainExportMethods,
+  poolMethods,
+  debugMethods,
+  dropinMethods,
+  gethReadMethods,
+  erc20Methods,
+  blockTraceMethods,
+  rawDataMethods,
+  parityTraceMethods,
+  otterscanMethods,
+  forkMethods,
+];

@@ -20,7 +20,13 @@ export type TracerConfig =
   | StructLogConfig
   | { readonly tracer: 'callTracer'; readonly onlyTopCall: boolean; readonly withLog: boolean }
   | { readonly tracer: 'flatCallTracer'; readonly convertParityErrors: boolean; readonly includePrecompiles: boolean }
-  | { readonly tracer: 'prestateTracer'; readonly diffMode: boolean; readonly disableCode: boolean; readonly disableStorage: boolean; readonly includeEmpty: boolean }
+  | {
+      readonly tracer: 'prestateTracer';
+      readonly diffMode: boolean;
+      readonly disableCode: boolean;
+      readonly disableStorage: boolean;
+      readonly includeEmpty: boolean;
+    }
   | { readonly tracer: '4byteTracer' }
   | { readonly tracer: 'noopTracer' }
   | { readonly tracer: 'muxTracer'; readonly tracers: ReadonlyArray<readonly [string, TracerConfig]> };
@@ -36,7 +42,18 @@ const TRACER_FLAGS: Record<string, readonly string[]> = {
   noopTracer: [],
 };
 
-const CONFIG_KEYS = new Set(['tracer', 'tracerConfig', 'disableStack', 'disableStorage', 'enableMemory', 'enableReturnData', 'timeout', 'reexec', 'debug', 'limit']);
+const CONFIG_KEYS = new Set([
+  'tracer',
+  'tracerConfig',
+  'disableStack',
+  'disableStorage',
+  'enableMemory',
+  'enableReturnData',
+  'timeout',
+  'reexec',
+  'debug',
+  'limit',
+]);
 
 type Fields = Record<string, unknown>;
 
@@ -56,12 +73,14 @@ function flag(fields: Fields, key: string, where: string): boolean {
 export const traceConfig = (value: unknown, path: string): TracerConfig => {
   const fields = object(value, path, 'a trace config object');
   for (const key of Object.keys(fields)) {
-    if (!CONFIG_KEYS.has(key)) throw invalidParams(`invalid argument ${path}: unknown field "${clip(key)}" (stateOverrides and blockOverrides belong to debug_traceCall)`);
+    if (!CONFIG_KEYS.has(key))
+      throw invalidParams(`invalid argument ${path}: unknown field "${clip(key)}" (stateOverrides and blockOverrides belong to debug_traceCall)`);
   }
   const tracer = fields.tracer ?? '';
   if (tracer === '') {
     const limit = fields.limit ?? 0;
-    if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0) throw invalidParams(`invalid argument ${path}.limit: expected a non-negative integer`);
+    if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0)
+      throw invalidParams(`invalid argument ${path}.limit: expected a non-negative integer`);
     return {
       tracer: 'structLogs',
       disableStack: flag(fields, 'disableStack', path),
@@ -92,9 +111,13 @@ function namedTracer(name: string, options: unknown, path: string, where: string
   }
   const allowed = TRACER_FLAGS[name]!;
   for (const key of Object.keys(fields)) {
-    if (!allowed.includes(key)) throw invalidParams(`invalid argument ${configWhere}: unknown field "${clip(key)}" for ${name}${allowed.length > 0 ? ` (it takes ${allowed.join(', ')})` : ' (it takes none)'}`);
+    if (!allowed.includes(key))
+      throw invalidParams(
+        `invalid argument ${configWhere}: unknown field "${clip(key)}" for ${name}${allowed.length > 0 ? ` (it takes ${allowed.join(', ')})` : ' (it takes none)'}`,
+      );
   }
   const flags = Object.fromEntries(allowed.map((key) => [key, flag(fields, key, configWhere)]));
-  if (name === 'prestateTracer' && flags.diffMode && flags.includeEmpty) throw invalidParams(`invalid argument ${configWhere}: cannot use diffMode with includeEmpty`);
+  if (name === 'prestateTracer' && flags.diffMode && flags.includeEmpty)
+    throw invalidParams(`invalid argument ${configWhere}: cannot use diffMode with includeEmpty`);
   return { tracer: name, ...flags } as TracerConfig;
 }

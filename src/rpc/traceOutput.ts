@@ -2,7 +2,16 @@
  * The tracer a TraceConfig names, attached to one transaction's run, and its answer in
  * go-ethereum's JSON, field for field (omitempty fields left out as go-ethereum leaves them).
  */
-import { type CallFrame, CallTracer, type ExecutionTracer, type StructLog, StructLogTracer, type TraceBudget, type TracedRun, traceTooLarge } from '../engine/tracing.js';
+import {
+  type CallFrame,
+  CallTracer,
+  type ExecutionTracer,
+  type StructLog,
+  StructLogTracer,
+  type TraceBudget,
+  type TracedRun,
+  traceTooLarge,
+} from '../engine/tracing.js';
 import { PrestateTracer, type AccountState } from '../engine/tracers/prestate.js';
 import { MuxTracer, NoopTracer, flattenCalls, selectorCounts } from '../engine/tracers/callTree.js';
 import { encodeData, encodeQuantity } from './encode.js';
@@ -35,7 +44,7 @@ export function startTrace(config: TracerConfig, budget: TraceBudget): ActiveTra
       const tracer = new CallTracer(false, budget);
       return {
         tracer,
-        result: (run) =>
+        result: () =>
           checked(budget, () => {
             if (!tracer.root) return {};
             const counts = [...selectorCounts(tracer.root).values()].map(({ selector, size, count }) => [`${encodeData(selector)}-${size}`, count] as const);
@@ -183,7 +192,8 @@ function flatFrames(root: CallFrame, run: TracedRun, includePrecompiles: boolean
     if (frame.type === 'SELFDESTRUCT') {
       // Parity's "suicide": no result (null in Parity's own answers).
       const out: JsonObject = { action: { address: frame.from.toString(), balance: value, refundAddress: frame.to?.toString() } };
-      if (located) Object.assign(out, { blockHash: location ? encodeData(location.blockHash) : null, blockNumber: location ? Number(location.blockNumber) : 0 });
+      if (located)
+        Object.assign(out, { blockHash: location ? encodeData(location.blockHash) : null, blockNumber: location ? Number(location.blockNumber) : 0 });
       if (parity) out.result = null;
       Object.assign(out, { subtraces, traceAddress: [...traceAddress] });
       if (located) Object.assign(out, { transactionHash: location ? encodeData(location.txHash) : null, transactionPosition: location?.index ?? 0 });
@@ -192,7 +202,14 @@ function flatFrames(root: CallFrame, run: TracedRun, includePrecompiles: boolean
     }
     const action: JsonObject = created
       ? { from: frame.from.toString(), gas: encodeQuantity(frame.gas), init: encodeData(frame.input), value, creationMethod: frame.type.toLowerCase() }
-      : { from: frame.from.toString(), callType: frame.type.toLowerCase(), gas: encodeQuantity(frame.gas), input: encodeData(frame.input), to: frame.to?.toString(), value };
+      : {
+          from: frame.from.toString(),
+          callType: frame.type.toLowerCase(),
+          gas: encodeQuantity(frame.gas),
+          input: encodeData(frame.input),
+          to: frame.to?.toString(),
+          value,
+        };
     const out: JsonObject = { action };
     if (located) {
       out.blockHash = location ? encodeData(location.blockHash) : null;
@@ -202,7 +219,11 @@ function flatFrames(root: CallFrame, run: TracedRun, includePrecompiles: boolean
     // A frame that failed other than by REVERT has no result.
     if (frame.error === undefined || frame.error === 'execution reverted') {
       out.result = created
-        ? { ...(frame.error === undefined && frame.to ? { address: frame.to.toString() } : {}), code: encodeData(frame.output), gasUsed: encodeQuantity(frame.gasUsed) }
+        ? {
+            ...(frame.error === undefined && frame.to ? { address: frame.to.toString() } : {}),
+            code: encodeData(frame.output),
+            gasUsed: encodeQuantity(frame.gasUsed),
+          }
         : { gasUsed: encodeQuantity(frame.gasUsed), output: encodeData(frame.output) };
     } else if (parity) out.result = null;
     out.subtraces = subtraces;

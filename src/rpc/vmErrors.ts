@@ -14,7 +14,10 @@ import type { RpcMethod } from './method.js';
 
 /** The canonical names of the methods that send a transaction and answer its hash. */
 export const SENDING_METHODS: ReadonlySet<string> = new Set([
-  'chain_sendTransaction', 'chain_sendRawTransaction', 'chain_sendUnsignedTransaction', 'personal_sendTransaction',
+  'chain_sendTransaction',
+  'chain_sendRawTransaction',
+  'chain_sendUnsignedTransaction',
+  'personal_sendTransaction',
 ]);
 
 /** `method`, answering Ganache's error when the transaction it sent was mined and failed. */

@@ -29,11 +29,19 @@ export function packArguments(L: Lowering, args: readonly PackedArg[], selector:
     const p = L.temp('calldata');
     const pv = get(p, pos);
     const first = selector === null ? 0 : 32;
-    return withVar(p, alloc(num(first + 32 * n, pos), pos), seq([
-      ...(selector === null ? [] : [mstore(pv, num(selector, pos), pos)]),
-      ...args.map((a, i) => mstore(at(pv, first + 32 * i), a.value, pos)),
-      inner(selector === null ? pv : at(pv, 28), num(sel + 32 * n, pos)),
-    ], pos), pos);
+    return withVar(
+      p,
+      alloc(num(first + 32 * n, pos), pos),
+      seq(
+        [
+          ...(selector === null ? [] : [mstore(pv, num(selector, pos), pos)]),
+          ...args.map((a, i) => mstore(at(pv, first + 32 * i), a.value, pos)),
+          inner(selector === null ? pv : at(pv, 28), num(sel + 32 * n, pos)),
+        ],
+        pos,
+      ),
+      pos,
+    );
   }
   // Scratch: [0,32n) head words, [32n,64n) argument pointers, [64n,96n) tail sizes.
   const h = L.temp('head');
@@ -57,11 +65,24 @@ export function packArguments(L: Lowering, args: readonly PackedArg[], selector:
   const copyTails = args.flatMap((a, i) =>
     a.kind === 'static' ? [] : [memcopy(curv, sub(ptr(i), num(32, pos), pos), size(i), L, pos), set(cur, add(curv, size(i), pos), pos)],
   );
-  const build = withVar(d, alloc(add(num(selector === null ? 0 : 32, pos), offv, pos), pos), seq([
-    ...(selector === null ? [] : [mstore(dv, num(selector, pos), pos)]),
-    memcopy(base, hv, num(32 * n, pos), L, pos),
-    withVar(cur, add(base, num(32 * n, pos), pos), seq([...copyTails, inner(selector === null ? dv : at(dv, 28), add(num(sel, pos), offv, pos))], pos), pos),
-  ], pos), pos);
+  const build = withVar(
+    d,
+    alloc(add(num(selector === null ? 0 : 32, pos), offv, pos), pos),
+    seq(
+      [
+        ...(selector === null ? [] : [mstore(dv, num(selector, pos), pos)]),
+        memcopy(base, hv, num(32 * n, pos), L, pos),
+        withVar(
+          cur,
+          add(base, num(32 * n, pos), pos),
+          seq([...copyTails, inner(selector === null ? dv : at(dv, 28), add(num(sel, pos), offv, pos))], pos),
+          pos,
+        ),
+      ],
+      pos,
+    ),
+    pos,
+  );
   return withVar(h, alloc(num(96 * n, pos), pos), seq([...collect, withVar(off, num(32 * n, pos), seq([...measure, build], pos), pos)], pos), pos);
 }
 
@@ -130,10 +151,17 @@ export function lowerMethodCall(L: Lowering, n: Ast): IR {
     const count = L.temp('outlen');
     const buf = L.temp('outbuf');
     const bytes = outItems !== undefined ? mul(num(32, pos), get(count, pos), pos) : get(count, pos);
-    return withVar(count, L.lower(outItems ?? outChars!), withVar(buf, alloc(add(bytes, num(64, pos), pos), pos), seq([
-      op('pop', [message(get(buf, pos), add(num(64, pos), bytes, pos))], pos),
-      add(get(buf, pos), num(64, pos), pos),
-    ], pos), pos), pos);
+    return withVar(
+      count,
+      L.lower(outItems ?? outChars!),
+      withVar(
+        buf,
+        alloc(add(bytes, num(64, pos), pos), pos),
+        seq([op('pop', [message(get(buf, pos), add(num(64, pos), bytes, pos))], pos), add(get(buf, pos), num(64, pos), pos)], pos),
+        pos,
+      ),
+      pos,
+    );
   };
   return packArguments(L, args, fn.selector, inner, pos);
 }
@@ -168,7 +196,24 @@ export function lowerLog(L: Lowering, n: Ast): IR {
         // Indexed strings: the data carries the string, the topic its hash.
         const v = L.temp('logstr');
         serialized.push({ value: seq([set(v, L.lower(t), pos), get(v, pos)], pos), kind });
-        indexed.push(lowerSha3(L, { type: 'ast', val: 'sha3', args: [{ type: 'ast', val: ':', args: [{ type: 'token', val: v, pos }, { type: 'token', val: 'str', pos }], pos }], pos }));
+        indexed.push(
+          lowerSha3(L, {
+            type: 'ast',
+            val: 'sha3',
+            args: [
+              {
+                type: 'ast',
+                val: ':',
+                args: [
+                  { type: 'token', val: v, pos },
+                  { type: 'token', val: 'str', pos },
+                ],
+                pos,
+              },
+            ],
+            pos,
+          }),
+        );
       } else indexed.push(L.lower(t));
     });
     return packArguments(L, serialized, null, (start, size) => op(`log${indexed.length + 1}`, [start, size, num(ev.topic, pos), ...indexed], pos), pos);
@@ -194,7 +239,12 @@ export function lowerSend(L: Lowering, n: Ast): IR {
 /** create(value, start, size) is the opcode; create("file") deploys a file. */
 export function lowerCreate(L: Lowering, n: Ast): IR {
   const pos = n.pos;
-  if (n.args.length === 3) return op('create', n.args.map((a) => L.lower(a)), pos);
+  if (n.args.length === 3)
+    return op(
+      'create',
+      n.args.map((a) => L.lower(a)),
+      pos,
+    );
   if (n.args.length !== 1 && n.args.length !== 2) throw semanticError(pos, `create() takes 1 to 3 arguments, got ${n.args.length}`);
   const file = n.args[n.args.length - 1]!;
   if (file.type !== 'token' || !isStringLiteral(file.val)) {

@@ -12,7 +12,7 @@ type SizeUnit = 'items' | 'chars';
 
 /** `items=n` / `chars=n` keyword -> its unit and count node, else null. */
 export function sizeKeyword(n: Node | undefined): { unit: SizeUnit; count: Node } | null {
-  if (n === undefined || !isAst(n, '=', 2) && !isAst(n, 'set', 2)) return null;
+  if (n === undefined || (!isAst(n, '=', 2) && !isAst(n, 'set', 2))) return null;
   const k = n.args[0]!;
   if (isToken(k, 'items') || isToken(k, 'chars')) return { unit: k.val as SizeUnit, count: n.args[1]! };
   return null;
@@ -50,16 +50,32 @@ export function lowerReturn(L: Lowering, n: Ast): IR {
   if (n.args.length === 2) {
     const kw = sizeKeyword(n.args[1]);
     if (kw === null) {
-      throw semanticError(n.args[1]!.pos, 'return(arr, len) is not valid: use return(x) for values, return(x:arr) / return(x:str), or return(arr, items=len) / return(arr, chars=len)');
+      throw semanticError(
+        n.args[1]!.pos,
+        'return(arr, len) is not valid: use return(x) for values, return(x:arr) / return(x:str), or return(arr, items=len) / return(arr, chars=len)',
+      );
     }
     const arr = L.temp('arr');
     const size = L.temp('size');
     const p = get(arr, pos);
-    return withVar(arr, L.lower(a), withVar(size, L.lower(kw.count), seq([
-      mstore(sub(p, num(64, pos), pos), num(32, pos), pos),
-      mstore(sub(p, num(32, pos), pos), get(size, pos), pos),
-      op('return', [sub(p, num(64, pos), pos), ceil32(add(sizeBytes(kw.unit, get(size, pos), pos), num(64, pos), pos), pos)], pos),
-    ], pos), pos), pos);
+    return withVar(
+      arr,
+      L.lower(a),
+      withVar(
+        size,
+        L.lower(kw.count),
+        seq(
+          [
+            mstore(sub(p, num(64, pos), pos), num(32, pos), pos),
+            mstore(sub(p, num(32, pos), pos), get(size, pos), pos),
+            op('return', [sub(p, num(64, pos), pos), ceil32(add(sizeBytes(kw.unit, get(size, pos), pos), num(64, pos), pos), pos)], pos),
+          ],
+          pos,
+        ),
+        pos,
+      ),
+      pos,
+    );
   }
   const ann = annotation(a);
   if (ann !== null && (ann.type === 'arr' || ann.type === 'str')) {
@@ -67,10 +83,15 @@ export function lowerReturn(L: Lowering, n: Ast): IR {
     const p = get(t, pos);
     const bytes = ann.type === 'arr' ? mul(len(p, pos), num(32, pos), pos) : len(p, pos);
     const total = add(num(64, pos), bytes, pos);
-    return withVar(t, L.lower(ann.value), seq([
-      mstore(sub(p, num(64, pos), pos), num(32, pos), pos),
-      op('return', [sub(p, num(64, pos), pos), ann.type === 'str' ? ceil32(total, pos) : total], pos),
-    ], pos), pos);
+    return withVar(
+      t,
+      L.lower(ann.value),
+      seq(
+        [mstore(sub(p, num(64, pos), pos), num(32, pos), pos), op('return', [sub(p, num(64, pos), pos), ann.type === 'str' ? ceil32(total, pos) : total], pos)],
+        pos,
+      ),
+      pos,
+    );
   }
   const value = ann !== null ? ann.value : a;
   const t = L.temp('ret');
@@ -85,7 +106,10 @@ function hashInput(L: Lowering, n: Ast, body: (start: IR, size: IR) => IR): IR {
   if (n.args.length === 2) {
     const kw = sizeKeyword(n.args[1]);
     if (kw === null) {
-      throw semanticError(n.args[1]!.pos, `${n.val}(arr, len) is not valid: use ${n.val}(x) for a value, ${n.val}(x:arr) / ${n.val}(x:str), or ${n.val}(arr, items=len) / ${n.val}(arr, chars=len)`);
+      throw semanticError(
+        n.args[1]!.pos,
+        `${n.val}(arr, len) is not valid: use ${n.val}(x) for a value, ${n.val}(x:arr) / ${n.val}(x:str), or ${n.val}(arr, items=len) / ${n.val}(arr, chars=len)`,
+      );
     }
     const s = L.temp('size');
     return withVar(s, sizeBytes(kw.unit, L.lower(kw.count), pos), body(L.lower(a), get(s, pos)), pos);
@@ -123,22 +147,31 @@ export function lowerEcrecover(L: Lowering, n: Ast): IR {
   const p = get(t, pos);
   const at = (k: number): IR => add(p, num(k, pos), pos);
   const call = op('call', [op('gas', [], pos), num(1, pos), num(0, pos), p, num(128, pos), at(128), num(32, pos)], pos);
-  return withVar(t, alloc(num(160, pos), pos), seq([
-    ...n.args.map((a, i) => mstore(at(32 * i), L.lower(a), pos)),
-    op('pop', [call], pos),
-    mload(at(128), pos),
-  ], pos), pos);
+  return withVar(
+    t,
+    alloc(num(160, pos), pos),
+    seq([...n.args.map((a, i) => mstore(at(32 * i), L.lower(a), pos)), op('pop', [call], pos), mload(at(128), pos)], pos),
+    pos,
+  );
 }
 
 export function lowerArrayLiteral(L: Lowering, n: Ast): IR {
   const pos = n.pos;
   const t = L.temp('lit');
   const p = get(t, pos);
-  return withVar(t, alloc(num(32 * n.args.length + 32, pos), pos), seq([
-    mstore(p, num(n.args.length, pos), pos),
-    ...n.args.map((a, i) => mstore(add(p, num(32 * i + 32, pos), pos), L.lower(a), pos)),
-    add(p, num(32, pos), pos),
-  ], pos), pos);
+  return withVar(
+    t,
+    alloc(num(32 * n.args.length + 32, pos), pos),
+    seq(
+      [
+        mstore(p, num(n.args.length, pos), pos),
+        ...n.args.map((a, i) => mstore(add(p, num(32 * i + 32, pos), pos), L.lower(a), pos)),
+        add(p, num(32, pos), pos),
+      ],
+      pos,
+    ),
+    pos,
+  );
 }
 
 /** text("...") -> a memory string holding the literal's bytes. */
@@ -221,10 +254,17 @@ function lowerSlice(L: Lowering, n: Ast): IR {
   const a = L.temp('slice');
   const bytes = (x: IR): IR => sizeBytes(from.unit, x, pos);
   const fresh = from.unit === 'items' ? newBuffer(L, get(l, pos), (k) => mul(k, num(32, pos), pos), pos) : newBuffer(L, get(l, pos), (k) => k, pos);
-  return withVar(s, L.lower(from.count), withVar(l, sub(L.lower(to.count), get(s, pos), pos), withVar(a, fresh, seq([
-    memcopy(get(a, pos), add(L.lower(n.args[0]!), bytes(get(s, pos)), pos), bytes(get(l, pos)), L, pos),
-    get(a, pos),
-  ], pos), pos), pos), pos);
+  return withVar(
+    s,
+    L.lower(from.count),
+    withVar(
+      l,
+      sub(L.lower(to.count), get(s, pos), pos),
+      withVar(a, fresh, seq([memcopy(get(a, pos), add(L.lower(n.args[0]!), bytes(get(s, pos)), pos), bytes(get(l, pos)), L, pos), get(a, pos)], pos), pos),
+      pos,
+    ),
+    pos,
+  );
 }
 
 /** A word with only the first `c mod 32` bytes of `w` kept. */
@@ -253,7 +293,8 @@ function lowerSave(L: Lowering, n: Ast): IR {
   let count: (arr: IR) => IR;
   if (n.args.length === 2) {
     const ann = annotation(n.args[1]!);
-    if (ann === null || (ann.type !== 'arr' && ann.type !== 'str')) throw semanticError(n.args[1]!.pos, 'use save(loc, x:arr), save(loc, x:str) or save(loc, x, items=n / chars=n)');
+    if (ann === null || (ann.type !== 'arr' && ann.type !== 'str'))
+      throw semanticError(n.args[1]!.pos, 'use save(loc, x:arr), save(loc, x:str) or save(loc, x, items=n / chars=n)');
     arrayNode = ann.value;
     unit = ann.type === 'arr' ? 'items' : 'chars';
     count = (arr) => len(arr, pos);
@@ -270,9 +311,20 @@ function lowerSave(L: Lowering, n: Ast): IR {
   const cv = get(c, pos);
   const body =
     unit === 'items'
-      ? countLoop(L, cv, (i) => op('sstore', [slot(i), word(a, i)], pos), () => null, pos)
-      : countLoop(L, binop('div', cv, num(32, pos), pos), (i) => op('sstore', [slot(i), word(a, i)], pos),
-          (i) => op('sstore', [slot(i), headBytes(word(a, i), cv, pos)], pos), pos);
+      ? countLoop(
+          L,
+          cv,
+          (i) => op('sstore', [slot(i), word(a, i)], pos),
+          () => null,
+          pos,
+        )
+      : countLoop(
+          L,
+          binop('div', cv, num(32, pos), pos),
+          (i) => op('sstore', [slot(i), word(a, i)], pos),
+          (i) => op('sstore', [slot(i), headBytes(word(a, i), cv, pos)], pos),
+          pos,
+        );
   return withVar(loc, storageRef(L, n.args[0]!), withVar(arr, L.lower(arrayNode), withVar(c, count(a), body, pos), pos), pos);
 }
 
@@ -291,8 +343,20 @@ function lowerLoad(L: Lowering, n: Ast): IR {
   const buffer = kw.unit === 'items' ? newBuffer(L, cv, (k) => mul(k, num(32, pos), pos), pos) : newBuffer(L, cv, (k) => k, pos);
   const fill =
     kw.unit === 'items'
-      ? countLoop(L, cv, (i) => mstore(cell(i), sl(i), pos), () => null, pos)
-      : countLoop(L, binop('div', cv, num(32, pos), pos), (i) => mstore(cell(i), sl(i), pos), (i) => mstore(cell(i), headBytes(sl(i), cv, pos), pos), pos);
+      ? countLoop(
+          L,
+          cv,
+          (i) => mstore(cell(i), sl(i), pos),
+          () => null,
+          pos,
+        )
+      : countLoop(
+          L,
+          binop('div', cv, num(32, pos), pos),
+          (i) => mstore(cell(i), sl(i), pos),
+          (i) => mstore(cell(i), headBytes(sl(i), cv, pos), pos),
+          pos,
+        );
   return withVar(loc, storageRef(L, n.args[0]!), withVar(c, L.lower(kw.count), withVar(out, buffer, seq([fill, o], pos), pos), pos), pos);
 }
 
@@ -300,4 +364,3 @@ function lowerLoad(L: Lowering, n: Ast): IR {
 export function storageRef(L: Lowering, n: Node): IR {
   return L.lower({ type: 'ast', val: 'ref', args: [n], pos: n.pos });
 }
-

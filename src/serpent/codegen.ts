@@ -19,9 +19,14 @@ export function arity(ir: IR): number {
   let cur = ir;
   for (;;) {
     switch (cur.k) {
-      case 'num': case 'get': case 'ref': case 'alloc': case 'code':
+      case 'num':
+      case 'get':
+      case 'ref':
+      case 'alloc':
+      case 'code':
         return 1;
-      case 'set': case 'until':
+      case 'set':
+      case 'until':
         return 0;
       case 'seq':
         if (cur.items.length === 0) return 0;
@@ -64,7 +69,11 @@ class UnitCompiler {
     // slots (and at least the first word) so allocations never overlap them
     // and an array pointer minus 64 (its ABI header) is never negative.
     const prelude: Asm[] = this.usesMsize
-      ? [{ t: 'push', value: 0n }, { t: 'push', value: BigInt(this.nextVar - 1) }, { t: 'op', code: OP.MSTORE8 }]
+      ? [
+          { t: 'push', value: 0n },
+          { t: 'push', value: BigInt(this.nextVar - 1) },
+          { t: 'op', code: OP.MSTORE8 },
+        ]
       : [];
     return assemble([...prelude, ...this.items], this.blobs);
   }

@@ -17,21 +17,36 @@ export function foldConstant(ir: IR, depth = 0): bigint | null {
   }
   const [a, b] = vals;
   switch (ir.op) {
-    case 'add': return (a! + b!) % TWO_256;
-    case 'sub': return (a! - b! + TWO_256) % TWO_256;
-    case 'mul': return (a! * b!) % TWO_256;
-    case 'div': return b === 0n ? 0n : a! / b!;
-    case 'mod': return b === 0n ? 0n : a! % b!;
-    case 'exp': return modPow(a!, b!);
-    case 'and': return a! & b!;
-    case 'or': return a! | b!;
-    case 'xor': return a! ^ b!;
-    case 'not': return MAX_WORD ^ a!;
-    case 'iszero': return a === 0n ? 1n : 0n;
-    case 'eq': return a === b ? 1n : 0n;
-    case 'lt': return a! < b! ? 1n : 0n;
-    case 'gt': return a! > b! ? 1n : 0n;
-    default: return null;
+    case 'add':
+      return (a! + b!) % TWO_256;
+    case 'sub':
+      return (a! - b! + TWO_256) % TWO_256;
+    case 'mul':
+      return (a! * b!) % TWO_256;
+    case 'div':
+      return b === 0n ? 0n : a! / b!;
+    case 'mod':
+      return b === 0n ? 0n : a! % b!;
+    case 'exp':
+      return modPow(a!, b!);
+    case 'and':
+      return a! & b!;
+    case 'or':
+      return a! | b!;
+    case 'xor':
+      return a! ^ b!;
+    case 'not':
+      return MAX_WORD ^ a!;
+    case 'iszero':
+      return a === 0n ? 1n : 0n;
+    case 'eq':
+      return a === b ? 1n : 0n;
+    case 'lt':
+      return a! < b! ? 1n : 0n;
+    case 'gt':
+      return a! > b! ? 1n : 0n;
+    default:
+      return null;
   }
 }
 

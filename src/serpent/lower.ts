@@ -12,16 +12,25 @@ import { opcode } from './opcodes.js';
 import { own } from './own.js';
 import type { ProgramInfo } from './program.js';
 import { isStorageAccess, resolveStorage, type StorageSlot } from './storage.js';
-import {
-  lowerArrayLiteral, lowerEcrecover, lowerMemoryBuiltin, lowerPrecompileHash, lowerReturn, lowerSha3, lowerText, sizeBytes,
-} from './builtins-memory.js';
+import { lowerArrayLiteral, lowerEcrecover, lowerMemoryBuiltin, lowerPrecompileHash, lowerReturn, lowerSha3, lowerText, sizeBytes } from './builtins-memory.js';
 import { lowerCreate, lowerLog, lowerMethodCall, lowerSend } from './builtins-calls.js';
 
 const RESERVED = new Set(['arr', 'str', 'chars', 'bytes', 'items', 'words', 'string']);
 
 const BINARY_OPS: Readonly<Record<string, string>> = {
-  '+': 'add', '-': 'sub', '*': 'mul', '/': 'sdiv', '%': 'smod', '^': 'exp', '**': 'exp',
-  '<': 'slt', '>': 'sgt', '==': 'eq', '&': 'and', '|': 'or', xor: 'xor',
+  '+': 'add',
+  '-': 'sub',
+  '*': 'mul',
+  '/': 'sdiv',
+  '%': 'smod',
+  '^': 'exp',
+  '**': 'exp',
+  '<': 'slt',
+  '>': 'sgt',
+  '==': 'eq',
+  '&': 'and',
+  '|': 'or',
+  xor: 'xor',
 };
 
 const AUGMENTED: Readonly<Record<string, string>> = { '+=': '+', '-=': '-', '*=': '*', '/=': '/', '%=': '%', '^=': '^' };
@@ -87,7 +96,10 @@ export class Lowerer implements Lowering {
     }
     switch (n.val) {
       case 'seq':
-        return seq(n.args.map((a) => this.lower(a)), pos);
+        return seq(
+          n.args.map((a) => this.lower(a)),
+          pos,
+        );
       case '=':
       case 'set':
         this.arity(n, 2);
@@ -176,7 +188,19 @@ export class Lowerer implements Lowering {
         return lowerCreate(this, n);
       case 'safe_call':
         this.arity(n, 7);
-        return iff(iszero(op('call', n.args.map((a) => this.lower(a)), pos), pos), op('invalid', [], pos), null, pos);
+        return iff(
+          iszero(
+            op(
+              'call',
+              n.args.map((a) => this.lower(a)),
+              pos,
+            ),
+            pos,
+          ),
+          op('invalid', [], pos),
+          null,
+          pos,
+        );
       case 'selfdestruct':
         this.arity(n, 1);
         return op('selfdestruct', [arg(0)], pos);
@@ -219,7 +243,11 @@ export class Lowerer implements Lowering {
     // The reference accepts delegatecall with a value argument and drops it.
     if (name.toLowerCase() === 'delegatecall' && args.length === 7) args = [args[0]!, args[1]!, ...args.slice(3)];
     if (args.length !== info.inputs) throw semanticError(pos, `${name}() takes ${info.inputs} argument(s), got ${args.length}`);
-    return op(name.toLowerCase(), args.map((a) => this.lower(a)), pos);
+    return op(
+      name.toLowerCase(),
+      args.map((a) => this.lower(a)),
+      pos,
+    );
   }
 
   private assign(target: Node, valueNode: Node, pos: Pos): IR {
@@ -280,8 +308,12 @@ export class Lowerer implements Lowering {
     const cmp = n.val.startsWith('unsigned') ? 'lt' : 'slt';
     const isMin = n.val.endsWith('min');
     const [first, second] = isMin ? [a, b] : [b, a];
-    return withVar(a, this.lower(n.args[0]!), withVar(b, this.lower(n.args[1]!),
-      iff(op(cmp, [get(a, pos), get(b, pos)], pos), get(first, pos), get(second, pos), pos), pos), pos);
+    return withVar(
+      a,
+      this.lower(n.args[0]!),
+      withVar(b, this.lower(n.args[1]!), iff(op(cmp, [get(a, pos), get(b, pos)], pos), get(first, pos), get(second, pos), pos), pos),
+      pos,
+    );
   }
 
   private storageSlot(target: Node): IR | null {

@@ -53,8 +53,17 @@ export function ceil32(x: IR, pos: Pos): IR {
 export function newBuffer(L: Lowering, length: IR, bytes: (len: IR) => IR, pos: Pos): IR {
   const l = L.temp('len');
   const x = L.temp('buf');
-  return withVar(l, length, withVar(x, alloc(add(num(32, pos), bytes(get(l, pos)), pos), pos),
-    seq([mstore(get(x, pos), get(l, pos), pos), add(get(x, pos), num(32, pos), pos)], pos), pos), pos);
+  return withVar(
+    l,
+    length,
+    withVar(
+      x,
+      alloc(add(num(32, pos), bytes(get(l, pos)), pos), pos),
+      seq([mstore(get(x, pos), get(l, pos), pos), add(get(x, pos), num(32, pos), pos)], pos),
+      pos,
+    ),
+    pos,
+  );
 }
 
 /** Copies memory with the identity precompile (available on every fork). */

@@ -19,9 +19,34 @@ export interface MacroRule {
 
 /** Forms the lowering gives fixed meaning; macros may not redefine them. */
 const BUILTIN_FORMS = new Set([
-  'if', 'unless', 'while', 'until', 'alloc', 'array', 'call', 'callcode', 'create', 'getch', 'setch', 'sha3',
-  'return', 'inset', 'min', 'max', 'array_lit', 'seq', 'log', 'outer', 'set', 'get', 'ref', 'declare', 'with',
-  'mcopy', 'save', 'load',
+  'if',
+  'unless',
+  'while',
+  'until',
+  'alloc',
+  'array',
+  'call',
+  'callcode',
+  'create',
+  'getch',
+  'setch',
+  'sha3',
+  'return',
+  'inset',
+  'min',
+  'max',
+  'array_lit',
+  'seq',
+  'log',
+  'outer',
+  'set',
+  'get',
+  'ref',
+  'declare',
+  'with',
+  'mcopy',
+  'save',
+  'load',
 ]);
 
 const reserved = (name: string): boolean => BUILTIN_FORMS.has(name) || isOpcodeName(name);
@@ -60,7 +85,11 @@ export function applyTypes(tree: Node, types: ReadonlyMap<string, string>, prefi
     }
     if (n.val === 'untyped' && n.args.length === 1) return n.args[0]!;
     if (n.val === 'outer') return n;
-    return ast(n.val, n.args.map((a) => walk(a, depth + 1)), n.pos);
+    return ast(
+      n.val,
+      n.args.map((a) => walk(a, depth + 1)),
+      n.pos,
+    );
   };
   return walk(tree, 0);
 }
@@ -169,6 +198,10 @@ export class MacroExpander {
       if (body.val[0] !== '$') return tok(body.val, pos);
       return b.get(body.val.slice(1)) ?? tok(fresh + body.val.slice(1), pos);
     }
-    return ast(body.val, body.args.map((a) => this.subst(a, b, fresh, pos, depth + 1)), pos);
+    return ast(
+      body.val,
+      body.args.map((a) => this.subst(a, b, fresh, pos, depth + 1)),
+      pos,
+    );
   }
 }

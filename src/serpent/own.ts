@@ -2,5 +2,5 @@
 // `constructor` or `__proto__` must never reach Object.prototype.
 
 export function own<T>(table: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
-  return table !== undefined && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : undefined;
+  return table !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
 }

@@ -12,9 +12,7 @@ export interface ParseOptions {
   readonly files?: Readonly<Record<string, string>>;
 }
 
-const STATEMENT_KEYWORDS = new Set([
-  'if', 'elif', 'else', 'while', 'def', 'with', 'data', 'extern', 'event', 'macro', 'type', 'return', 'assert',
-]);
+const STATEMENT_KEYWORDS = new Set(['if', 'elif', 'else', 'while', 'def', 'with', 'data', 'extern', 'event', 'macro', 'type', 'return', 'assert']);
 const TOP_LEVEL_ONLY = new Set(['def', 'data', 'extern', 'event', 'macro', 'type']);
 
 /** Like the reference, `data = 1` or `type[0]` use these words as plain names. */
@@ -203,9 +201,7 @@ function parseStatement(tokens: readonly LexToken[], child: readonly SourceLine[
       }
       const pattern = p.expr(NO_COLON);
       const b = body('macro pattern');
-      return priority === null
-        ? ast('macro', [pattern, b], first.pos)
-        : ast('fun', [ast('macro', [priority], first.pos), pattern, b], first.pos);
+      return priority === null ? ast('macro', [pattern, b], first.pos) : ast('fun', [ast('macro', [priority], first.pos), pattern, b], first.pos);
     }
     case 'type': {
       p.next();

@@ -155,7 +155,11 @@ export function preprocess(program: Ast): Preprocessed {
   const runtimeSeq = ast('seq', runtimeItems, pos);
   const runtime =
     dispatch.length > 0
-      ? ast('with', [tok('%funid', pos), ast('div', [ast('calldataload', [num(0, pos)], pos), ast('exp', [num(2, pos), num(224, pos)], pos)], pos), runtimeSeq], pos)
+      ? ast(
+          'with',
+          [tok('%funid', pos), ast('div', [ast('calldataload', [num(0, pos)], pos), ast('exp', [num(2, pos), num(224, pos)], pos)], pos), runtimeSeq],
+          pos,
+        )
       : runtimeSeq;
   const main: Node[] = [];
   if (shared) main.push(shared);
@@ -179,7 +183,11 @@ function functionNode(info: FunctionInfo, params: readonly Node[], body: Node): 
   const load = (i: number): Node => ast('calldataload', [num(4 + 32 * i, pos)], pos);
   let unpack: Node;
   if (kinds.every((k) => k === 'static')) {
-    unpack = ast('seq', nameNodes.map((n, i) => ast('set', [n, load(i)], n.pos)), pos);
+    unpack = ast(
+      'seq',
+      nameNodes.map((n, i) => ast('set', [n, load(i)], n.pos)),
+      pos,
+    );
   } else {
     // Dynamic arguments point into a memory copy of the calldata (past the
     // length word), the in-memory array layout Serpent uses everywhere.

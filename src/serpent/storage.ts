@@ -90,13 +90,29 @@ function constValue(n: Node, depth: number): bigint | null {
   const b = constValue(n.args[1]!, depth + 1);
   if (a === null || b === null) return null;
   switch (n.val) {
-    case '+': case 'add': return a + b;
-    case '*': case 'mul': return a * b;
-    case '-': case 'sub': return a >= b ? a - b : null;
-    case '/': case 'div': case 'sdiv': return b === 0n ? null : a / b;
-    case '%': case 'mod': case 'smod': return b === 0n ? null : a % b;
-    case '^': case '**': case 'exp': return b > 1024n ? null : a ** b;
-    default: return null;
+    case '+':
+    case 'add':
+      return a + b;
+    case '*':
+    case 'mul':
+      return a * b;
+    case '-':
+    case 'sub':
+      return a >= b ? a - b : null;
+    case '/':
+    case 'div':
+    case 'sdiv':
+      return b === 0n ? null : a / b;
+    case '%':
+    case 'mod':
+    case 'smod':
+      return b === 0n ? null : a % b;
+    case '^':
+    case '**':
+    case 'exp':
+      return b > 1024n ? null : a ** b;
+    default:
+      return null;
   }
 }
 
@@ -129,9 +145,7 @@ function steps(n: Node): Step[] {
 }
 
 /** Finite slot: base + sum(index * coefficient). Hashed: sha3 of terms. */
-export type StorageSlot =
-  | { kind: 'finite'; base: bigint; terms: { index: Node; coefficient: bigint }[] }
-  | { kind: 'hashed'; terms: (Node | bigint)[] };
+export type StorageSlot = { kind: 'finite'; base: bigint; terms: { index: Node; coefficient: bigint }[] } | { kind: 'hashed'; terms: (Node | bigint)[] };
 
 /**
  * Resolves a storage access path to its slot, or null when the path does not
@@ -179,4 +193,3 @@ function resolve(layout: StorageLayout, node: Node, path: Step[], hashed: boolea
   if (c > coefficients.length - 1) throw semanticError(node.pos, 'too many array index lookups');
   return hashed ? { kind: 'hashed', terms: hashTerms } : { kind: 'finite', base, terms: finiteTerms };
 }
-

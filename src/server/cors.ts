@@ -55,4 +55,3 @@ export function createCorsPolicy(origins: readonly string[]): CorsPolicy {
     return out;
   };
 }
-

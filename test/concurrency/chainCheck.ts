@@ -75,8 +75,14 @@ export async function checkChain(batch: Batch): Promise<{ head: number; mined: M
   const [headHex] = (await batch([['eth_blockNumber', []]])) as [string];
   const head = Number(headHex);
   const numbers = Array.from({ length: head + 1 }, (_, n) => `0x${n.toString(16)}`);
-  const blocks = (await inChunks(batch, numbers.map((n) => ['eth_getBlockByNumber', [n, true]] as const))) as RpcBlock[];
-  const receipts = (await inChunks(batch, numbers.map((n) => ['eth_getBlockReceipts', [n]] as const))) as RpcReceipt[][];
+  const blocks = (await inChunks(
+    batch,
+    numbers.map((n) => ['eth_getBlockByNumber', [n, true]] as const),
+  )) as RpcBlock[];
+  const receipts = (await inChunks(
+    batch,
+    numbers.map((n) => ['eth_getBlockReceipts', [n]] as const),
+  )) as RpcReceipt[][];
   const mined: MinedTx[] = [];
   const seen = new Set<string>();
   for (let n = 0; n <= head; n++) {
@@ -114,8 +120,14 @@ export async function checkChain(batch: Batch): Promise<{ head: number; mined: M
 /** Each hash has a receipt exactly when it is mined, and a mined transaction's lookup points at its block. */
 export async function checkLookups(batch: Batch, hashes: readonly string[], mined: readonly MinedTx[]): Promise<void> {
   const minedByHash = new Map(mined.map((tx) => [tx.hash, tx]));
-  const receipts = (await inChunks(batch, hashes.map((h) => ['eth_getTransactionReceipt', [h]] as const))) as Array<RpcReceipt | null>;
-  const lookups = (await inChunks(batch, hashes.map((h) => ['eth_getTransactionByHash', [h]] as const))) as Array<{ blockNumber: string | null } | null>;
+  const receipts = (await inChunks(
+    batch,
+    hashes.map((h) => ['eth_getTransactionReceipt', [h]] as const),
+  )) as Array<RpcReceipt | null>;
+  const lookups = (await inChunks(
+    batch,
+    hashes.map((h) => ['eth_getTransactionByHash', [h]] as const),
+  )) as Array<{ blockNumber: string | null } | null>;
   hashes.forEach((hash, i) => {
     const tx = minedByHash.get(hash);
     if (tx) {

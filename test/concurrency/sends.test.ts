@@ -16,13 +16,18 @@ const PER_SENDER = 100;
 /** JSON-RPC batches over HTTP; an error anywhere fails the test. */
 function httpBatch(url: string): Batch {
   return async (calls) => {
-    const res = await postJson(url, calls.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params })));
+    const res = await postJson(
+      url,
+      calls.map(([method, params], id) => ({ jsonrpc: '2.0', id, method, params })),
+    );
     const replies = JSON.parse(res.body) as Array<{ id: number; result?: unknown; error?: { message: string } }>;
     expect(replies).to.have.length(calls.length);
-    return replies.sort((a, b) => a.id - b.id).map((r) => {
-      if (r.error) throw new Error(`${calls[r.id]![0]}: ${r.error.message}`);
-      return r.result;
-    });
+    return replies
+      .sort((a, b) => a.id - b.id)
+      .map((r) => {
+        if (r.error) throw new Error(`${calls[r.id]![0]}: ${r.error.message}`);
+        return r.result;
+      });
   };
 }
 
@@ -120,9 +125,7 @@ describe('concurrency: 1,000 concurrent sends from 10 senders', function () {
       let sending = true;
       const batch = httpBatch(url);
       const readers = Promise.all([readWhileMining(batch, () => !sending), readWhileMining(batch, () => !sending)]);
-      const replies = await Promise.all(
-        shuffledRaw().map((raw, id) => postJson(url, { jsonrpc: '2.0', id, method: 'eth_sendRawTransaction', params: [raw] })),
-      );
+      const replies = await Promise.all(shuffledRaw().map((raw, id) => postJson(url, { jsonrpc: '2.0', id, method: 'eth_sendRawTransaction', params: [raw] })));
       sending = false;
       const hashes = replies.map((res, id) => {
         const reply = JSON.parse(res.body) as { id: number; result?: string; error?: { message: string } };

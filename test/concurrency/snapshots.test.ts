@@ -44,7 +44,10 @@ async function round(send: Send, batch: Batch, wallet: Wallet, revertMethod: 'ev
   ({ mined } = await checkChain(batch));
   await checkLookups(batch, hashes, mined);
   const ours = mined.filter((tx) => hashes.includes(tx.hash));
-  expect(ours.map((tx) => tx.nonce), 'every transaction mined once, in nonce order').to.deep.equal(Array.from({ length: PER_ROUND }, (_, i) => first + i));
+  expect(
+    ours.map((tx) => tx.nonce),
+    'every transaction mined once, in nonce order',
+  ).to.deep.equal(Array.from({ length: PER_ROUND }, (_, i) => first + i));
   expect(Number(await send('eth_getTransactionCount', [wallet.address, 'latest']))).to.equal(first + PER_ROUND);
   return lost.length;
 }
@@ -67,7 +70,13 @@ describe('concurrency: snapshot and revert racing with sends', function () {
     });
     after(() => provider?.disconnect());
 
-    for (const [revertMethod, revertAt] of [['evm_revert', 0], ['evm_revert', 7], ['chain_revert', 15], ['chain_revert', 29], ['evm_revert', 22]] as const) {
+    for (const [revertMethod, revertAt] of [
+      ['evm_revert', 0],
+      ['evm_revert', 7],
+      ['chain_revert', 15],
+      ['chain_revert', 29],
+      ['evm_revert', 22],
+    ] as const) {
       it(`${revertMethod} issued among the sends at position ${revertAt}`, async () => {
         // In process the chain's queue takes requests in call order: the sends before the revert
         // were mined and are reverted away; the ones after wait in the pool for the gap to close.
@@ -81,7 +90,11 @@ describe('concurrency: snapshot and revert racing with sends', function () {
       const inFlight = raws.map((raw, i) => {
         const sent = send('eth_sendRawTransaction', [raw]);
         // A snapshot mid-burst, and a revert to it issued as soon as its id is known.
-        return i === 10 ? send('evm_snapshot', []).then((id) => send('evm_revert', [id])).then(() => sent) : sent;
+        return i === 10
+          ? send('evm_snapshot', [])
+              .then((id) => send('evm_revert', [id]))
+              .then(() => sent)
+          : sent;
       });
       const hashes = (await Promise.all(inFlight)) as string[];
       const { mined } = await checkChain(batch);
@@ -106,7 +119,10 @@ describe('concurrency: snapshot and revert racing with sends', function () {
     });
     after(() => server?.close());
 
-    for (const [revertMethod, revertAt] of [['evm_revert', 5], ['chain_revert', 20]] as const) {
+    for (const [revertMethod, revertAt] of [
+      ['evm_revert', 5],
+      ['chain_revert', 20],
+    ] as const) {
       it(`${revertMethod} arriving among concurrent HTTP sends at position ${revertAt}`, async () => {
         // Arrival order over sockets is not call order, so how many are reverted away varies.
         expect(await round(send, batch, wallet, revertMethod, revertAt)).to.be.within(0, PER_ROUND);

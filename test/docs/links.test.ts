@@ -16,7 +16,11 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 function documents(root: string): string[] {
   const top = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'bench/results/HISTORY.md'].filter((f) => existsSync(join(root, f)));
   const docsDir = join(root, 'docs');
-  const docs = existsSync(docsDir) ? readdirSync(docsDir).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`) : [];
+  const docs = existsSync(docsDir)
+    ? readdirSync(docsDir)
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`)
+    : [];
   return [...top, ...docs.sort()];
 }
 

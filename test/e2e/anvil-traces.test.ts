@@ -20,7 +20,9 @@ const SENDER = new Wallet('0x7c852118294e51e653712a81e05800f419141751be58f605c37
 const PAYEE = '0x000000000000000000000000000000000000beef';
 
 async function startAnvil(): Promise<{ rpc: Rpc; child: ChildProcess }> {
-  const child = spawn(BINARY, ['--port', '0', '--host', '127.0.0.1', '--chain-id', String(CHAIN_ID), '--hardfork', 'prague', '--no-mining'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(BINARY, ['--port', '0', '--host', '127.0.0.1', '--chain-id', String(CHAIN_ID), '--hardfork', 'prague', '--no-mining'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -32,7 +34,11 @@ async function startAnvil(): Promise<{ rpc: Rpc; child: ChildProcess }> {
   });
   let id = 0;
   const rpc: Rpc = async <T>(method: string, params: unknown[] = []) => {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+    });
     const body = (await response.json()) as { result?: T; error?: { message: string } };
     if (body.error) throw new Error(`anvil ${method}: ${body.error.message}`);
     return body.result as T;
@@ -94,13 +100,19 @@ describe(`differential: trace_* and tracers against Anvil ${ANVIL_VERSION}`, fun
         txs.push(a);
       }
       await Promise.all([ours.rpc('evm_mine', [start + b]), anvil.rpc('evm_mine', [start + b])]);
-      const [mine, theirs] = await Promise.all([ours.rpc<{ hash: string; number: string }>('eth_getBlockByNumber', ['latest', false]), anvil.rpc<{ hash: string; number: string }>('eth_getBlockByNumber', ['latest', false])]);
+      const [mine, theirs] = await Promise.all([
+        ours.rpc<{ hash: string; number: string }>('eth_getBlockByNumber', ['latest', false]),
+        anvil.rpc<{ hash: string; number: string }>('eth_getBlockByNumber', ['latest', false]),
+      ]);
       expect(mine.number).to.equal(theirs.number);
       hashes.set(theirs.hash, mine.hash);
       blocks.push(mine.number);
     }
     for (const tx of txs) {
-      const [mine, theirs] = await Promise.all([ours.rpc<{ status: string; gasUsed: string }>('eth_getTransactionReceipt', [tx]), anvil.rpc<{ status: string; gasUsed: string }>('eth_getTransactionReceipt', [tx])]);
+      const [mine, theirs] = await Promise.all([
+        ours.rpc<{ status: string; gasUsed: string }>('eth_getTransactionReceipt', [tx]),
+        anvil.rpc<{ status: string; gasUsed: string }>('eth_getTransactionReceipt', [tx]),
+      ]);
       expect({ status: mine.status, gasUsed: mine.gasUsed }, tx).to.deep.equal({ status: theirs.status, gasUsed: theirs.gasUsed });
     }
   });
@@ -118,7 +130,9 @@ describe(`differential: trace_* and tracers against Anvil ${ANVIL_VERSION}`, fun
     for (const tx of txs) await same('trace_transaction', [tx]);
     for (const block of blocks) await same('trace_block', [block]);
     await same('trace_filter', [{ fromBlock: blocks[0], toBlock: blocks.at(-1) }]);
-    await same('trace_filter', [{ fromBlock: blocks[0], toBlock: blocks.at(-1), toAddress: [getCreateAddress({ from: SENDER.address, nonce: 0 }).toLowerCase()], after: 1, count: 3 }]);
+    await same('trace_filter', [
+      { fromBlock: blocks[0], toBlock: blocks.at(-1), toAddress: [getCreateAddress({ from: SENDER.address, nonce: 0 }).toLowerCase()], after: 1, count: 3 },
+    ]);
   });
 
   it('callTracer, prestateTracer (plain and diffMode) and 4byteTracer answer as Anvil does, but for its documented differences', async () => {
@@ -134,9 +148,15 @@ describe(`differential: trace_* and tracers against Anvil ${ANVIL_VERSION}`, fun
         // its block the block's cumulative gas as gasUsed; ours is the receipt's, as go-ethereum's.
         // Anvil's 4byteTracer also counts the call to the sha256 precompile (input: one 32-byte word, so "0x00000000-28"); go-ethereum leaves precompiles out.
         const fourByte = (theirs: unknown) => Object.fromEntries(Object.entries(theirs as object).filter(([key]) => key !== '0x00000000-28'));
-        const adjust = config.tracer === '4byteTracer' ? fourByte : config.tracer === 'callTracer' ? (theirs: unknown, mine: unknown) => ({ ...(theirs as object), gasUsed: (mine as { gasUsed: string }).gasUsed }) : undefined;
+        const adjust =
+          config.tracer === '4byteTracer'
+            ? fourByte
+            : config.tracer === 'callTracer'
+              ? (theirs: unknown, mine: unknown) => ({ ...(theirs as object), gasUsed: (mine as { gasUsed: string }).gasUsed })
+              : undefined;
         // Anvil keeps accounts that were empty before the transaction (go-ethereum's includeEmpty), go-ethereum drops them.
-        const ourConfig = config.tracer === 'prestateTracer' && !config.tracerConfig ? { tracer: 'prestateTracer', tracerConfig: { includeEmpty: true } } : config;
+        const ourConfig =
+          config.tracer === 'prestateTracer' && !config.tracerConfig ? { tracer: 'prestateTracer', tracerConfig: { includeEmpty: true } } : config;
         // go-ethereum (since 1.16) writes each account's codeHash; Anvil does not.
         const withoutCodeHash = (value: unknown): unknown => JSON.parse(JSON.stringify(value), (key, v: unknown) => (key === 'codeHash' ? undefined : v));
         // In diffMode Anvil also keeps accounts that were empty before in `pre`; go-ethereum leaves them out.
@@ -167,12 +187,16 @@ describe(`differential: trace_* and tracers against Anvil ${ANVIL_VERSION}`, fun
     for (let nonce = 0; nonce < 7; nonce++) await same('ots_getTransactionBySenderAndNonce', [SENDER.address, `0x${nonce.toString(16)}`]);
     for (const tx of txs) {
       // Anvil also lists a creating transaction's own creation; Erigon (since its tracer's depth check) and chain-sim only those below it.
-      const withoutTopCreation = (theirs: unknown) => (theirs as Array<{ from: string }>).filter((op, i) => !(i === 0 && op.from === SENDER.address.toLowerCase()));
+      const withoutTopCreation = (theirs: unknown) =>
+        (theirs as Array<{ from: string }>).filter((op, i) => !(i === 0 && op.from === SENDER.address.toLowerCase()));
       await same('ots_getInternalOperations', [tx], withoutTopCreation);
       await same('ots_getTransactionError', [tx]);
       // Anvil leaves creations and self-destructs out of ots_traceTransaction; Erigon's tracer (and chain-sim) lists them.
       const listedByAnvil = (entry: { type: string }) => !entry.type.startsWith('CREATE') && entry.type !== 'SELFDESTRUCT';
-      const [mine, theirs] = await Promise.all([ours.rpc<Array<{ type: string }>>('ots_traceTransaction', [tx]), anvil!.rpc<unknown[]>('ots_traceTransaction', [tx])]);
+      const [mine, theirs] = await Promise.all([
+        ours.rpc<Array<{ type: string }>>('ots_traceTransaction', [tx]),
+        anvil!.rpc<unknown[]>('ots_traceTransaction', [tx]),
+      ]);
       expect(mine.filter(listedByAnvil), `ots_traceTransaction ${tx}`).to.deep.equal(theirs);
     }
   });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BrowserProvider, Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet, getAddress, parseEther } from 'ethers';
+import { BrowserProvider, type Contract, ContractFactory, JsonRpcProvider, NonceManager, Wallet, getAddress, parseEther } from 'ethers';
 import { createProvider } from '../../src/index.js';
 import { ADDRESSES, KEYS, artifact } from '../helpers/chain.js';
 import { type RunningCli, runCli, startCli } from '../helpers/cli.js';
@@ -51,7 +51,7 @@ describe('CLI end to end with ethers v6', function () {
     }
   });
 
-  it('prints contracts\' console.log lines on its output before answering', async () => {
+  it("prints contracts' console.log lines on its output before answering", async () => {
     const { abi, bytecode } = artifact('ConsoleLogger');
     const deployer = new NonceManager(new Wallet(KEYS[2], provider));
     const logger = (await new ContractFactory(abi, bytecode, deployer).deploy()) as Contract;
@@ -75,7 +75,12 @@ describe('CLI end to end with ethers v6', function () {
     const { verifyMessage, verifyTypedData } = await import('ethers');
     expect(verifyMessage('hello chain-sim', signature)).to.equal(await signer.getAddress());
     const domain = { name: 'chain-sim', version: '1', chainId: 1337, verifyingContract: '0x000000000000000000000000000000000000beef' };
-    const types = { Mail: [{ name: 'to', type: 'address' }, { name: 'contents', type: 'string' }] };
+    const types = {
+      Mail: [
+        { name: 'to', type: 'address' },
+        { name: 'contents', type: 'string' },
+      ],
+    };
     const value = { to: '0x000000000000000000000000000000000000dEaD', contents: 'hi' };
     const typedSignature = await signer.signTypedData(domain, types, value);
     expect(verifyTypedData(domain, types, value, typedSignature)).to.equal(await signer.getAddress());

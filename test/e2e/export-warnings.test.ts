@@ -37,12 +37,18 @@ describe('chain-sim export after test controls', function () {
     expect(exported.code, exported.stderr).to.equal(0);
     const warnings = exported.stderr.trim().split('\n');
     expect(warnings).to.have.length(3);
-    expect(warnings[0]).to.match(/^chain-sim: export: warning: the chain holds state changes no block explains \(.* before block 2\): --import of this file will fail there with "state root mismatch"$/);
-    expect(warnings[1]).to.equal(`chain-sim: export: warning: transactions sent by impersonated accounts carry no real signature and cannot be imported: ${String(impersonated)}`);
+    expect(warnings[0]).to.match(
+      /^chain-sim: export: warning: the chain holds state changes no block explains \(.* before block 2\): --import of this file will fail there with "state root mismatch"$/,
+    );
+    expect(warnings[1]).to.equal(
+      `chain-sim: export: warning: transactions sent by impersonated accounts carry no real signature and cannot be imported: ${String(impersonated)}`,
+    );
     expect(warnings[2]).to.match(/after the last block/);
 
     const imported = await runCli(['--genesis', `${file}.genesis.json`, '--import', file, '--port', '0']);
     expect(imported.code).to.equal(1);
-    expect(imported.stderr).to.match(/block 2: state root mismatch: have 0x[0-9a-f]{64}, want 0x[0-9a-f]{64} \(running the block on its parent's state gave another state than the block records: .*test controls/);
+    expect(imported.stderr).to.match(
+      /block 2: state root mismatch: have 0x[0-9a-f]{64}, want 0x[0-9a-f]{64} \(running the block on its parent's state gave another state than the block records: .*test controls/,
+    );
   });
 });

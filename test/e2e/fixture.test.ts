@@ -86,7 +86,10 @@ describe('--fixture: state files in the genesis block', function () {
   });
 
   it('both fixtures in either order: the same deployer, whose next contract lands on a fresh address', async () => {
-    for (const fixtures of [['fixtures/erc20.json', 'fixtures/erc721.json'], ['fixtures/erc721.json', 'fixtures/erc20.json']]) {
+    for (const fixtures of [
+      ['fixtures/erc20.json', 'fixtures/erc721.json'],
+      ['fixtures/erc721.json', 'fixtures/erc20.json'],
+    ]) {
       const { rpc } = newNode({ fixtures });
       expect(await nonceOf(rpc, ADDRESSES[0]!, 'latest'), fixtures.join(' ')).to.equal(DEPLOYER_NONCE);
       const next = await deploy(rpc, 'Token', ['Again', 'AGN', 1n]);
@@ -130,7 +133,10 @@ describe('--fixture: state files in the genesis block', function () {
   });
 
   it('a missing or invalid fixture is a one-line error and exit code 1', async () => {
-    for (const args of [['--fixture', 'fixtures/nope.json'], ['--fixture', 'fixtures/contracts/Token.sol']]) {
+    for (const args of [
+      ['--fixture', 'fixtures/nope.json'],
+      ['--fixture', 'fixtures/contracts/Token.sol'],
+    ]) {
       const result = await runCli(args);
       expect(result.code, result.stderr).to.equal(1);
       expect(result.stderr.trim().split('\n')).to.have.length(1);

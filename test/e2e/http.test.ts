@@ -130,7 +130,13 @@ describe('e2e: JSON-RPC over HTTP', function () {
   });
 
   describe('content types', () => {
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON;charset=UTF-8', 'application/json-rpc', 'application/jsonrequest']) {
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'Application/JSON;charset=UTF-8',
+      'application/json-rpc',
+      'application/jsonrequest',
+    ]) {
       it(`accepts ${type}`, async () => {
         const res = await postJson(url, CHAIN_ID, { 'content-type': type });
         expect(res.status).to.equal(200);
@@ -357,9 +363,7 @@ describe('e2e: JSON-RPC over HTTP', function () {
     });
 
     it('serves concurrent clients', async () => {
-      const replies = await Promise.all(
-        Array.from({ length: 50 }, (_, id) => postJson(url, { jsonrpc: '2.0', id, method: 'eth_chainId', params: [] })),
-      );
+      const replies = await Promise.all(Array.from({ length: 50 }, (_, id) => postJson(url, { jsonrpc: '2.0', id, method: 'eth_chainId', params: [] })));
       expect(replies.map((r) => JSON.parse(r.body).id)).to.deep.equal(Array.from({ length: 50 }, (_, id) => id));
     });
   });

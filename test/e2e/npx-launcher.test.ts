@@ -131,14 +131,22 @@ describe('e2e: a node started by npx ends with its launcher', function () {
     it(`${name}, then the shell exits: the node keeps running`, async () => {
       const log = join(project, `nohup-${Date.now()}.log`);
       // The shell leads a process group of its own, which the background job stays in (no job control).
-      const shell = spawn('sh', ['-c', `nohup ${command} --port 0 --quiet --state "${stateFile}" > "${log}" 2>&1 &`], { cwd: project, detached: true, stdio: 'ignore' });
+      const shell = spawn('sh', ['-c', `nohup ${command} --port 0 --quiet --state "${stateFile}" > "${log}" 2>&1 &`], {
+        cwd: project,
+        detached: true,
+        stdio: 'ignore',
+      });
       groups.push(shell.pid!);
       await new Promise((resolve) => shell.once('exit', resolve));
       let url = '';
-      await waitFor('the node to listen', async () => {
-        url = /Listening on (http:\/\/\S+)/.exec(await readFile(log, 'utf8').catch(() => ''))?.[1] ?? '';
-        return url !== '';
-      }, 15_000);
+      await waitFor(
+        'the node to listen',
+        async () => {
+          url = /Listening on (http:\/\/\S+)/.exec(await readFile(log, 'utf8').catch(() => ''))?.[1] ?? '';
+          return url !== '';
+        },
+        15_000,
+      );
       expect(alive(shell.pid!)).to.equal(false);
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(await rpc(url, 'eth_chainId')).to.equal('0x539');

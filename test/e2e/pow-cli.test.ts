@@ -8,7 +8,11 @@ import { signed } from '../helpers/chain.js';
 import { ROOT, type RunningCli, runCli, startCli } from '../helpers/cli.js';
 
 async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await response.json()) as { result: T; error?: { message: string } };
   if (body.error) throw new Error(body.error.message);
   return body.result;
@@ -57,7 +61,9 @@ describe('CLI in proof-of-work mode with the example external miner', function (
   });
 
   it('examples/pow-miner.mjs seals blocks with the transactions sent to the node', async () => {
-    const hash = await rpc<string>(cli.url, 'eth_sendRawTransaction', [await signed(0, { to: '0x000000000000000000000000000000000000beef', value: 5n, nonce: 0, gasLimit: 21_000 })]);
+    const hash = await rpc<string>(cli.url, 'eth_sendRawTransaction', [
+      await signed(0, { to: '0x000000000000000000000000000000000000beef', value: 5n, nonce: 0, gasLimit: 21_000 }),
+    ]);
     expect(await rpc(cli.url, 'eth_getTransactionReceipt', [hash])).to.equal(null);
     const { code, output } = await runScript('examples/pow-miner.mjs', [cli.url, '--blocks', '2'], env);
     expect(code, output).to.equal(0);

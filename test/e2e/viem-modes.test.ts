@@ -49,7 +49,7 @@ describe("viem's test client modes get their tool's mining rules", function () {
     expect(await test.getAutomine()).to.equal(false);
     await sleep(300);
     // Hardhat's milliseconds would have mined a block per millisecond by now.
-    expect(await client.getBlockNumber() - before <= 1n).to.equal(true);
+    expect((await client.getBlockNumber()) - before <= 1n).to.equal(true);
     await test.setIntervalMining({ interval: 0 });
     const stopped = await client.getBlockNumber();
     await sleep(1200);
@@ -64,7 +64,7 @@ describe("viem's test client modes get their tool's mining rules", function () {
     expect(await test.getAutomine()).to.equal(true);
     const before = await client.getBlockNumber();
     await sleep(2300);
-    const mined = await client.getBlockNumber() - before;
+    const mined = (await client.getBlockNumber()) - before;
     expect(mined >= 1n && mined <= 3n, `${mined} blocks in 2.3 s`).to.equal(true);
     await test.setIntervalMining({ interval: 0 });
   });

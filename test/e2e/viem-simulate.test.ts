@@ -19,9 +19,6 @@ describe('viem simulateCalls, simulateBlocks and call({ stateOverride }) against
   this.timeout(60_000);
   // The chain-sim CLI (bin/chain-sim.js, what `npx chain-sim` runs) on a free port.
   let cli: RunningCli | undefined;
-  before(async () => {
-    cli = await startCli(['--port', '0']);
-  });
   after(async () => {
     await cli?.stop();
   });
@@ -37,6 +34,7 @@ describe('viem simulateCalls, simulateBlocks and call({ stateOverride }) against
   };
 
   before(async () => {
+    cli = await startCli(['--port', '0']);
     const { client, wallet } = clients();
     const hash = await wallet.deployContract({ abi, bytecode: token.bytecode as Hex, args: ['Token', 'TOK', 1_000_000n] });
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
@@ -134,7 +132,10 @@ describe('viem simulateCalls, simulateBlocks and call({ stateOverride }) against
     const { data: balance } = await client.call({
       to: probe,
       data: `0x${rich.slice(2).padStart(64, '0')}`,
-      stateOverride: [{ address: probe, code: balanceOf }, { address: rich, balance: 12345n }],
+      stateOverride: [
+        { address: probe, code: balanceOf },
+        { address: rich, balance: 12345n },
+      ],
     });
     expect(BigInt(balance!)).to.equal(12345n);
     expect(await client.getBalance({ address: rich })).to.equal(0n);

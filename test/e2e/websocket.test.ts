@@ -55,7 +55,7 @@ describe('WebSocket JSON-RPC and eth_subscribe', function () {
     await cli.stop();
   });
 
-  it('ethers\' WebSocketProvider: reads, block events and a contract\'s event listener', async () => {
+  it("ethers' WebSocketProvider: reads, block events and a contract's event listener", async () => {
     const provider = new WebSocketProvider(wsUrl);
     try {
       expect(Number((await provider.getNetwork()).chainId)).to.equal(1337);
@@ -75,7 +75,7 @@ describe('WebSocket JSON-RPC and eth_subscribe', function () {
     }
   });
 
-  it('viem\'s webSocket transport: watchBlockNumber', async () => {
+  it("viem's webSocket transport: watchBlockNumber", async () => {
     const client = createPublicClient({ transport: webSocket(wsUrl) });
     const seen: bigint[] = [];
     const unwatch = client.watchBlockNumber({ onBlockNumber: (n) => seen.push(n) });
@@ -97,7 +97,9 @@ describe('WebSocket JSON-RPC and eth_subscribe', function () {
     const { abi, bytecode } = artifact('Token');
     const deployer = new Wallet(KEYS[2]);
     const nonce = Number(await rpc<string>('eth_getTransactionCount', [deployer.address, 'latest']));
-    const deployHash = await rpc<string>('eth_sendRawTransaction', [await signed(2, { data: bytecode + new ContractFactory(abi, bytecode).interface.encodeDeploy(['T', 'T', 100n]).slice(2), nonce, gasLimit: 3_000_000 })]);
+    const deployHash = await rpc<string>('eth_sendRawTransaction', [
+      await signed(2, { data: bytecode + new ContractFactory(abi, bytecode).interface.encodeDeploy(['T', 'T', 100n]).slice(2), nonce, gasLimit: 3_000_000 }),
+    ]);
     const token = (await rpc<{ contractAddress: string }>('eth_getTransactionReceipt', [deployHash])).contractAddress;
     const logs = await rpc<string>('eth_subscribe', ['logs', { address: token }]);
     const heads = await rpc<string>('eth_subscribe', ['newHeads']);
@@ -127,7 +129,10 @@ describe('WebSocket JSON-RPC and eth_subscribe', function () {
     ws.send('{not json');
     await until(() => unsolicited.length === 1, 'a parse error');
     expect(unsolicited[0]).to.deep.include({ id: null, error: { code: -32700, message: 'parse error: message is not valid JSON' } });
-    expect((await call('eth_subscribe', ['newHeads', { extra: 1 }])).error).to.deep.equal({ code: -32602, message: 'invalid argument 1 (options): newHeads takes no options' });
+    expect((await call('eth_subscribe', ['newHeads', { extra: 1 }])).error).to.deep.equal({
+      code: -32602,
+      message: 'invalid argument 1 (options): newHeads takes no options',
+    });
     expect((await call('eth_subscribe', ['logs', { topics: 'x' }])).error?.code).to.equal(-32602);
     const closed = new Promise<number>((resolve) => ws.once('close', resolve));
     ws.send(`[${'0,'.repeat(3 * 1024 * 1024)}0]`); // over the 5 MiB message bound
@@ -158,8 +163,15 @@ describe('WebSocket JSON-RPC and eth_subscribe', function () {
   });
 
   it('over plain HTTP, eth_subscribe says notifications need a WebSocket', async () => {
-    const response = await fetch(cli.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }) });
-    expect(((await response.json()) as { error: unknown }).error).to.deep.equal({ code: -32601, message: 'notifications not supported: subscribe over WebSocket (ws://, same port)' });
+    const response = await fetch(cli.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }),
+    });
+    expect(((await response.json()) as { error: unknown }).error).to.deep.equal({
+      code: -32601,
+      message: 'notifications not supported: subscribe over WebSocket (ws://, same port)',
+    });
   });
 });
 

@@ -19,18 +19,26 @@ function sample(type: string): [unknown, string] {
 }
 
 describe('engine/consoleLog', () => {
-  it('decodes the payload of every function in Hardhat\'s console.sol', async () => {
+  it("decodes the payload of every function in Hardhat's console.sol", async () => {
     const signatures = [...readFileSync(CONSOLE_SOL, 'utf8').matchAll(/encodeWithSignature\("(log\(([^)]*)\))"/g)];
     expect(signatures.length).to.be.greaterThan(370);
     for (const [, signature, list] of signatures) {
       const types = list ? list!.split(',') : [];
       const samples = types.map(sample);
-      const calldata = getBytes(id(signature!).slice(0, 10) + AbiCoder.defaultAbiCoder().encode(types, samples.map(([value]) => value)).slice(2));
+      const calldata = getBytes(
+        id(signature!).slice(0, 10) +
+          AbiCoder.defaultAbiCoder()
+            .encode(
+              types,
+              samples.map(([value]) => value),
+            )
+            .slice(2),
+      );
       expect(await formatConsoleCall(calldata), signature).to.equal(samples.map(([, shown]) => shown).join(' '));
     }
   });
 
-  it('decodes the first console.sol\'s uint and int selectors as uint256 and int256', async () => {
+  it("decodes the first console.sol's uint and int selectors as uint256 and int256", async () => {
     const encode = (signature: string, types: string[], values: unknown[]) =>
       getBytes(id(signature).slice(0, 10) + AbiCoder.defaultAbiCoder().encode(types, values).slice(2));
     expect(await formatConsoleCall(encode('log(uint)', ['uint256'], [7n]))).to.equal('7');
@@ -39,7 +47,9 @@ describe('engine/consoleLog', () => {
   });
 
   it('applies format specifiers in a first string argument, as Hardhat does with util.format', async () => {
-    const calldata = getBytes(id('log(string,string,uint256)').slice(0, 10) + AbiCoder.defaultAbiCoder().encode(['string', 'string', 'uint256'], ['%s has %d', 'x', 5n]).slice(2));
+    const calldata = getBytes(
+      id('log(string,string,uint256)').slice(0, 10) + AbiCoder.defaultAbiCoder().encode(['string', 'string', 'uint256'], ['%s has %d', 'x', 5n]).slice(2),
+    );
     expect(await formatConsoleCall(calldata)).to.equal('x has 5');
   });
 

@@ -44,7 +44,9 @@ async function expectSameChains(vm: Rpc, reserved: Rpc): Promise<void> {
   const history = [hex(Math.min(Number(head) + 1, 1024)), 'latest', [10, 50]];
   expect(await reserved('eth_feeHistory', history)).to.deep.equal(await vm('eth_feeHistory', history));
   expect(await reserved('chain_exportChain')).to.equal(await vm('chain_exportChain'));
-  expect(await reserved('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }])).to.deep.equal(await vm('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]));
+  expect(await reserved('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }])).to.deep.equal(
+    await vm('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]),
+  );
 }
 
 /** Init code that stores BLOCKHASH(NUMBER - 1) in slot 0 of the created account. */
@@ -150,7 +152,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
     expect(await lazy.rpc('eth_getBlockByHash', [`0x${'ab'.repeat(32)}`, false])).to.equal(null);
   });
 
-  it('gives the EVM the reserved blocks\' hashes (BLOCKHASH) and links the next real block to the run', async () => {
+  it("gives the EVM the reserved blocks' hashes (BLOCKHASH) and links the next real block to the run", async () => {
     const { rpc } = await startNode();
     await rpc('hardhat_mine', ['0x1f4']);
     const receipt = await send(rpc, 0, { data: STORE_PARENT_HASH, gasLimit: 100_000 });
@@ -204,7 +206,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
     expect(await rpc('eth_blockNumber')).to.equal(hex(650));
   });
 
-  it('reports every reserved block\'s hash to block filters when polled (the poll computes them)', async () => {
+  it("reports every reserved block's hash to block filters when polled (the poll computes them)", async () => {
     const { rpc, chain } = await startNode();
     const filter = await rpc<string>('eth_newBlockFilter');
     await rpc('hardhat_mine', ['0x64']);

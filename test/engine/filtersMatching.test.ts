@@ -15,8 +15,7 @@ const Y = createAddressFromString('0x00000000000000000000000000000000000000bb');
 const Z = createAddressFromString('0x00000000000000000000000000000000000000cc');
 
 const log = (address = X, topics: Uint8Array[] = [A, B], logIndex = 0): LogRecord => ({ address, topics, data: new Uint8Array(), logIndex });
-const matches = (criteria: Partial<LogCriteria>, record: LogRecord = log()) =>
-  new LogMatcher({ addresses: [], topics: [], ...criteria }).matches(record);
+const matches = (criteria: Partial<LogCriteria>, record: LogRecord = log()) => new LogMatcher({ addresses: [], topics: [], ...criteria }).matches(record);
 
 /** A block with just what log matching reads: the header bloom and the receipts. */
 function fakeBlock(logs: LogRecord[], bloom = bloomOf(logs)): MinedBlock {

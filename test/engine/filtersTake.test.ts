@@ -39,7 +39,9 @@ describe('FilterManager.take (subscriptions in slices)', () => {
     const id = filters.newBlockFilter({ expires: false });
     await mine(1000);
     const first = filters.take(id, 100);
-    expect(first.kind === 'hashes' && 'reserved' in first ? first.reserved.map((block) => Number(block.number)) : []).to.deep.equal(Array.from({ length: 100 }, (_, i) => i + 1));
+    expect(first.kind === 'hashes' && 'reserved' in first ? first.reserved.map((block) => Number(block.number)) : []).to.deep.equal(
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
     const rest = takeAll(id, 128);
     expect(rest).to.have.length(900);
     expect(rest[0]).to.equal(hashOf(101));

@@ -19,7 +19,10 @@ describe('HD keys (BIP-39 seed, BIP-32 derivation)', () => {
   });
 
   it('computes the same seed as @scure/bip39', () => {
-    for (const mnemonic of ['abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about', 'test test test test test test test test test test test junk']) {
+    for (const mnemonic of [
+      'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+      'test test test test test test test test test test test junk',
+    ]) {
       expect(hex(mnemonicToSeed(mnemonic))).to.equal(hex(mnemonicToSeedSync(mnemonic)));
       expect(hex(mnemonicToSeed(mnemonic, 'TREZOR'))).to.equal(hex(mnemonicToSeedSync(mnemonic, 'TREZOR')));
     }

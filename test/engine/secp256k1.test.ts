@@ -13,7 +13,10 @@ describe('secp256k1 signing and public-key recovery (native addon and WebAssembl
     expect(nativeCurve()).to.be.an('object');
   });
 
-  const backends: [string, Curve | undefined][] = [['native', nativeCurve()], ['wasm', wasmCurve()]];
+  const backends: [string, Curve | undefined][] = [
+    ['native', nativeCurve()],
+    ['wasm', wasmCurve()],
+  ];
   for (const [name, backend] of backends) {
     it(`${name}: recovers the signer of any message, with high-s signatures too`, function () {
       if (!backend) this.skip();

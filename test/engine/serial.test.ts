@@ -8,13 +8,15 @@ describe('the chain queue', () => {
   it('runs tasks one at a time in arrival order; a failure rejects its caller only', async () => {
     const queue = new SerialQueue();
     const log: string[] = [];
-    const task = (name: string, fail = false) => async () => {
-      log.push(`${name} start`);
-      await tick();
-      log.push(`${name} end`);
-      if (fail) throw new Error(name);
-      return name;
-    };
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        log.push(`${name} start`);
+        await tick();
+        log.push(`${name} end`);
+        if (fail) throw new Error(name);
+        return name;
+      };
     const results = await Promise.allSettled([queue.run(task('a')), queue.run(task('b', true)), queue.run(task('c'))]);
     expect(log).to.deep.equal(['a start', 'a end', 'b start', 'b end', 'c start', 'c end']);
     expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
@@ -25,8 +27,14 @@ describe('the chain queue', () => {
     const log: string[] = [];
     const later: Array<Promise<unknown>> = [];
     const first = queue.run(async () => {
-      later.push(queue.run(async () => log.push('waiting 1')), queue.run(async () => log.push('waiting 2')));
-      later.push(queue.runNext(async () => log.push('next 1')), queue.runNext(async () => log.push('next 2')));
+      later.push(
+        queue.run(async () => log.push('waiting 1')),
+        queue.run(async () => log.push('waiting 2')),
+      );
+      later.push(
+        queue.runNext(async () => log.push('next 1')),
+        queue.runNext(async () => log.push('next 2')),
+      );
       log.push('first');
     });
     await first;

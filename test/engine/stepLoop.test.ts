@@ -15,9 +15,25 @@ const SELF = new Address(setLengthLeft(Uint8Array.of(0x5e, 0x1f), 20));
 // reads, memory, storage (persistent and transient), jumps, logs, calls to the callee, a
 // precompile and an empty account, every way to halt, and a few undefined bytes.
 const OPCODES = [
-  ...range(0x01, 0x0b), ...range(0x10, 0x1d), 0x20, ...range(0x30, 0x3f), ...range(0x40, 0x4a),
-  ...range(0x50, 0x5f), ...range(0x80, 0x8f), ...range(0x90, 0x9f), ...range(0xa0, 0xa4),
-  0xf1, 0xf4, 0xfa, 0xf3, 0xfd, 0xfe, 0x00, 0x0c, 0x21, 0xef,
+  ...range(0x01, 0x0b),
+  ...range(0x10, 0x1d),
+  0x20,
+  ...range(0x30, 0x3f),
+  ...range(0x40, 0x4a),
+  ...range(0x50, 0x5f),
+  ...range(0x80, 0x8f),
+  ...range(0x90, 0x9f),
+  ...range(0xa0, 0xa4),
+  0xf1,
+  0xf4,
+  0xfa,
+  0xf3,
+  0xfd,
+  0xfe,
+  0x00,
+  0x0c,
+  0x21,
+  0xef,
 ];
 const [JUMP, JUMPI, JUMPDEST] = [0x56, 0x57, 0x5b];
 // Extra weight on the opcodes loops and memory are made of.
@@ -90,7 +106,8 @@ async function run(evm: EVM, code: Uint8Array, callee: Uint8Array, data: Uint8Ar
     logs: JSON.stringify((result.logs ?? []).map(([address, topics, logData]) => [bytesToHex(address), topics.map(bytesToHex), bytesToHex(logData)])),
     stack: state ? state.stack.getStack().join(',') : '',
     memory: state ? bytesToHex(state.memory._store.subarray(0, Number(state.memoryWordCount) * 32)) : '',
-    storage: bytesToHex(await evm.stateManager.getStorage(CALLEE, new Uint8Array(32))) + bytesToHex(await evm.stateManager.getStorage(SELF, new Uint8Array(32))),
+    storage:
+      bytesToHex(await evm.stateManager.getStorage(CALLEE, new Uint8Array(32))) + bytesToHex(await evm.stateManager.getStorage(SELF, new Uint8Array(32))),
   };
 }
 

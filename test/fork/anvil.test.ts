@@ -21,7 +21,11 @@ describe('forking Anvil', function () {
   let url = '';
   let provider: ChainSimProvider | undefined;
   const upstream = async <T = unknown>(method: string, params: unknown[] = []): Promise<T> => {
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
     const body = (await response.json()) as { result?: T; error?: { message: string } };
     if (body.error) throw new Error(body.error.message);
     return body.result as T;
@@ -61,13 +65,19 @@ describe('forking Anvil', function () {
     });
     const [alice] = await upstream<string[]>('eth_accounts');
     const { abi, bytecode } = artifact('Token');
-    const deployHash = await upstream<string>('eth_sendTransaction', [{ from: alice, data: bytecode + new Interface(abi).encodeDeploy(['Token', 'TKN', 10n ** 24n]).slice(2) }]);
+    const deployHash = await upstream<string>('eth_sendTransaction', [
+      { from: alice, data: bytecode + new Interface(abi).encodeDeploy(['Token', 'TKN', 10n ** 24n]).slice(2) },
+    ]);
     const tokenAddress = (await minedReceipt(deployHash)).contractAddress;
     for (let i = 1; i <= 20; i++) {
-      await minedReceipt(await upstream<string>('eth_sendTransaction', [{ from: alice, to: tokenAddress, data: token.encodeFunctionData('transfer', [holder(i), BigInt(i)]) }]));
+      await minedReceipt(
+        await upstream<string>('eth_sendTransaction', [{ from: alice, to: tokenAddress, data: token.encodeFunctionData('transfer', [holder(i), BigInt(i)]) }]),
+      );
     }
     await upstream('anvil_mine', ['0x64']);
-    await minedReceipt(await upstream<string>('eth_sendTransaction', [{ from: alice, to: tokenAddress, data: token.encodeFunctionData('transfer', [holder(1), 1000n]) }]));
+    await minedReceipt(
+      await upstream<string>('eth_sendTransaction', [{ from: alice, to: tokenAddress, data: token.encodeFunctionData('transfer', [holder(1), 1000n]) }]),
+    );
     tokenAt = tokenAddress;
   });
   let tokenAt = '';
@@ -76,7 +86,7 @@ describe('forking Anvil', function () {
     anvil?.kill('SIGTERM');
   });
 
-  it('pins Anvil\'s block, takes its chain id and hardfork, and answers as Anvil does at the pinned block', async () => {
+  it("pins Anvil's block, takes its chain id and hardfork, and answers as Anvil does at the pinned block", async () => {
     const head = BigInt(await upstream<string>('eth_blockNumber'));
     const pinned = head - 1n; // before the last transfer
     provider = createProvider({ quiet: true, forkCache: false, fork: url, forkBlockNumber: pinned.toString() });
@@ -84,7 +94,8 @@ describe('forking Anvil', function () {
     expect(node.fork.session!.hardfork).to.equal('prague');
     expect(node.fork.session!.hardforkSource).to.match(/anvil_nodeInfo/);
     expect(await rpc('eth_chainId')).to.equal('0x7a69');
-    const balanceOf = (who: string, tag: string, via: typeof rpc) => via<string>('eth_call', [{ to: tokenAt, data: token.encodeFunctionData('balanceOf', [who]) }, tag]);
+    const balanceOf = (who: string, tag: string, via: typeof rpc) =>
+      via<string>('eth_call', [{ to: tokenAt, data: token.encodeFunctionData('balanceOf', [who]) }, tag]);
     for (const i of [1, 7, 20]) {
       expect(await balanceOf(holder(i), 'latest', rpc)).to.equal(await balanceOf(holder(i), hex(pinned), upstream));
     }

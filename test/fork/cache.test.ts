@@ -19,7 +19,9 @@ async function workload(up: Upstream, options: ChainSimOptions): Promise<string[
     seen.push(await rpc<string>('eth_call', [{ to: up.ledgerAddress, data: ledger.encodeFunctionData('sumOf', [up.accounts[1]]) }, 'latest']));
     await rpc('hardhat_impersonateAccount', [holder(9)]);
     await rpc('hardhat_setBalance', [holder(9), hex(10n ** 18n)]);
-    const hash = await rpc<string>('eth_sendTransaction', [{ from: holder(9), to: up.tokenAddress, data: token.encodeFunctionData('transfer', [holder(10), 9n]) }]);
+    const hash = await rpc<string>('eth_sendTransaction', [
+      { from: holder(9), to: up.tokenAddress, data: token.encodeFunctionData('transfer', [holder(10), 9n]) },
+    ]);
     seen.push((await rpc<{ status: string }>('eth_getTransactionReceipt', [hash])).status);
     seen.push(await rpc<string>('eth_call', [{ to: up.tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(10)]) }, 'latest']));
     seen.push(String((await rpc<unknown[]>('eth_getLogs', [{ address: up.tokenAddress, fromBlock: '0x0', toBlock: 'latest' }])).length));

@@ -65,7 +65,12 @@ describe('forking end to end: npx chain-sim --fork with ethers, viem and Hardhat
   for (const mode of ['hardhat', 'anvil'] as const) {
     it(`viem's test client resets to a fork block and back (mode: ${mode}; Anvil's -f spelling)`, async () => {
       await withCli(['-f', up().url], async (cli) => {
-        const chain = { id: 31337, name: 'fork', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [cli.url] } } } as const;
+        const chain = {
+          id: 31337,
+          name: 'fork',
+          nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+          rpcUrls: { default: { http: [cli.url] } },
+        } as const;
         const transport = http(cli.url);
         const test = createTestClient({ chain, mode, transport });
         const client = createPublicClient({ chain, transport });
@@ -80,7 +85,8 @@ describe('forking end to end: npx chain-sim --fork with ethers, viem and Hardhat
         const id = await test.snapshot();
         const hash = await wallet.sendTransaction({ to: up().tokenAddress as `0x${string}`, data });
         expect((await client.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).to.equal('success');
-        const balanceOf = async (who: string) => BigInt((await client.call({ to: up().tokenAddress as `0x${string}`, data: token.encodeFunctionData('balanceOf', [who]) as `0x${string}` })).data!);
+        const balanceOf = async (who: string) =>
+          BigInt((await client.call({ to: up().tokenAddress as `0x${string}`, data: token.encodeFunctionData('balanceOf', [who]) as `0x${string}` })).data!);
         expect(await balanceOf(holder(5))).to.equal(9000n);
         await test.revert({ id });
         expect(await balanceOf(holder(5))).to.equal(5000n);
@@ -94,7 +100,14 @@ describe('forking end to end: npx chain-sim --fork with ethers, viem and Hardhat
     await withCli([], async (cli) => {
       const run = await runNode(['fork-helpers.cjs'], {
         cwd: PROJECT,
-        env: { CHAIN_SIM_URL: cli.url, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true', FORK_URL: up().url, FORK_BLOCK: String(up().holdersBlock), HOLDER: holder(7), TOKEN: up().tokenAddress },
+        env: {
+          CHAIN_SIM_URL: cli.url,
+          HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true',
+          FORK_URL: up().url,
+          FORK_BLOCK: String(up().holdersBlock),
+          HOLDER: holder(7),
+          TOKEN: up().tokenAddress,
+        },
       });
       expect(run.code, run.stderr).to.equal(0);
       expect(JSON.parse(run.stdout)).to.deep.equal({

@@ -22,20 +22,46 @@ interface FakeUpstream {
 function answer(call: { id: unknown; method: string; params: unknown[] }): unknown {
   const result = (() => {
     switch (call.method) {
-      case 'eth_chainId': return '0x7a69';
-      case 'eth_blockNumber': return '0x64';
-      case 'eth_getBlockByNumber': return {
-        number: '0x64', hash: BLOCK_HASH, parentHash: `0x${'01'.repeat(32)}`, timestamp: '0x6553f100', gasLimit: '0x1c9c380', gasUsed: '0x0',
-        baseFeePerGas: '0x3b9aca00', difficulty: '0x0', miner: `0x${'00'.repeat(20)}`, stateRoot: `0x${'02'.repeat(32)}`,
-        transactionsRoot: `0x${'03'.repeat(32)}`, receiptsRoot: `0x${'04'.repeat(32)}`, logsBloom: `0x${'00'.repeat(256)}`, extraData: '0x',
-        mixHash: `0x${'05'.repeat(32)}`, nonce: '0x0000000000000000', sha3Uncles: `0x${'06'.repeat(32)}`, withdrawalsRoot: `0x${'07'.repeat(32)}`,
-        blobGasUsed: '0x0', excessBlobGas: '0x0', parentBeaconBlockRoot: `0x${'08'.repeat(32)}`, requestsHash: `0x${'09'.repeat(32)}`, transactions: [],
-      };
-      case 'eth_getBalance': return call.params[0] === BAD ? '0xde0b6b3a7640000' : '0x0';
-      case 'eth_getTransactionCount': return '0x0';
-      case 'eth_getCode': return '0x';
-      case 'eth_getStorageAt': return `0x${'00'.repeat(32)}`;
-      default: return undefined;
+      case 'eth_chainId':
+        return '0x7a69';
+      case 'eth_blockNumber':
+        return '0x64';
+      case 'eth_getBlockByNumber':
+        return {
+          number: '0x64',
+          hash: BLOCK_HASH,
+          parentHash: `0x${'01'.repeat(32)}`,
+          timestamp: '0x6553f100',
+          gasLimit: '0x1c9c380',
+          gasUsed: '0x0',
+          baseFeePerGas: '0x3b9aca00',
+          difficulty: '0x0',
+          miner: `0x${'00'.repeat(20)}`,
+          stateRoot: `0x${'02'.repeat(32)}`,
+          transactionsRoot: `0x${'03'.repeat(32)}`,
+          receiptsRoot: `0x${'04'.repeat(32)}`,
+          logsBloom: `0x${'00'.repeat(256)}`,
+          extraData: '0x',
+          mixHash: `0x${'05'.repeat(32)}`,
+          nonce: '0x0000000000000000',
+          sha3Uncles: `0x${'06'.repeat(32)}`,
+          withdrawalsRoot: `0x${'07'.repeat(32)}`,
+          blobGasUsed: '0x0',
+          excessBlobGas: '0x0',
+          parentBeaconBlockRoot: `0x${'08'.repeat(32)}`,
+          requestsHash: `0x${'09'.repeat(32)}`,
+          transactions: [],
+        };
+      case 'eth_getBalance':
+        return call.params[0] === BAD ? '0xde0b6b3a7640000' : '0x0';
+      case 'eth_getTransactionCount':
+        return '0x0';
+      case 'eth_getCode':
+        return '0x';
+      case 'eth_getStorageAt':
+        return `0x${'00'.repeat(32)}`;
+      default:
+        return undefined;
     }
   })();
   return result === undefined
@@ -77,10 +103,11 @@ async function startFake(): Promise<FakeUpstream> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://user:secret@127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  fake.close = () => new Promise((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  fake.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return fake;
 }
 

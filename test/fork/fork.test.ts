@@ -74,26 +74,31 @@ describe('forking a chain-sim upstream', function () {
     }
   });
 
-  it('impersonates a holder, transfers tokens, and history before the fork stays the upstream\'s', async () => {
+  it("impersonates a holder, transfers tokens, and history before the fork stays the upstream's", async () => {
     const pinned = up().head - 1n;
     const { provider, rpc } = forkNode({ fork: `${up().url}@${pinned}` });
     try {
       const whale = holder(HOLDERS);
       await rpc('hardhat_impersonateAccount', [whale]);
       await rpc('hardhat_setBalance', [whale, hex(10n ** 18n)]);
-      const hash = await rpc<string>('eth_sendTransaction', [{ from: whale, to: up().tokenAddress, data: token.encodeFunctionData('transfer', [holder(1), 500n]) }]);
+      const hash = await rpc<string>('eth_sendTransaction', [
+        { from: whale, to: up().tokenAddress, data: token.encodeFunctionData('transfer', [holder(1), 500n]) },
+      ]);
       const receipt = await rpc<{ status: string; blockNumber: string; logs: unknown[] }>('eth_getTransactionReceipt', [hash]);
       expect(receipt.status).to.equal('0x1');
       expect(BigInt(receipt.blockNumber)).to.equal(pinned + 1n);
-      const balanceOf = (who: string, tag: string) => rpc<string>('eth_call', [{ to: up().tokenAddress, data: token.encodeFunctionData('balanceOf', [who]) }, tag]);
+      const balanceOf = (who: string, tag: string) =>
+        rpc<string>('eth_call', [{ to: up().tokenAddress, data: token.encodeFunctionData('balanceOf', [who]) }, tag]);
       expect(BigInt(await balanceOf(whale, 'latest'))).to.equal(BigInt(HOLDERS) * 1000n - 500n);
       expect(BigInt(await balanceOf(holder(1), 'latest'))).to.equal(1500n);
       // At the pinned block (local state at the fork point) and before it (the upstream's state).
       expect(BigInt(await balanceOf(holder(1), hex(pinned)))).to.equal(1000n);
       expect(BigInt(await balanceOf(holder(1), hex(up().holdersBlock - 1n)))).to.equal(0n);
-      expect(BigInt(await rpc<string>("eth_getBalance", [up().accounts[0], hex(1)])) > 0n).to.equal(true);
+      expect(BigInt(await rpc<string>('eth_getBalance', [up().accounts[0], hex(1)])) > 0n).to.equal(true);
       // The upstream never saw the local transfer.
-      expect(BigInt(await up().rpc<string>('eth_call', [{ to: up().tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(1)]) }, 'latest']))).to.equal(1001n);
+      expect(
+        BigInt(await up().rpc<string>('eth_call', [{ to: up().tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(1)]) }, 'latest'])),
+      ).to.equal(1001n);
       // Transactions and receipts of the upstream's history, up to the pinned block.
       const old = await rpc<{ blockNumber: string } | null>('eth_getTransactionByHash', [up().transferTx]);
       expect(BigInt(old!.blockNumber)).to.equal(up().holdersBlock);
@@ -104,7 +109,9 @@ describe('forking a chain-sim upstream', function () {
       const headBlock = await up().rpc<{ transactions: string[] }>('eth_getBlockByNumber', [hex(up().head), false]);
       expect(await rpc('eth_getTransactionByHash', [headBlock.transactions[0]])).to.equal(null);
       // Logs across the fork point: the upstream's transfers, then the local one.
-      const logs = await rpc<Array<{ blockNumber: string; transactionHash: string }>>('eth_getLogs', [{ address: up().tokenAddress, fromBlock: '0x0', toBlock: 'latest' }]);
+      const logs = await rpc<Array<{ blockNumber: string; transactionHash: string }>>('eth_getLogs', [
+        { address: up().tokenAddress, fromBlock: '0x0', toBlock: 'latest' },
+      ]);
       expect(logs.length).to.equal(HOLDERS + 2); // mint, 60 transfers, the local transfer
       expect(logs[logs.length - 1]!.transactionHash).to.equal(hash);
       const numbers = logs.map((log) => BigInt(log.blockNumber));
@@ -169,10 +176,14 @@ describe('forking a chain-sim upstream', function () {
       await rpc('chain_mine', ['0x3']);
       await rpc('hardhat_reset', [{ forking: { jsonRpcUrl: up().url, blockNumber: Number(up().holdersBlock - 1n) } }]);
       expect(BigInt(await rpc<string>('eth_blockNumber'))).to.equal(up().holdersBlock - 1n);
-      expect(BigInt(await rpc<string>('eth_call', [{ to: up().tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(3)]) }, 'latest']))).to.equal(0n);
+      expect(BigInt(await rpc<string>('eth_call', [{ to: up().tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(3)]) }, 'latest']))).to.equal(
+        0n,
+      );
       // anvil_reset with a block number alone keeps the URL.
       await rpc('anvil_reset', [{ forking: { blockNumber: hex(up().holdersBlock) } }]);
-      expect(BigInt(await rpc<string>('eth_call', [{ to: up().tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(3)]) }, 'latest']))).to.equal(3000n);
+      expect(BigInt(await rpc<string>('eth_call', [{ to: up().tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(3)]) }, 'latest']))).to.equal(
+        3000n,
+      );
       await rpc('hardhat_reset', []);
       expect(BigInt(await rpc<string>('eth_blockNumber'))).to.equal(up().head);
     } finally {
@@ -182,7 +193,9 @@ describe('forking a chain-sim upstream', function () {
     try {
       await local.rpc('hardhat_reset', [{ forking: { jsonRpcUrl: up().url } }]);
       expect(BigInt(await local.rpc<string>('eth_blockNumber'))).to.equal(up().head);
-      expect(BigInt(await local.rpc<string>('eth_call', [{ to: up().tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(2)]) }, 'latest']))).to.equal(2000n);
+      expect(
+        BigInt(await local.rpc<string>('eth_call', [{ to: up().tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(2)]) }, 'latest'])),
+      ).to.equal(2000n);
       await local.rpc('hardhat_reset', []);
       expect(await local.rpc('eth_blockNumber')).to.equal('0x0');
       expect(await local.rpc('eth_getCode', [up().tokenAddress, 'latest'])).to.equal('0x');
@@ -203,11 +216,21 @@ describe('forking a chain-sim upstream', function () {
         await rpc('hardhat_impersonateAccount', [holder(8)]);
         await rpc('hardhat_setBalance', [holder(8), hex(10n ** 18n)]);
         await rpc('evm_setNextBlockTimestamp', [Number(2_000_000_000n)]);
-        await rpc('eth_sendTransaction', [{ from: holder(8), to: up().tokenAddress, gas: hex(100_000), maxFeePerGas: hex(10n ** 11n), maxPriorityFeePerGas: hex(10n ** 9n), data: token.encodeFunctionData('transfer', [holder(9), 8n]) }]);
+        await rpc('eth_sendTransaction', [
+          {
+            from: holder(8),
+            to: up().tokenAddress,
+            gas: hex(100_000),
+            maxFeePerGas: hex(10n ** 11n),
+            maxPriorityFeePerGas: hex(10n ** 9n),
+            data: token.encodeFunctionData('transfer', [holder(9), 8n]),
+          },
+        ]);
         await rpc('evm_setNextBlockTimestamp', [Number(2_000_000_100n)]);
         await rpc('evm_mine');
         const blocks = [];
-        for (const n of [up().head + 1n, up().head + 2n]) blocks.push(await rpc<{ hash: string; stateRoot: string; parentHash: string }>('eth_getBlockByNumber', [hex(n), false]));
+        for (const n of [up().head + 1n, up().head + 2n])
+          blocks.push(await rpc<{ hash: string; stateRoot: string; parentHash: string }>('eth_getBlockByNumber', [hex(n), false]));
         return blocks.map(({ hash, stateRoot, parentHash }) => ({ hash, stateRoot, parentHash }));
       } finally {
         await provider.disconnect();
@@ -225,13 +248,18 @@ describe('forking a chain-sim upstream', function () {
       const filter = await rpc<string>('eth_newFilter', [{ address: up().tokenAddress }]);
       await rpc('hardhat_impersonateAccount', [holder(11)]);
       await rpc('hardhat_setBalance', [holder(11), hex(10n ** 18n)]);
-      const hash = await rpc<string>('eth_sendTransaction', [{ from: holder(11), to: up().tokenAddress, data: token.encodeFunctionData('transfer', [holder(12), 11n]) }]);
+      const hash = await rpc<string>('eth_sendTransaction', [
+        { from: holder(11), to: up().tokenAddress, data: token.encodeFunctionData('transfer', [holder(12), 11n]) },
+      ]);
       const changes = await rpc<Array<{ transactionHash: string }>>('eth_getFilterChanges', [filter]);
       expect(changes.map((log) => log.transactionHash)).to.deep.equal([hash]);
       const trace = await rpc<{ failed: boolean; structLogs: Array<{ op: string }> }>('debug_traceTransaction', [hash]);
       expect(trace.failed).to.equal(false);
       expect(trace.structLogs.some((step) => step.op === 'SSTORE')).to.equal(true);
-      const callTrace = await rpc<{ failed: boolean; returnValue: string }>('debug_traceCall', [{ to: up().tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(12)]) }, 'latest']);
+      const callTrace = await rpc<{ failed: boolean; returnValue: string }>('debug_traceCall', [
+        { to: up().tokenAddress, data: token.encodeFunctionData('balanceOf', [holder(12)]) },
+        'latest',
+      ]);
       expect(BigInt(`0x${callTrace.returnValue.replace(/^0x/, '')}`)).to.equal(12_011n);
       // A transaction of the upstream's history is traced by the upstream.
       const upstreamTrace = await rpc<{ failed: boolean; structLogs: unknown[] }>('debug_traceTransaction', [up().transferTx]);

@@ -9,17 +9,21 @@ describe('forking through CHAIN_SIM_OPTIONS and the chain-sim/mocha plugin', fun
 
   it('forks the upstream, and the plugin isolates each test at the pinned state', async () => {
     const result = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn(process.execPath, ['node_modules/mocha/bin/mocha.js', '--no-config', '--require', 'dist/src/mocha.js', 'test/fork/mocha-project/fork.spec.mjs'], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          CHAIN_SIM_OPTIONS: JSON.stringify({ fork: { url: up().url, blockNumber: Number(up().holdersBlock) }, forkCache: false }),
-          TOKEN: up().tokenAddress,
-          HOLDER: holder(30),
-          RECIPIENT: '0x00000000000000000000000000000000000000cc',
+      const child = spawn(
+        process.execPath,
+        ['node_modules/mocha/bin/mocha.js', '--no-config', '--require', 'dist/src/mocha.js', 'test/fork/mocha-project/fork.spec.mjs'],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            CHAIN_SIM_OPTIONS: JSON.stringify({ fork: { url: up().url, blockNumber: Number(up().holdersBlock) }, forkCache: false }),
+            TOKEN: up().tokenAddress,
+            HOLDER: holder(30),
+            RECIPIENT: '0x00000000000000000000000000000000000000cc',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      );
       let output = '';
       child.stdout.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr.on('data', (c: Buffer) => (output += c.toString()));

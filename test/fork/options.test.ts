@@ -4,7 +4,7 @@ import { maskUrl } from '../../src/fork/upstream.js';
 import { resolveOptions } from '../../src/options.js';
 
 describe('forking options in every spelling', () => {
-  it('reads URL@BLOCK, Ganache\'s and Hardhat\'s shapes, and headers in three forms', () => {
+  it("reads URL@BLOCK, Ganache's and Hardhat's shapes, and headers in three forms", () => {
     const a = resolveOptions({ fork: 'http://127.0.0.1:8545@123', forkHeader: ['X-Key: abc', 'Other:  v '] }).fork!;
     expect([a.url, a.blockNumber, a.headers]).to.deep.equal(['http://127.0.0.1:8545', 123n, { 'X-Key': 'abc', Other: 'v' }]);
     const b = resolveOptions({ fork: { url: 'https://rpc.example/', blockNumber: 5, headers: [{ name: 'Authorization', value: 'Bearer t' }] } }).fork!;
@@ -30,10 +30,20 @@ describe('forking options in every spelling', () => {
     refused({ fork: 'http://h:1', forking: { url: 'http://h:2' } }, /either fork or forking/);
   });
 
-  it('rewrites Ganache\'s and Anvil\'s flags, and masks credentials and keys in printed URLs', () => {
+  it("rewrites Ganache's and Anvil's flags, and masks credentials and keys in printed URLs", () => {
     expect(normalizeForkFlags(['--fork.url', 'U', '--fork.blockNumber=9', '--fork-url', 'V', '--fork.headers', 'A: b', '-p', '0'])).to.deep.equal([
-      '--fork', 'U', '--fork-block-number=9', '--fork', 'V', '--fork-header', 'A: b', '-p', '0',
+      '--fork',
+      'U',
+      '--fork-block-number=9',
+      '--fork',
+      'V',
+      '--fork-header',
+      'A: b',
+      '-p',
+      '0',
     ]);
-    expect(maskUrl('https://user:pw@eth-mainnet.example/v2/abcdefghijklmnopqrstuvwxyz012345?key=secret')).to.equal('https://***:***@eth-mainnet.example/v2/***?key=***');
+    expect(maskUrl('https://user:pw@eth-mainnet.example/v2/abcdefghijklmnopqrstuvwxyz012345?key=secret')).to.equal(
+      'https://***:***@eth-mainnet.example/v2/***?key=***',
+    );
   });
 });

@@ -12,31 +12,59 @@ function mainnetLike(): Promise<{ url: string; close(): Promise<void> }> {
       const parsed = JSON.parse(body) as unknown;
       const calls = (Array.isArray(parsed) ? parsed : [parsed]) as Array<{ id: unknown; method: string }>;
       const answers = calls.map(({ id, method }) => {
-        const result = ({
-          eth_chainId: '0x1',
-          eth_blockNumber: '0x14fb180',
-          eth_getBlockByNumber: {
-            number: '0x14fb180', hash: `0x${'c1'.repeat(32)}`, parentHash: `0x${'c0'.repeat(32)}`, timestamp: '0x684f0d80', gasLimit: '0x2255100', gasUsed: '0x1c9c380',
-            baseFeePerGas: '0x3b9aca00', difficulty: '0x0', miner: `0x${'00'.repeat(20)}`, stateRoot: `0x${'02'.repeat(32)}`, transactionsRoot: `0x${'03'.repeat(32)}`,
-            receiptsRoot: `0x${'04'.repeat(32)}`, logsBloom: `0x${'00'.repeat(256)}`, extraData: '0x', mixHash: `0x${'05'.repeat(32)}`, nonce: '0x0000000000000000',
-            sha3Uncles: `0x${'06'.repeat(32)}`, withdrawalsRoot: `0x${'07'.repeat(32)}`, blobGasUsed: '0x0', excessBlobGas: '0x0',
-            parentBeaconBlockRoot: `0x${'08'.repeat(32)}`, requestsHash: `0x${'09'.repeat(32)}`, transactions: [],
-          },
-          eth_getBalance: '0x0',
-          eth_getTransactionCount: '0x0',
-          eth_getCode: '0x',
-          eth_getStorageAt: `0x${'00'.repeat(32)}`,
-        } as Record<string, unknown>)[method];
+        const result = (
+          {
+            eth_chainId: '0x1',
+            eth_blockNumber: '0x14fb180',
+            eth_getBlockByNumber: {
+              number: '0x14fb180',
+              hash: `0x${'c1'.repeat(32)}`,
+              parentHash: `0x${'c0'.repeat(32)}`,
+              timestamp: '0x684f0d80',
+              gasLimit: '0x2255100',
+              gasUsed: '0x1c9c380',
+              baseFeePerGas: '0x3b9aca00',
+              difficulty: '0x0',
+              miner: `0x${'00'.repeat(20)}`,
+              stateRoot: `0x${'02'.repeat(32)}`,
+              transactionsRoot: `0x${'03'.repeat(32)}`,
+              receiptsRoot: `0x${'04'.repeat(32)}`,
+              logsBloom: `0x${'00'.repeat(256)}`,
+              extraData: '0x',
+              mixHash: `0x${'05'.repeat(32)}`,
+              nonce: '0x0000000000000000',
+              sha3Uncles: `0x${'06'.repeat(32)}`,
+              withdrawalsRoot: `0x${'07'.repeat(32)}`,
+              blobGasUsed: '0x0',
+              excessBlobGas: '0x0',
+              parentBeaconBlockRoot: `0x${'08'.repeat(32)}`,
+              requestsHash: `0x${'09'.repeat(32)}`,
+              transactions: [],
+            },
+            eth_getBalance: '0x0',
+            eth_getTransactionCount: '0x0',
+            eth_getCode: '0x',
+            eth_getStorageAt: `0x${'00'.repeat(32)}`,
+          } as Record<string, unknown>
+        )[method];
         return result === undefined ? { jsonrpc: '2.0', id, error: { code: -32601, message: 'no such method' } } : { jsonrpc: '2.0', id, result };
       });
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
-  })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      }),
+    ),
+  );
 }
 
 describe('forking a known network: its fork schedule', function () {
@@ -53,7 +81,11 @@ describe('forking a known network: its fork schedule', function () {
       const next = node.chain.nextBlockCommon().hardfork();
       expect(['osaka', 'bpo1', 'bpo2']).to.include(next);
       await provider.request({ method: 'evm_mine', params: [] });
-      const block = (await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { number: string; parentHash: string; requestsHash?: string };
+      const block = (await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as {
+        number: string;
+        parentHash: string;
+        requestsHash?: string;
+      };
       expect(block.number).to.equal('0x14fb181');
       expect(block.parentHash).to.equal(`0x${'c1'.repeat(32)}`);
       expect(block.requestsHash).to.be.a('string');

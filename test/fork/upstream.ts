@@ -71,12 +71,17 @@ export async function startUpstream(options: { hardfork?: string; chainId?: numb
   await rpc('chain_setAutomine', [false]);
   let transferTx = '';
   for (let i = 1; i <= HOLDERS; i++) {
-    transferTx = await rpc<string>('eth_sendTransaction', [{ from: alice, to: tokenAddress, gas: '0x186a0', data: token.encodeFunctionData('transfer', [holder(i), BigInt(i) * 1000n]) }]);
+    transferTx = await rpc<string>('eth_sendTransaction', [
+      { from: alice, to: tokenAddress, gas: '0x186a0', data: token.encodeFunctionData('transfer', [holder(i), BigInt(i) * 1000n]) },
+    ]);
   }
   for (let i = 0; i < 20; i++) {
-    await rpc('eth_sendTransaction', [{ from: i % 2 === 0 ? alice : bob, to: ledgerAddress, gas: '0x30d40', data: ledger.encodeFunctionData('record', [i % 5, 100 + i]) }]);
+    await rpc('eth_sendTransaction', [
+      { from: i % 2 === 0 ? alice : bob, to: ledgerAddress, gas: '0x30d40', data: ledger.encodeFunctionData('record', [i % 5, 100 + i]) },
+    ]);
   }
-  for (let i = 0; i < 3; i++) await rpc('eth_sendTransaction', [{ from: alice, to: proxyAddress, gas: '0x186a0', data: counter.encodeFunctionData('increment') }]);
+  for (let i = 0; i < 3; i++)
+    await rpc('eth_sendTransaction', [{ from: alice, to: proxyAddress, gas: '0x186a0', data: counter.encodeFunctionData('increment') }]);
   await rpc('chain_mine', ['0x1']);
   const holdersBlock = BigInt(await rpc<string>('eth_blockNumber'));
   await rpc('chain_setAutomine', [true]);

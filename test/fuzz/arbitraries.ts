@@ -48,7 +48,13 @@ export const GOOD_VALUES: Readonly<Record<string, unknown>> = {
   blockOverrides: { number: '0x10', time: '0x100' },
 };
 
-const overrideAddresses = fc.constantFrom(SECOND_ACCOUNT, FIRST_ACCOUNT, '0x0000000000000000000000000000000000000001', '0x0000000000000000000000000000000000000002', '0x00000000000000000000000000000000000000c1');
+const overrideAddresses = fc.constantFrom(
+  SECOND_ACCOUNT,
+  FIRST_ACCOUNT,
+  '0x0000000000000000000000000000000000000001',
+  '0x0000000000000000000000000000000000000002',
+  '0x00000000000000000000000000000000000000c1',
+);
 const words = fc.bigInt({ min: 0n, max: (1n << 256n) - 1n }).map((v) => `0x${v.toString(16).padStart(64, '0')}`);
 const quantities = (bits: bigint) => fc.bigInt({ min: 0n, max: (1n << bits) - 1n }).map((v) => `0x${v.toString(16)}`);
 
@@ -139,10 +145,38 @@ const leaf = fc.oneof(
 );
 
 const FIELD_NAMES = [
-  'from', 'to', 'data', 'input', 'value', 'gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'nonce', 'type',
-  'accessList', 'authorizationList', 'blobVersionedHashes', 'blockHash', 'blockNumber', 'requireCanonical', 'fromBlock',
-  'toBlock', 'address', 'topics', 'chainId', 'alloc', 'timestamp', 'blocks', 'types', 'primaryType', 'domain', 'message',
-  'forking', 'constructor', 'toString',
+  'from',
+  'to',
+  'data',
+  'input',
+  'value',
+  'gas',
+  'gasPrice',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+  'nonce',
+  'type',
+  'accessList',
+  'authorizationList',
+  'blobVersionedHashes',
+  'blockHash',
+  'blockNumber',
+  'requireCanonical',
+  'fromBlock',
+  'toBlock',
+  'address',
+  'topics',
+  'chainId',
+  'alloc',
+  'timestamp',
+  'blocks',
+  'types',
+  'primaryType',
+  'domain',
+  'message',
+  'forking',
+  'constructor',
+  'toString',
 ];
 
 const objects = fc.dictionary(fc.constantFrom(...FIELD_NAMES), fc.oneof(leaf, fc.array(leaf, { maxLength: 3 })), { maxKeys: 5 });
@@ -186,18 +220,22 @@ export function methodName(table: MethodTable): fc.Arbitrary<string> {
  */
 export function paramsFor(method: RpcMethod | undefined, value: fc.Arbitrary<unknown>): fc.Arbitrary<unknown> {
   const good = (method?.params ?? []).map((p) => GOOD_VALUES[p.name] ?? null);
-  const mutated = fc.record({ position: fc.nat({ max: Math.max(0, good.length - 1) }), bad: value, length: fc.nat({ max: good.length + 2 }) }).map(({ position, bad, length }) => {
-    const params: unknown[] = [...good];
-    params[position] = bad;
-    params.length = Math.min(Math.max(length, position + 1), good.length + 2);
-    return params.map((p) => (p === undefined ? null : p));
-  });
-  const fieldMutated = fc.record({ position: fc.nat({ max: Math.max(0, good.length - 1) }), field: fc.constantFrom(...FIELD_NAMES), bad: value }).map(({ position, field, bad }) => {
-    const params: unknown[] = [...good];
-    const target = params[position];
-    if (typeof target === 'object' && target !== null && !Array.isArray(target)) params[position] = { ...target, [field]: bad };
-    return params;
-  });
+  const mutated = fc
+    .record({ position: fc.nat({ max: Math.max(0, good.length - 1) }), bad: value, length: fc.nat({ max: good.length + 2 }) })
+    .map(({ position, bad, length }) => {
+      const params: unknown[] = [...good];
+      params[position] = bad;
+      params.length = Math.min(Math.max(length, position + 1), good.length + 2);
+      return params.map((p) => (p === undefined ? null : p));
+    });
+  const fieldMutated = fc
+    .record({ position: fc.nat({ max: Math.max(0, good.length - 1) }), field: fc.constantFrom(...FIELD_NAMES), bad: value })
+    .map(({ position, field, bad }) => {
+      const params: unknown[] = [...good];
+      const target = params[position];
+      if (typeof target === 'object' && target !== null && !Array.isArray(target)) params[position] = { ...target, [field]: bad };
+      return params;
+    });
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant(good) },
     { weight: 5, arbitrary: mutated },
@@ -218,9 +256,14 @@ const ids = fc.oneof(fc.integer(), fc.string({ maxLength: 12 }), fc.constant(nul
 /** A JSON-RPC request object, sometimes malformed (bad jsonrpc, missing method, odd ids, notifications). */
 export function envelope(table: MethodTable): fc.Arbitrary<unknown> {
   return fc
-    .record(
-      { call: call(table, jsonValue), id: ids, hasId: fc.boolean(), jsonrpc: fc.oneof({ weight: 9, arbitrary: fc.constant('2.0') }, { weight: 1, arbitrary: fc.constantFrom('1.0', 2, null, undefined) }), withParams: fc.boolean(), methodOk: fc.oneof({ weight: 19, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }) },
-    )
+    .record({
+      call: call(table, jsonValue),
+      id: ids,
+      hasId: fc.boolean(),
+      jsonrpc: fc.oneof({ weight: 9, arbitrary: fc.constant('2.0') }, { weight: 1, arbitrary: fc.constantFrom('1.0', 2, null, undefined) }),
+      withParams: fc.boolean(),
+      methodOk: fc.oneof({ weight: 19, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+    })
     .map(({ call: { method, params }, id, hasId, jsonrpc, withParams, methodOk }) => {
       const request: Record<string, unknown> = {};
       if (jsonrpc !== undefined) request.jsonrpc = jsonrpc;
@@ -235,7 +278,10 @@ export function envelope(table: MethodTable): fc.Arbitrary<unknown> {
 export function body(table: MethodTable): fc.Arbitrary<unknown> {
   return fc.oneof(
     { weight: 8, arbitrary: envelope(table) },
-    { weight: 2, arbitrary: fc.array(fc.oneof({ weight: 5, arbitrary: envelope(table) }, { weight: 1, arbitrary: jsonValue }), { minLength: 0, maxLength: 5 }) },
+    {
+      weight: 2,
+      arbitrary: fc.array(fc.oneof({ weight: 5, arbitrary: envelope(table) }, { weight: 1, arbitrary: jsonValue }), { minLength: 0, maxLength: 5 }),
+    },
     { weight: 1, arbitrary: jsonValue },
   );
 }

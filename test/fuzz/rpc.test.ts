@@ -102,7 +102,10 @@ function checkAnswer(body: unknown, answer: unknown): boolean {
   const answered = ids.filter((id) => id !== undefined);
   const responses: unknown[] = single ? (answer === undefined ? [] : [answer]) : answer === undefined ? [] : (answer as unknown[]);
   if (!single) expect(answer === undefined || Array.isArray(answer), 'a batch answer is an array').to.equal(true);
-  expect(responses.map((r) => (r as { id: unknown }).id), 'one response per request, in order, with the right id').to.deep.equal(answered);
+  expect(
+    responses.map((r) => (r as { id: unknown }).id),
+    'one response per request, in order, with the right id',
+  ).to.deep.equal(answered);
   let allFailed = true;
   for (const response of responses) {
     const r = response as Record<string, unknown>;
@@ -190,12 +193,28 @@ describe('fuzz: the whole method table with hostile input', function () {
           runs++;
           const params =
             method === 'eth_simulateV1'
-              ? [{ blockStateCalls: [{ stateOverrides: state, blockOverrides: header, calls: [{ from: FIRST_ACCOUNT, to, value: '0x1' }] }, { calls: [{ to }] }], traceTransfers: true }, block]
+              ? [
+                  {
+                    blockStateCalls: [
+                      { stateOverrides: state, blockOverrides: header, calls: [{ from: FIRST_ACCOUNT, to, value: '0x1' }] },
+                      { calls: [{ to }] },
+                    ],
+                    traceTransfers: true,
+                  },
+                  block,
+                ]
               : method === 'eth_createAccessList' || header === undefined
                 ? [{ from: FIRST_ACCOUNT, to }, block, state]
                 : [{ from: FIRST_ACCOUNT, to }, block, state, header];
           const accounts = Object.keys(state as object);
-          const look = () => Promise.all(accounts.flatMap((a) => [provider.request({ method: 'eth_getBalance', params: [a, 'latest'] }), provider.request({ method: 'eth_getCode', params: [a, 'latest'] }), provider.request({ method: 'eth_getStorageAt', params: [a, '0x0', 'latest'] })]));
+          const look = () =>
+            Promise.all(
+              accounts.flatMap((a) => [
+                provider.request({ method: 'eth_getBalance', params: [a, 'latest'] }),
+                provider.request({ method: 'eth_getCode', params: [a, 'latest'] }),
+                provider.request({ method: 'eth_getStorageAt', params: [a, '0x0', 'latest'] }),
+              ]),
+            );
           const before = await stateOf(node);
           const seen = await look();
           try {
@@ -207,7 +226,9 @@ describe('fuzz: the whole method table with hostile input', function () {
           expect(await stateOf(node), `state after ${method}`).to.deep.equal(before);
           expect(await look(), `overridden accounts after ${method}`).to.deep.equal(seen);
           // The precompiles are where they were for the next call: sha256("") at 0x02.
-          expect(await provider.request({ method: 'eth_call', params: [{ to: '0x0000000000000000000000000000000000000002' }] })).to.equal('0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+          expect(await provider.request({ method: 'eth_call', params: [{ to: '0x0000000000000000000000000000000000000002' }] })).to.equal(
+            '0xe3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+          );
         }),
         { numRuns: MAX_RUNS, interruptAfterTimeLimit: IN_PROCESS_BUDGET_MS, markInterruptAsFailure: false },
       );

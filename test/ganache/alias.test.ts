@@ -21,7 +21,9 @@ describe('chain-sim installed as `ganache` (npm alias)', function () {
   after(() => rm(dir, { recursive: true, force: true }));
 
   it("require('ganache') and import ganache from 'ganache' give Ganache's provider and server", async () => {
-    await writeFile(join(dir, 'suite.cjs'), `
+    await writeFile(
+      join(dir, 'suite.cjs'),
+      `
       const ganache = require('ganache');
       (async () => {
         const provider = ganache.provider({ wallet: { deterministic: true }, logging: { quiet: true } });
@@ -33,13 +35,17 @@ describe('chain-sim installed as `ganache` (npm alias)', function () {
         await server.close();
         await provider.disconnect();
       })();
-    `);
-    await writeFile(join(dir, 'suite.mjs'), `
+    `,
+    );
+    await writeFile(
+      join(dir, 'suite.mjs'),
+      `
       import ganache from 'ganache';
       const provider = ganache.provider({ wallet: { totalAccounts: 2 }, logging: { quiet: true } });
       console.log(JSON.stringify({ count: (await provider.request({ method: 'eth_accounts' })).length, client: await provider.request({ method: 'web3_clientVersion' }) }));
       await provider.disconnect();
-    `);
+    `,
+    );
     const cjs = await runNode(['suite.cjs'], { cwd: dir });
     expect(cjs.stderr).to.equal('');
     expect(JSON.parse(cjs.stdout)).to.deep.equal({ first: '0x90f8bf6a479f320ead074411a4b0e7944ea8c9c1', version: '77' });

@@ -29,7 +29,10 @@ describe('chain-sim/ganache answers as Ganache 7 does', function () {
   this.timeout(60_000);
   const options = { logging: { quiet: true }, wallet: { deterministic: true, totalAccounts: 3 }, chain: { vmErrorsOnRPCResponse: true } };
 
-  for (const [name, make] of [['ganache 7', () => realGanache.provider(options)], ['chain-sim/ganache', () => ganache.provider(options)]] as const) {
+  for (const [name, make] of [
+    ['ganache 7', () => realGanache.provider(options)],
+    ['chain-sim/ganache', () => ganache.provider(options)],
+  ] as const) {
     describe(name, () => {
       let provider: AnyProvider;
       const rpc = (method: string, params: unknown[] = []) => provider.request({ method, params });
@@ -61,7 +64,7 @@ describe('chain-sim/ganache answers as Ganache 7 does', function () {
         expect(await rpc('web3_clientVersion')).to.match(/^Ganache\/v7\.9\.2\/EthereumJS TestRPC\//);
       });
 
-      it('evm_snapshot, evm_revert, evm_mine, evm_increaseTime and evm_setTime answer in Ganache\'s forms', async () => {
+      it("evm_snapshot, evm_revert, evm_mine, evm_increaseTime and evm_setTime answer in Ganache's forms", async () => {
         expect(await rpc('evm_snapshot')).to.equal('0x1');
         expect(await rpc('evm_mine')).to.equal('0x0');
         expect(await rpc('evm_mine', [{ blocks: 2 }])).to.equal('0x0');
@@ -100,12 +103,16 @@ describe('chain-sim/ganache answers as Ganache 7 does', function () {
         const created = (await rpc('personal_newAccount', ['pw'])) as string;
         expect(await rpc('personal_listAccounts')).to.deep.equal([...((await rpc('eth_accounts')) as string[])]);
         expect(await rpc('eth_accounts')).to.include(created);
-        expect((await caught(rpc('eth_sendTransaction', [{ from: created, to: second, value: '0x0' }]))).message).to.equal('authentication needed: passphrase or unlock');
+        expect((await caught(rpc('eth_sendTransaction', [{ from: created, to: second, value: '0x0' }]))).message).to.equal(
+          'authentication needed: passphrase or unlock',
+        );
         expect((await caught(rpc('personal_unlockAccount', [created, 'wrong']))).message).to.equal('could not decrypt key with given passphrase');
         expect(await rpc('personal_unlockAccount', [created, 'pw', 0])).to.equal(true);
         expect(await rpc('personal_lockAccount', [created])).to.equal(true);
         expect(await rpc('personal_lockAccount', ['0x00000000000000000000000000000000000000bb'])).to.equal(false);
-        expect((await caught(rpc('personal_unlockAccount', ['0x00000000000000000000000000000000000000bb', 'x']))).message).to.equal('no key for given address or file');
+        expect((await caught(rpc('personal_unlockAccount', ['0x00000000000000000000000000000000000000bb', 'x']))).message).to.equal(
+          'no key for given address or file',
+        );
         const hash = await rpc('personal_sendTransaction', [{ from: first, to: created, value: '0x1' }, '']);
         expect(hash).to.match(/^0x[0-9a-f]{64}$/);
         expect(await rpc('eth_getBalance', [created, 'latest'])).to.equal('0x1');
@@ -114,7 +121,9 @@ describe('chain-sim/ganache answers as Ganache 7 does', function () {
         expect(await rpc('personal_importRawKey', [`0x${'11'.repeat(32)}`, 'p'])).to.equal('0x19e7e376e7c213b7e7e7e46cc70a5dd086daff2a');
         expect(await rpc('evm_addAccount', ['0x00000000000000000000000000000000000000aa', 'pp'])).to.equal(true);
         expect(await rpc('evm_addAccount', ['0x00000000000000000000000000000000000000aa', 'pp'])).to.equal(false);
-        expect((await caught(rpc('evm_removeAccount', ['0x00000000000000000000000000000000000000aa', 'bad']))).message).to.equal('could not decrypt key with given passphrase');
+        expect((await caught(rpc('evm_removeAccount', ['0x00000000000000000000000000000000000000aa', 'bad']))).message).to.equal(
+          'could not decrypt key with given passphrase',
+        );
         expect(await rpc('evm_removeAccount', ['0x00000000000000000000000000000000000000aa', 'pp'])).to.equal(true);
         expect(await rpc('evm_removeAccount', ['0x00000000000000000000000000000000000000aa', 'pp'])).to.equal(false);
         expect(await rpc('evm_removeAccount', [second, ''])).to.equal(true);
@@ -131,7 +140,9 @@ describe('chain-sim/ganache answers as Ganache 7 does', function () {
         const tx = (await rpc('eth_getTransactionByHash', [hash])) as { from: string };
         expect(tx.from).to.equal(keyless);
         await new Promise((resolve) => setTimeout(resolve, 1100));
-        expect((await caught(rpc('eth_sendTransaction', [{ from: keyless, to: first, value: '0x1' }]))).message).to.equal('authentication needed: passphrase or unlock');
+        expect((await caught(rpc('eth_sendTransaction', [{ from: keyless, to: first, value: '0x1' }]))).message).to.equal(
+          'authentication needed: passphrase or unlock',
+        );
       });
 
       it('miner_setEtherbase, miner_setGasPrice, miner_setExtra and rpc_modules', async () => {
@@ -161,14 +172,36 @@ describe('chain-sim/ganache options', () => {
       logging: { quiet: true },
     }).options;
     const legacy = mapGanacheOptions({
-      mnemonic: GANACHE_DETERMINISTIC_MNEMONIC, total_accounts: 4, default_balance_ether: 50, hd_path: "m/44'/60'/0'/0/",
-      chainId: 5, network_id: 77, hardfork: 'merge', time: '2020-01-01T00:00:00Z', vmErrorsOnRPCResponse: true,
-      gasLimit: 30_000_000, gasPrice: '7', blockTime: 0, quiet: true,
+      mnemonic: GANACHE_DETERMINISTIC_MNEMONIC,
+      total_accounts: 4,
+      default_balance_ether: 50,
+      hd_path: "m/44'/60'/0'/0/",
+      chainId: 5,
+      network_id: 77,
+      hardfork: 'merge',
+      time: '2020-01-01T00:00:00Z',
+      vmErrorsOnRPCResponse: true,
+      gasLimit: 30_000_000,
+      gasPrice: '7',
+      blockTime: 0,
+      quiet: true,
     }).options;
     const expected = {
-      mnemonic: GANACHE_DETERMINISTIC_MNEMONIC, accounts: 4n, balance: '50', derivationPath: "m/44'/60'/0'/0",
-      chainId: 5n, networkId: 77n, hardfork: 'paris', timestamp: 1577836800n, vmErrorsOnRPCResponse: true,
-      gasLimit: 30_000_000n, gasPrice: 7n, blockTime: 0, quiet: true, compat: 'ganache', hardhatNode: false,
+      mnemonic: GANACHE_DETERMINISTIC_MNEMONIC,
+      accounts: 4n,
+      balance: '50',
+      derivationPath: "m/44'/60'/0'/0",
+      chainId: 5n,
+      networkId: 77n,
+      hardfork: 'paris',
+      timestamp: 1577836800n,
+      vmErrorsOnRPCResponse: true,
+      gasLimit: 30_000_000n,
+      gasPrice: 7n,
+      blockTime: 0,
+      quiet: true,
+      compat: 'ganache',
+      hardhatNode: false,
     };
     expect(nested).to.deep.equal(expected);
     expect(legacy).to.deep.equal(expected);
@@ -199,10 +232,21 @@ describe('chain-sim/ganache options', () => {
   });
 
   it('maps fork.* to the fork option, which forks (an unreachable upstream is named)', async () => {
-    expect(mapGanacheOptions({ fork: { url: 'http://127.0.0.1:1', blockNumber: 5 } }).options.fork).to.deep.equal({ url: 'http://127.0.0.1:1', blockNumber: 5, headers: undefined });
-    expect(mapGanacheOptions({ fork: 'http://127.0.0.1:1', fork_block_number: 9 }).options.fork).to.deep.equal({ url: 'http://127.0.0.1:1', blockNumber: 9, headers: undefined });
+    expect(mapGanacheOptions({ fork: { url: 'http://127.0.0.1:1', blockNumber: 5 } }).options.fork).to.deep.equal({
+      url: 'http://127.0.0.1:1',
+      blockNumber: 5,
+      headers: undefined,
+    });
+    expect(mapGanacheOptions({ fork: 'http://127.0.0.1:1', fork_block_number: 9 }).options.fork).to.deep.equal({
+      url: 'http://127.0.0.1:1',
+      blockNumber: 9,
+      headers: undefined,
+    });
     const forked = ganache.provider({ fork: { url: 'http://127.0.0.1:1' }, logging: { quiet: true } });
-    const failure = await forked.request({ method: 'eth_chainId' }).then(() => undefined, (error: unknown) => error as Error);
+    const failure = await forked.request({ method: 'eth_chainId' }).then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
     expect(failure?.message).to.match(/fork upstream http:\/\/127\.0\.0\.1:1/);
   });
 
@@ -210,7 +254,11 @@ describe('chain-sim/ganache options', () => {
     const a = ganache.provider({ logging: { quiet: true } });
     const b = ganache.provider({ logging: { quiet: true } });
     const key = `0x${'22'.repeat(32)}`;
-    const c = ganache.provider({ logging: { quiet: true }, wallet: { accounts: [{ secretKey: key, balance: '0x64' }] }, unlocked_accounts: ['0x00000000000000000000000000000000000000cc'] });
+    const c = ganache.provider({
+      logging: { quiet: true },
+      wallet: { accounts: [{ secretKey: key, balance: '0x64' }] },
+      unlocked_accounts: ['0x00000000000000000000000000000000000000cc'],
+    });
     try {
       expect(Object.keys(a.getInitialAccounts())).to.have.length(10);
       expect(await a.request({ method: 'eth_accounts' })).to.not.deep.equal(await b.request({ method: 'eth_accounts' }));
@@ -230,12 +278,24 @@ describe('chain-sim/ganache options', () => {
   it('legacy send(payload, callback), batches, sendAsync and send(method, params)', async () => {
     const provider = ganache.provider({ logging: { quiet: true }, chain: { chainId: 10 } });
     try {
-      const one = await new Promise<unknown[]>((resolve) => provider.send({ jsonrpc: '2.0', id: 4, method: 'eth_chainId', params: [] }, (...args: unknown[]) => resolve(args)));
+      const one = await new Promise<unknown[]>((resolve) =>
+        provider.send({ jsonrpc: '2.0', id: 4, method: 'eth_chainId', params: [] }, (...args: unknown[]) => resolve(args)),
+      );
       expect(one).to.deep.equal([null, { jsonrpc: '2.0', id: 4, result: '0xa' }]);
-      const failed = await new Promise<unknown[]>((resolve) => provider.sendAsync({ jsonrpc: '2.0', id: 5, method: 'eth_nope', params: [] }, (...args: unknown[]) => resolve(args)));
+      const failed = await new Promise<unknown[]>((resolve) =>
+        provider.sendAsync({ jsonrpc: '2.0', id: 5, method: 'eth_nope', params: [] }, (...args: unknown[]) => resolve(args)),
+      );
       expect((failed[0] as Error).message).to.match(/eth_nope does not exist/);
       expect(failed[1]).to.deep.include({ id: 5, error: { code: -32601, message: (failed[0] as Error).message } });
-      const batch = await new Promise<unknown[]>((resolve) => provider.send([{ id: 1, method: 'net_version' }, { id: 2, method: 'eth_nope' }], (...args: unknown[]) => resolve(args)));
+      const batch = await new Promise<unknown[]>((resolve) =>
+        provider.send(
+          [
+            { id: 1, method: 'net_version' },
+            { id: 2, method: 'eth_nope' },
+          ],
+          (...args: unknown[]) => resolve(args),
+        ),
+      );
       expect(batch[0]).to.equal(null);
       expect((batch[1] as Array<{ id: number }>).map((r) => r.id)).to.deep.equal([1, 2]);
       expect(await provider.send('eth_chainId', [])).to.equal('0xa');
@@ -265,12 +325,19 @@ describe('chain-sim/ganache options', () => {
     await new Promise<void>((resolve, reject) => server.listen(0, '127.0.0.1', (error) => (error ? reject(error) : resolve())));
     const address = server.address()!;
     expect(address).to.include({ address: '127.0.0.1', family: 'IPv4' });
-    const response = await fetch(`http://127.0.0.1:${address.port}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'net_version' }) });
+    const response = await fetch(`http://127.0.0.1:${address.port}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'net_version' }),
+    });
     expect(await response.json()).to.deep.equal({ jsonrpc: '2.0', id: 1, result: '99' });
     expect(await server.provider.request({ method: 'net_version' })).to.equal('99');
     await server.close();
     expect(server.status).to.equal('closed');
-    await fetch(`http://127.0.0.1:${address.port}`).then(() => expect.fail('still listening'), () => {});
+    await fetch(`http://127.0.0.1:${address.port}`).then(
+      () => expect.fail('still listening'),
+      () => {},
+    );
     let error: unknown;
     await (server.listen(0) as Promise<void>).catch((e: unknown) => (error = e));
     expect(String(error)).to.match(/already closed/);

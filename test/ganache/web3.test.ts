@@ -45,7 +45,10 @@ for (const mode of ['provider', 'server'] as const) {
       expect(accounts[0]).to.equal('0x90F8bf6A479f320ead074411a4B0e7944Ea8c9C1');
       expect(await web3.eth.getBalance(accounts[0]!)).to.equal(1000n * 10n ** 18n);
       const instance = await deployToken();
-      const methods = instance.methods as Record<string, (...args: unknown[]) => { call(): Promise<unknown>; send(options: object): Promise<{ status: bigint; events?: Record<string, unknown> }> }>;
+      const methods = instance.methods as Record<
+        string,
+        (...args: unknown[]) => { call(): Promise<unknown>; send(options: object): Promise<{ status: bigint; events?: Record<string, unknown> }> }
+      >;
       expect(await methods.name!().call()).to.equal('Test');
       const receipt = await methods.transfer!(accounts[1], 10n).send({ from: accounts[0] });
       expect(receipt.status).to.equal(1n);
@@ -67,7 +70,9 @@ for (const mode of ['provider', 'server'] as const) {
       const instance = await deployToken(5n);
       const methods = instance.methods as Record<string, (...args: unknown[]) => { send(options: object): Promise<unknown> }>;
       let error: unknown;
-      await methods.transfer!(accounts[1], 10n).send({ from: accounts[0], gas: '100000' }).catch((e: unknown) => (error = e));
+      await methods.transfer!(accounts[1], 10n)
+        .send({ from: accounts[0], gas: '100000' })
+        .catch((e: unknown) => (error = e));
       expect(error, 'the send should fail').to.not.equal(undefined);
       expect(JSON.stringify(error, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) + String(error)).to.contain('Token: insufficient balance');
       // The failed transaction is mined, as in Ganache.
@@ -76,7 +81,14 @@ for (const mode of ['provider', 'server'] as const) {
 
     it("ganache-core 2's flat options: total_accounts, default_balance_ether, network_id, gasLimit", async () => {
       await close();
-      web3 = await start({ total_accounts: 3, default_balance_ether: 50, network_id: 4242, gasLimit: 8_000_000, mnemonic: 'myth like bonus scare over problem client lizard pioneer submit female collect', quiet: true });
+      web3 = await start({
+        total_accounts: 3,
+        default_balance_ether: 50,
+        network_id: 4242,
+        gasLimit: 8_000_000,
+        mnemonic: 'myth like bonus scare over problem client lizard pioneer submit female collect',
+        quiet: true,
+      });
       accounts = await web3.eth.getAccounts();
       expect(accounts).to.have.length(3);
       expect(await web3.eth.getBalance(accounts[2]!)).to.equal(50n * 10n ** 18n);

@@ -32,17 +32,57 @@ describe('--genesis errors', function () {
 
   const cases: Array<{ name: string; file: () => Promise<string>; message: RegExp }> = [
     { name: 'missing file', file: async () => join(dir, 'nope.json'), message: /: no such file$/ },
-    { name: 'invalid JSON', file: async () => { const p = join(dir, 'bad.json'); await writeFile(p, '{"config": {'); return p; }, message: /: not valid JSON: / },
+    {
+      name: 'invalid JSON',
+      file: async () => {
+        const p = join(dir, 'bad.json');
+        await writeFile(p, '{"config": {');
+        return p;
+      },
+      message: /: not valid JSON: /,
+    },
     { name: 'unknown fork', file: () => variant('unknown', (g) => (g.config.fooBlock = 3)), message: /: config\.fooBlock: unknown fork$/ },
-    { name: 'unsupported fork', file: () => variant('amsterdam', (g) => (g.config.amsterdamTime = 1_800_000_000)), message: /: config\.amsterdamTime: this fork is not supported by chain-sim$/ },
-    { name: 'forks out of order', file: () => variant('order', (g) => (g.config.berlinBlock = 4)), message: /: config: unsupported fork ordering: berlinBlock enabled at block 4, but londonBlock enabled at block 3$/ },
-    { name: 'fork gap', file: () => variant('gap', (g) => delete g.config.petersburgBlock), message: /unsupported fork ordering: petersburgBlock not enabled, but istanbulBlock enabled at block 2$/ },
-    { name: 'time forks out of order', file: () => variant('times', (g) => (g.config.cancunTime = 1_700_000_500)), message: /shanghaiTime enabled at timestamp 1700001000, but cancunTime enabled at timestamp 1700000500$/ },
-    { name: 'bad balance', file: () => variant('balance', (g) => (g.alloc['0x00000000000000000000000000000000000000bb'] = { balance: 'lots' })), message: /: alloc 0x0+bb\.balance: expected a hex or decimal whole number, got "lots"$/ },
-    { name: 'bad address', file: () => variant('address', (g) => (g.alloc['0x1234'] = { balance: '0x1' })), message: /: alloc: "0x1234" is not a 20-byte address$/ },
-    { name: 'missing balance', file: () => variant('nobalance', (g) => (g.alloc['0x00000000000000000000000000000000000000bb'] = { nonce: '0x1' })), message: /: alloc 0x0+bb: missing required field "balance"$/ },
+    {
+      name: 'unsupported fork',
+      file: () => variant('amsterdam', (g) => (g.config.amsterdamTime = 1_800_000_000)),
+      message: /: config\.amsterdamTime: this fork is not supported by chain-sim$/,
+    },
+    {
+      name: 'forks out of order',
+      file: () => variant('order', (g) => (g.config.berlinBlock = 4)),
+      message: /: config: unsupported fork ordering: berlinBlock enabled at block 4, but londonBlock enabled at block 3$/,
+    },
+    {
+      name: 'fork gap',
+      file: () => variant('gap', (g) => delete g.config.petersburgBlock),
+      message: /unsupported fork ordering: petersburgBlock not enabled, but istanbulBlock enabled at block 2$/,
+    },
+    {
+      name: 'time forks out of order',
+      file: () => variant('times', (g) => (g.config.cancunTime = 1_700_000_500)),
+      message: /shanghaiTime enabled at timestamp 1700001000, but cancunTime enabled at timestamp 1700000500$/,
+    },
+    {
+      name: 'bad balance',
+      file: () => variant('balance', (g) => (g.alloc['0x00000000000000000000000000000000000000bb'] = { balance: 'lots' })),
+      message: /: alloc 0x0+bb\.balance: expected a hex or decimal whole number, got "lots"$/,
+    },
+    {
+      name: 'bad address',
+      file: () => variant('address', (g) => (g.alloc['0x1234'] = { balance: '0x1' })),
+      message: /: alloc: "0x1234" is not a 20-byte address$/,
+    },
+    {
+      name: 'missing balance',
+      file: () => variant('nobalance', (g) => (g.alloc['0x00000000000000000000000000000000000000bb'] = { nonce: '0x1' })),
+      message: /: alloc 0x0+bb: missing required field "balance"$/,
+    },
     { name: 'missing gasLimit', file: () => variant('nogas', (g) => delete g.gasLimit), message: /: missing required field "gasLimit"$/ },
-    { name: 'blob fields before Cancun', file: () => variant('blobs', (g) => (g.excessBlobGas = '0x0')), message: /excessBlobGas and blobGasUsed need Cancun active at genesis$/ },
+    {
+      name: 'blob fields before Cancun',
+      file: () => variant('blobs', (g) => (g.excessBlobGas = '0x0')),
+      message: /excessBlobGas and blobGasUsed need Cancun active at genesis$/,
+    },
   ];
 
   for (const { name, file, message } of cases) {
@@ -61,7 +101,12 @@ describe('--genesis errors', function () {
   }
 
   it('refuses flags the genesis file decides', async () => {
-    for (const flag of [['--hardfork', 'cancun'], ['--chain-id', '5'], ['--gas-limit', '1000000'], ['--base-fee', '7']]) {
+    for (const flag of [
+      ['--hardfork', 'cancun'],
+      ['--chain-id', '5'],
+      ['--gas-limit', '1000000'],
+      ['--base-fee', '7'],
+    ]) {
       const result = await runCli(['--genesis', SCHEDULE, ...flag]);
       expect(result.code, result.stderr).to.equal(1);
       expect(result.stderr.trim()).to.equal(`chain-sim: invalid value for genesis: cannot be combined with ${flag[0]}: the genesis file sets it`);
@@ -69,10 +114,32 @@ describe('--genesis errors', function () {
   });
 
   it('reads quantities as go-ethereum does: hex or decimal, case-insensitive keys, big integers exact', () => {
-    const parsed = parseGethGenesis(JSON.parse(quoteLargeIntegers(JSON.stringify({
-      config: { chainId: '0x5', homesteadBlock: 0, eip150Block: 0, eip155Block: 0, eip158Block: 0, byzantiumBlock: 0, constantinopleBlock: 0, petersburgBlock: 0, istanbulBlock: 0, berlinBlock: 0, londonBlock: 0 },
-      difficulty: '131072', gasLimit: 0, MIXHASH: `0x${'11'.repeat(32)}`, nonce: '0x000000000000000', alloc: {},
-    }).replace('"difficulty":"131072"', '"difficulty":123456789012345678901234'))));
+    const parsed = parseGethGenesis(
+      JSON.parse(
+        quoteLargeIntegers(
+          JSON.stringify({
+            config: {
+              chainId: '0x5',
+              homesteadBlock: 0,
+              eip150Block: 0,
+              eip155Block: 0,
+              eip158Block: 0,
+              byzantiumBlock: 0,
+              constantinopleBlock: 0,
+              petersburgBlock: 0,
+              istanbulBlock: 0,
+              berlinBlock: 0,
+              londonBlock: 0,
+            },
+            difficulty: '131072',
+            gasLimit: 0,
+            MIXHASH: `0x${'11'.repeat(32)}`,
+            nonce: '0x000000000000000',
+            alloc: {},
+          }).replace('"difficulty":"131072"', '"difficulty":123456789012345678901234'),
+        ),
+      ),
+    );
     expect(parsed.chainId).to.equal(5n);
     expect(parsed.header.difficulty).to.equal(123456789012345678901234n);
     expect(parsed.header.gasLimit).to.equal(4_712_388n); // go-ethereum's default for 0
@@ -81,7 +148,20 @@ describe('--genesis errors', function () {
   });
 
   it('places the merge where the terminal total difficulty is reached by difficulty-1 blocks', () => {
-    const config = { chainId: 1, homesteadBlock: 0, eip150Block: 0, eip155Block: 0, eip158Block: 0, byzantiumBlock: 0, constantinopleBlock: 0, petersburgBlock: 0, istanbulBlock: 0, berlinBlock: 0, londonBlock: 0, terminalTotalDifficulty: 100 };
+    const config = {
+      chainId: 1,
+      homesteadBlock: 0,
+      eip150Block: 0,
+      eip155Block: 0,
+      eip158Block: 0,
+      byzantiumBlock: 0,
+      constantinopleBlock: 0,
+      petersburgBlock: 0,
+      istanbulBlock: 0,
+      berlinBlock: 0,
+      londonBlock: 0,
+      terminalTotalDifficulty: 100,
+    };
     const parsed = parseGethGenesis({ config, difficulty: '0x10', gasLimit: '0x1000000', alloc: {} });
     // Block n has total difficulty 16 + n: block 84 reaches 100, block 85 is the first without proof of work.
     expect(parsed.schedule.forks.find((f) => f.name === 'paris')?.block).to.equal(85n);

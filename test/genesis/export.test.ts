@@ -58,7 +58,14 @@ describe('chain_exportGenesis', function () {
       const { exported } = await roundTrip(name, { genesis: root(`test/fixtures/genesis/${name}.json`), hardfork: undefined });
       if (name === 'schedule') {
         const config = exported.config as Record<string, unknown>;
-        expect(config).to.include({ chainId: 4242, byzantiumBlock: 1, londonBlock: 3, mergeNetsplitBlock: 5, shanghaiTime: 1_700_001_000, bpo1Time: 1_700_005_000 });
+        expect(config).to.include({
+          chainId: 4242,
+          byzantiumBlock: 1,
+          londonBlock: 3,
+          mergeNetsplitBlock: 5,
+          shanghaiTime: 1_700_001_000,
+          bpo1Time: 1_700_005_000,
+        });
       }
     }
   });

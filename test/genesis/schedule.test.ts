@@ -65,7 +65,15 @@ describe('--genesis with a fork schedule by block and by time', function () {
     expect(await rpc('eth_call', [{ to: '0x00000000000000000000000000000000000000aa' }, 'latest'])).to.equal(`0x${'2a'.padStart(64, '0')}`);
 
     // Before London a type-2 transaction is refused, in go-ethereum's words.
-    const dynamicFee = await FUNDED.signTransaction({ chainId: 4242, type: 2, nonce: 0, gasLimit: 21_000, to: FUNDED.address, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n });
+    const dynamicFee = await FUNDED.signTransaction({
+      chainId: 4242,
+      type: 2,
+      nonce: 0,
+      gasLimit: 21_000,
+      to: FUNDED.address,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 1n,
+    });
     expect((await rpcError(() => rpc('eth_sendRawTransaction', [dynamicFee]))).message).to.equal('transaction type not supported');
 
     // Block 1 (Byzantium): a legacy transfer; its receipt has a status (no state root).
@@ -81,7 +89,17 @@ describe('--genesis with a fork schedule by block and by time', function () {
     expect(two.baseFeePerGas).to.equal(undefined);
 
     // Block 3 (London): the initial base fee, a doubled gas limit, and type-2 transactions.
-    const dynamicHash = await rpc<string>('eth_sendRawTransaction', [await FUNDED.signTransaction({ chainId: 4242, type: 2, nonce: 1, gasLimit: 21_000, to: FUNDED.address, maxFeePerGas: 10n ** 10n, maxPriorityFeePerGas: 1n })]);
+    const dynamicHash = await rpc<string>('eth_sendRawTransaction', [
+      await FUNDED.signTransaction({
+        chainId: 4242,
+        type: 2,
+        nonce: 1,
+        gasLimit: 21_000,
+        to: FUNDED.address,
+        maxFeePerGas: 10n ** 10n,
+        maxPriorityFeePerGas: 1n,
+      }),
+    ]);
     const three = await block(rpc, 3);
     expect(three.transactions).to.deep.equal([dynamicHash]);
     expect(three.baseFeePerGas).to.equal('0x3b9aca00');
@@ -139,14 +157,14 @@ describe('--genesis with a fork schedule by block and by time', function () {
     }
   });
 
-  it('carries the file\'s blob schedule into the fork rules (bpo1: target 2, max 4)', async () => {
+  it("carries the file's blob schedule into the fork rules (bpo1: target 2, max 4)", async () => {
     const { rpc } = scheduleNode();
     const exported = await rpc<{ config: { blobSchedule: Record<string, unknown> } }>('chain_exportGenesis');
     expect(exported.config.blobSchedule.bpo1).to.deep.equal({ target: 2, max: 4, baseFeeUpdateFraction: 1000000 });
     expect(exported.config.blobSchedule.cancun).to.deep.equal({ target: 3, max: 6, baseFeeUpdateFraction: 3338477 });
   });
 
-  it('mines many empty blocks across a time fork with the new fork\'s header fields', async () => {
+  it("mines many empty blocks across a time fork with the new fork's header fields", async () => {
     const { rpc } = scheduleNode();
     await rpc('hardhat_mine', ['0x5']); // to the merge
     // 100 blocks 20 s apart from ~GENESIS_TIME+5: Shanghai (GENESIS_TIME+1000) starts half-way.

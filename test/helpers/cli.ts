@@ -12,7 +12,10 @@ export interface RunningCli {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function startCli(args: string[], { command = process.execPath, prefix = [BIN], cwd = ROOT }: { command?: string; prefix?: string[]; cwd?: string } = {}): Promise<RunningCli> {
+export function startCli(
+  args: string[],
+  { command = process.execPath, prefix = [BIN], cwd = ROOT }: { command?: string; prefix?: string[]; cwd?: string } = {},
+): Promise<RunningCli> {
   // Its own process group, so stopping it also stops what a wrapper (npx) started.
   const child = spawn(command, [...prefix, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const signalGroup = (signal: NodeJS.Signals) => {
@@ -72,7 +75,10 @@ export function runCli(args: string[]): Promise<{ code: number | null; stdout: s
 }
 
 /** Run a Node script to completion, from the project root unless `cwd` says otherwise. */
-export function runNode(args: string[], { cwd = ROOT, env }: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runNode(
+  args: string[],
+  { cwd = ROOT, env }: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd, env: env && { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

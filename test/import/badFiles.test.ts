@@ -9,7 +9,8 @@ import { newNode, send } from '../helpers/chain.js';
 import { SAME_GENESIS, TO, exportToFile, hexNumber, importedNode, tempDir } from './chain.js';
 
 /** What the importer adds to a state root mismatch: what it usually means for a file chain-sim exported. */
-const STATE_ROOT_HINT = " (running the block on its parent's state gave another state than the block records: the chain it came from changed state outside any block, e.g. with test controls such as setBalance, setCode, setStorageAt or loadState, which a chain file cannot carry; `chain-sim export` warns about such chains)";
+const STATE_ROOT_HINT =
+  " (running the block on its parent's state gave another state than the block records: the chain it came from changed state outside any block, e.g. with test controls such as setBalance, setCode, setStorageAt or loadState, which a chain file cannot carry; `chain-sim export` warns about such chains)";
 
 type Values = Uint8Array | Values[];
 
@@ -47,12 +48,18 @@ function flipLastByte(bytes: Uint8Array): Uint8Array {
   return copy;
 }
 
-const toBytes = (n: bigint) => (n === 0n ? new Uint8Array() : Uint8Array.from(Buffer.from(n.toString(16).padStart(Math.ceil(n.toString(16).length / 2) * 2, '0'), 'hex')));
+const toBytes = (n: bigint) =>
+  n === 0n ? new Uint8Array() : Uint8Array.from(Buffer.from(n.toString(16).padStart(Math.ceil(n.toString(16).length / 2) * 2, '0'), 'hex'));
 const toBig = (bytes: Uint8Array) => (bytes.length === 0 ? 0n : BigInt(hex(bytes)));
 
 /** Start a node importing `file`; the error it fails with. */
 async function importError(file: string): Promise<string> {
-  const error = await importedNode(file).provider.ready().then(() => undefined, (e: Error) => e);
+  const error = await importedNode(file)
+    .provider.ready()
+    .then(
+      () => undefined,
+      (e: Error) => e,
+    );
   expect(error, 'import should fail').to.be.instanceOf(Error);
   return error!.message;
 }
@@ -123,7 +130,9 @@ describe('--import of bad chain files', function () {
     fields[6] = toBytes(toBig(fields[6]!) + 1n);
     txs[0] = Uint8Array.from([2, ...RLP.encode(fields)]);
     const file = writeBlocks(join(dir, 'tx.rlp'), blocks);
-    expect(await importError(file)).to.match(new RegExp(`^import ${file}: block 2: transactions root mismatch: have 0x[0-9a-f]{64}, want ${hex(header(blocks[1]!)[TX_ROOT]!)}$`));
+    expect(await importError(file)).to.match(
+      new RegExp(`^import ${file}: block 2: transactions root mismatch: have 0x[0-9a-f]{64}, want ${hex(header(blocks[1]!)[TX_ROOT]!)}$`),
+    );
 
     // The root of a trie of one transaction: keccak of rlp([[rlp(0)-path, tx]]) is awkward to rebuild here; let the error tell us.
     const message = await importError(file);
@@ -131,15 +140,29 @@ describe('--import of bad chain files', function () {
     header(blocks[1]!)[TX_ROOT] = Uint8Array.from(Buffer.from(have.slice(2), 'hex'));
     const fixed = writeBlocks(join(dir, 'tx-fixed.rlp'), blocks);
     // The changed value changes the signed message: the signature recovers some other, empty account.
-    expect(await importError(fixed)).to.match(new RegExp(`^import ${fixed}: block 2: transaction 0x[0-9a-f]{64}: sender doesn't have enough funds to send tx\\. .* only has: 0$`));
+    expect(await importError(fixed)).to.match(
+      new RegExp(`^import ${fixed}: block 2: transaction 0x[0-9a-f]{64}: sender doesn't have enough funds to send tx\\. .* only has: 0$`),
+    );
   });
 
   it('blocks that do not fit their parent: timestamp, gas limit, base fee, parent hash, a gap', async () => {
     const cases: Array<[string, (blocks: Values[][]) => void, RegExp]> = [
       ['timestamp', (b) => (header(b[1]!)[TIMESTAMP] = header(b[0]!)[TIMESTAMP]!), /block 2: timestamp (\d+) is not after the parent's timestamp \1$/],
-      ['gas-limit', (b) => (header(b[0]!)[GAS_LIMIT] = toBytes(toBig(header(b[0]!)[GAS_LIMIT]!) * 2n)), /block 1: invalid gas limit: have 60000000, want 30000000 \+-= 29295$/],
-      ['base-fee', (b) => (header(b[0]!)[BASE_FEE] = toBytes(toBig(header(b[0]!)[BASE_FEE]!) + 1n)), /block 1: invalid baseFee: have \d+, want \d+, parentBaseFee 1000000000, parentGasUsed 0$/],
-      ['parent-hash', (b) => (header(b[1]!)[0] = flipLastByte(header(b[1]!)[0]!)), /block 2: parent hash 0x[0-9a-f]{64} is not the hash of block 1 0x[0-9a-f]{64}$/],
+      [
+        'gas-limit',
+        (b) => (header(b[0]!)[GAS_LIMIT] = toBytes(toBig(header(b[0]!)[GAS_LIMIT]!) * 2n)),
+        /block 1: invalid gas limit: have 60000000, want 30000000 \+-= 29295$/,
+      ],
+      [
+        'base-fee',
+        (b) => (header(b[0]!)[BASE_FEE] = toBytes(toBig(header(b[0]!)[BASE_FEE]!) + 1n)),
+        /block 1: invalid baseFee: have \d+, want \d+, parentBaseFee 1000000000, parentGasUsed 0$/,
+      ],
+      [
+        'parent-hash',
+        (b) => (header(b[1]!)[0] = flipLastByte(header(b[1]!)[0]!)),
+        /block 2: parent hash 0x[0-9a-f]{64} is not the hash of block 1 0x[0-9a-f]{64}$/,
+      ],
       ['gap', (b) => b.splice(1, 1), /block 3: unknown ancestor: the chain's head is block 1$/],
     ];
     for (const [name, tamper, expected] of cases) {
@@ -156,7 +179,10 @@ describe('--import of bad chain files', function () {
     const file = writeBlocks(join(dir, 'stops.rlp'), blocks);
     const { provider, rpc } = newNode(SAME_GENESIS);
     const { chain } = await provider.ready();
-    const error = await chain.importBlocks(readChainFile(file)).then(() => undefined, (e: Error) => e);
+    const error = await chain.importBlocks(readChainFile(file)).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error?.message).to.match(/^block 3: state root mismatch/);
     expect(await rpc('eth_blockNumber')).to.equal('0x2');
     const head = await rpc<{ stateRoot: string; hash: string }>('eth_getBlockByNumber', ['latest', false]);

@@ -32,20 +32,44 @@ export async function buildChain(rpc: Rpc): Promise<BuiltChain> {
   const sendRaw = (raw: string) => rpc<string>('eth_sendRawTransaction', [raw]);
   await sendRaw(await wallet.signTransaction({ type: 0, chainId: CHAIN_ID, nonce: 0, to: TO, value: 1n, gasLimit: 21000, gasPrice: 10n ** 10n }));
   await sendRaw(await wallet.signTransaction({ type: 0, nonce: 1, to: TO, value: 2n, gasLimit: 21000, gasPrice: 10n ** 10n }));
-  await sendRaw(await wallet.signTransaction({
-    type: 1, chainId: CHAIN_ID, nonce: 2, to: TO, gasLimit: 30000, gasPrice: 10n ** 10n,
-    accessList: [{ address: TO, storageKeys: [`0x${'00'.repeat(32)}`] }],
-  }));
+  await sendRaw(
+    await wallet.signTransaction({
+      type: 1,
+      chainId: CHAIN_ID,
+      nonce: 2,
+      to: TO,
+      gasLimit: 30000,
+      gasPrice: 10n ** 10n,
+      accessList: [{ address: TO, storageKeys: [`0x${'00'.repeat(32)}`] }],
+    }),
+  );
   await sendRaw(await signed(0, { nonce: 3, to: TO, value: 3n, gasLimit: 21000 }));
-  await sendRaw(await wallet.signTransaction({
-    type: 3, chainId: CHAIN_ID, nonce: 4, to: TO, gasLimit: 21000, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n,
-    maxFeePerBlobGas: 10n ** 10n, blobVersionedHashes: [`0x01${'ab'.repeat(31)}`, `0x01${'cd'.repeat(31)}`],
-  }));
+  await sendRaw(
+    await wallet.signTransaction({
+      type: 3,
+      chainId: CHAIN_ID,
+      nonce: 4,
+      to: TO,
+      gasLimit: 21000,
+      maxFeePerGas: 10n ** 11n,
+      maxPriorityFeePerGas: 1n,
+      maxFeePerBlobGas: 10n ** 10n,
+      blobVersionedHashes: [`0x01${'ab'.repeat(31)}`, `0x01${'cd'.repeat(31)}`],
+    }),
+  );
   const authorization = await new Wallet(KEYS[1]!).authorize({ address: TO, nonce: 0, chainId: CHAIN_ID });
-  await sendRaw(await wallet.signTransaction({
-    type: 4, chainId: CHAIN_ID, nonce: 5, to: TO, gasLimit: 100000, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n,
-    authorizationList: [authorization],
-  }));
+  await sendRaw(
+    await wallet.signTransaction({
+      type: 4,
+      chainId: CHAIN_ID,
+      nonce: 5,
+      to: TO,
+      gasLimit: 100000,
+      maxFeePerGas: 10n ** 11n,
+      maxPriorityFeePerGas: 1n,
+      authorizationList: [authorization],
+    }),
+  );
   const token = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n], 6);
   const erc20 = new Interface(artifact('Token').abi);
   const transfer = await send(rpc, 0, { to: token, nonce: 7, data: erc20.encodeFunctionData('transfer', [ADDRESSES[2], 10n]) });
@@ -96,4 +120,3 @@ export async function answers(rpc: Rpc, head: number): Promise<unknown[]> {
   out.push(await rpc('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]));
   return out;
 }
-

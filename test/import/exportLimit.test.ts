@@ -10,7 +10,9 @@ describe('chain_exportChain size limit', () => {
     const { chain } = await provider.ready();
     const sizes = [1n, 2n, 3n].map((n) => chain.blocks.byNumber(n)!.block.serialize().length);
     expect(exportBlocks(chain.blocks, 1n, 3n, sizes[0]! + sizes[1]! + sizes[2]!)).to.have.length(sizes[0]! + sizes[1]! + sizes[2]!);
-    expect(() => exportBlocks(chain.blocks, 1n, 3n, sizes[0]! + sizes[1]!)).to.throw(`export too large: blocks 1..3 exceed ${sizes[0]! + sizes[1]!} bytes of RLP; ask for a smaller range`);
+    expect(() => exportBlocks(chain.blocks, 1n, 3n, sizes[0]! + sizes[1]!)).to.throw(
+      `export too large: blocks 1..3 exceed ${sizes[0]! + sizes[1]!} bytes of RLP; ask for a smaller range`,
+    );
     expect(MAX_EXPORT_BYTES).to.equal(32 * 1024 * 1024);
   });
 });

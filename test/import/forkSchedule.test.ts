@@ -13,7 +13,17 @@ describe('--import across a fork schedule (--genesis)', function () {
     const source = newNode(options);
     const chainId = Number(await source.rpc<string>('eth_chainId'));
     for (let nonce = 0; nonce < 6; nonce++) {
-      await send(source.rpc, 0, { type: 0, chainId, to: TO, value: 1n, nonce, gasLimit: 21000, gasPrice: 10n ** 10n, maxFeePerGas: undefined, maxPriorityFeePerGas: undefined });
+      await send(source.rpc, 0, {
+        type: 0,
+        chainId,
+        to: TO,
+        value: 1n,
+        nonce,
+        gasLimit: 21000,
+        gasPrice: 10n ** 10n,
+        maxFeePerGas: undefined,
+        maxPriorityFeePerGas: undefined,
+      });
     }
     // Past Shanghai, Cancun and Prague by time.
     for (const seconds of [1000, 1000, 1000]) {

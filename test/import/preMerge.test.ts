@@ -22,9 +22,13 @@ describe('--import of proof-of-work chains', function () {
       const target = importedNode(file, options);
       expect(await answers(target.rpc, 5)).to.deep.equal(await answers(source.rpc, 5));
       expect(await target.rpc('eth_getBalance', [MINER_A, 'latest'])).to.equal(await source.rpc('eth_getBalance', [MINER_A, 'latest']));
-      const receipt = await target.rpc<Record<string, unknown>>('eth_getTransactionReceipt', [(await target.rpc<Block>('eth_getBlockByNumber', ['0x1', false])).transactions[0]]);
+      const receipt = await target.rpc<Record<string, unknown>>('eth_getTransactionReceipt', [
+        (await target.rpc<Block>('eth_getBlockByNumber', ['0x1', false])).transactions[0],
+      ]);
       if (hardfork === 'spuriousDragon') {
-        expect(receipt).to.have.property('root').that.matches(/^0x[0-9a-f]{64}$/);
+        expect(receipt)
+          .to.have.property('root')
+          .that.matches(/^0x[0-9a-f]{64}$/);
         expect(receipt).to.not.have.property('status');
       } else {
         expect(receipt.status).to.equal('0x1');
@@ -42,7 +46,9 @@ describe('--import of proof-of-work chains', function () {
     await rpc('chain_setCoinbase', [MINER_C]);
     await mineOne(rpc);
     // Pow mode does not automine: the transaction waits for the next sealed block.
-    await rpc('eth_sendRawTransaction', [await WALLETS[0]!.signTransaction({ type: 0, chainId: 1337, to: TO, value: 1n, nonce: 0, gasLimit: 21000, gasPrice: 10n ** 10n })]);
+    await rpc('eth_sendRawTransaction', [
+      await WALLETS[0]!.signTransaction({ type: 0, chainId: 1337, to: TO, value: 1n, nonce: 0, gasLimit: 21000, gasPrice: 10n ** 10n }),
+    ]);
     await mineOne(rpc);
     expect((await rpc<Block>('eth_getBlockByNumber', ['0x3', false])).transactions).to.have.length(1);
     const head = Number(await rpc<string>('eth_blockNumber'));
@@ -53,7 +59,9 @@ describe('--import of proof-of-work chains', function () {
     const target = importedNode(file, { hardfork: 'grayGlacier', coinbase: MINER_A, ...CLOCK });
     expect(await answers(target.rpc, head)).to.deep.equal(await answers(rpc, head));
     for (const n of [0, 1]) {
-      expect(await target.rpc('eth_getUncleByBlockNumberAndIndex', ['0x2', hexNumber(n)])).to.deep.equal(await rpc('eth_getUncleByBlockNumberAndIndex', ['0x2', hexNumber(n)]));
+      expect(await target.rpc('eth_getUncleByBlockNumberAndIndex', ['0x2', hexNumber(n)])).to.deep.equal(
+        await rpc('eth_getUncleByBlockNumberAndIndex', ['0x2', hexNumber(n)]),
+      );
     }
     for (const miner of [MINER_A, MINER_B, MINER_C, ADDRESSES[0]!]) {
       expect(await target.rpc('eth_getBalance', [miner, 'latest']), miner).to.equal(await rpc('eth_getBalance', [miner, 'latest']));

@@ -96,7 +96,12 @@ describe('RLP chain export and --import', function () {
     expect(await target.rpc('eth_getBlockByNumber', ['latest', false])).to.deep.equal(await source.rpc('eth_getBlockByNumber', ['latest', false]));
 
     // Another genesis (another clock at start): the file's block 0 is not this chain's.
-    const error = await importedNode(full, { wallClock: () => 1_900_000_000_000 }).provider.ready().then(() => undefined, (e: Error) => e);
+    const error = await importedNode(full, { wallClock: () => 1_900_000_000_000 })
+      .provider.ready()
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      );
     expect(error?.message).to.match(/^import .*full\.rlp: block 0: hash 0x[0-9a-f]{64} differs from this chain's block 0 0x[0-9a-f]{64}/);
   });
 
@@ -111,10 +116,11 @@ describe('RLP chain export and --import', function () {
     expect(await source.rpc('chain_exportChain', ['0x2'])).to.equal(`0x${blocks[2]}${blocks[3]}`);
     expect(await source.rpc('chain_exportChain', ['earliest', 'latest'])).to.equal(`0x${blocks.join('')}`);
     expect(await source.rpc('chain_exportChain', ['latest'])).to.equal(`0x${blocks[3]}`);
-    const refused = async (params: unknown[]) => source.rpc('chain_exportChain', params).then(
-      () => expect.fail(`accepted ${JSON.stringify(params)}`),
-      (e: { code: number; message: string }) => e,
-    );
+    const refused = async (params: unknown[]) =>
+      source.rpc('chain_exportChain', params).then(
+        () => expect.fail(`accepted ${JSON.stringify(params)}`),
+        (e: { code: number; message: string }) => e,
+      );
     expect(await refused(['0x3', '0x1'])).to.include({ code: -32602, message: 'first block 3 is after last block 1' });
     expect(await refused(['0x1', '0x9'])).to.include({ code: -32000, message: 'header not found' });
     expect((await refused(['0x1', 'latest', '0x1'])).code).to.equal(-32602);

@@ -55,7 +55,7 @@ describe('debug_traceBlockByNumber, debug_traceBlockByHash, debug_traceBlock', (
     expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal(balance);
   });
 
-  it('refuses the genesis block, unknown blocks, the pending block and an undecodable RLP block with go-ethereum\'s errors', async () => {
+  it("refuses the genesis block, unknown blocks, the pending block and an undecodable RLP block with go-ethereum's errors", async () => {
     const { rpc, block } = await blockOfFour();
     await expectRpcError(rpc('debug_traceBlockByNumber', ['0x0']), -32000, /^genesis is not traceable$/);
     await expectRpcError(rpc('debug_traceBlockByNumber', ['earliest']), -32000, /^genesis is not traceable$/);
@@ -71,14 +71,21 @@ describe('debug_traceBlockByNumber, debug_traceBlockByHash, debug_traceBlock', (
     await expectRpcError(rpc('debug_traceBlockByNumber', [block.number, { tracer: 'nope' }]), -32602, /runs no JavaScript tracers/);
   });
 
-  it('keeps a whole block within one trace budget: the transactions\' records are counted together', async () => {
+  it("keeps a whole block within one trace budget: the transactions' records are counted together", async () => {
     const { provider, block } = await blockOfFour();
     const chain = (await provider.ready()).chain;
     // What each transfer's struct logs take alone, with a budget too large to matter.
     const alone: number[] = [];
     for (let i = 0; i < 3; i++) {
       const budget = new TraceBudget();
-      await chain.traceBlock({ number: BigInt(block.number) }, (index) => new StructLogTracer({ disableStack: false, disableStorage: false, enableMemory: true, enableReturnData: false, limit: 0 }, index === i ? budget : new TraceBudget()));
+      await chain.traceBlock(
+        { number: BigInt(block.number) },
+        (index) =>
+          new StructLogTracer(
+            { disableStack: false, disableStorage: false, enableMemory: true, enableReturnData: false, limit: 0 },
+            index === i ? budget : new TraceBudget(),
+          ),
+      );
       alone.push(budget.usedBytes);
     }
     // A budget that holds any one of them but not all three.
@@ -138,5 +145,3 @@ describe('raw data: debug_getRaw*, eth_getRawTransaction*', () => {
     expect(ADDRESSES).to.have.length(3);
   });
 });
-
-

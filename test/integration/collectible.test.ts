@@ -20,7 +20,8 @@ describe('Collectible (ERC-721 fixture) through the provider', () => {
 
   // The fixture's accounts have sent transactions already: sign with their current nonce.
   const sendFrom = async (keyIndex: number, tx: TransactionRequest) => send(rpc, keyIndex, { nonce: await nonceOf(rpc, ADDRESSES[keyIndex]!), ...tx });
-  const read = async (fn: string, args: unknown[] = []) => nft.decodeFunctionResult(fn, await rpc<string>('eth_call', [{ to: COLLECTIBLE, data: nft.encodeFunctionData(fn, args) }, 'latest']))[0];
+  const read = async (fn: string, args: unknown[] = []) =>
+    nft.decodeFunctionResult(fn, await rpc<string>('eth_call', [{ to: COLLECTIBLE, data: nft.encodeFunctionData(fn, args) }, 'latest']))[0];
   /** Send from a default key; returns the receipt's logs decoded by the collectible's ABI. */
   const act = async (keyIndex: number, fn: string, args: unknown[], to = COLLECTIBLE) => {
     const receipt = await sendFrom(keyIndex, { to, data: nft.encodeFunctionData(fn, args), gasLimit: 200_000 });
@@ -30,7 +31,11 @@ describe('Collectible (ERC-721 fixture) through the provider', () => {
   };
   /** The custom error a call reverts with, decoded (the revert is checked through eth_call, code 3). */
   const customError = async (from: string, fn: string, args: unknown[]) => {
-    const error = await expectRpcError(rpc('eth_call', [{ from, to: COLLECTIBLE, data: nft.encodeFunctionData(fn, args) }, 'latest']), 3, /^execution reverted/);
+    const error = await expectRpcError(
+      rpc('eth_call', [{ from, to: COLLECTIBLE, data: nft.encodeFunctionData(fn, args) }, 'latest']),
+      3,
+      /^execution reverted/,
+    );
     return nft.parseError(error.data as string);
   };
 
@@ -94,7 +99,11 @@ describe('Collectible (ERC-721 fixture) through the provider', () => {
     const refused = await customError(A0, 'safeTransferFrom(address,address,uint256)', [A0, token, 1]);
     expect(refused?.name).to.equal('ERC721InvalidReceiver');
     expect(refused!.args[0]).to.equal(getAddress(token));
-    const receipt = await sendFrom(0, { to: COLLECTIBLE, data: nft.encodeFunctionData('safeTransferFrom(address,address,uint256)', [A0, token, 1]), gasLimit: 200_000 });
+    const receipt = await sendFrom(0, {
+      to: COLLECTIBLE,
+      data: nft.encodeFunctionData('safeTransferFrom(address,address,uint256)', [A0, token, 1]),
+      gasLimit: 200_000,
+    });
     expect(receipt.status).to.equal('0x0');
     expect(await read('ownerOf', [1])).to.equal(A0);
 

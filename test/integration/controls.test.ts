@@ -139,7 +139,7 @@ describe('test controls', () => {
     expect(await rpc('eth_getTransactionReceipt', [dropped])).to.equal(null);
   });
 
-  it('pending reads see the pool\'s effects while automine is off', async () => {
+  it("pending reads see the pool's effects while automine is off", async () => {
     const { rpc } = newNode();
     await rpc('evm_setAutomine', [false]);
     await rpc('eth_sendRawTransaction', [await signed(0, { to: TO, nonce: 0, gasLimit: 21000, value: 5n })]);
@@ -152,7 +152,7 @@ describe('test controls', () => {
     expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x15');
   });
 
-  it('the pending block is the head\'s child with the executable pool, unsealed (no hash, nonce, miner), as go-ethereum serves it', async () => {
+  it("the pending block is the head's child with the executable pool, unsealed (no hash, nonce, miner), as go-ethereum serves it", async () => {
     type RpcBlock = Record<string, string | null> & { transactions: Array<string | Record<string, string | null>> };
     const { rpc } = newNode();
     const head = await rpc<RpcBlock>('eth_getBlockByNumber', ['latest', false]);

@@ -13,7 +13,23 @@ import { type Execution, callsDirectly } from '../../src/engine/directCall.js';
 import { type CallRequest, type ExecutionContext, executeCall, executeCallDirectly, transactionGasCap } from '../../src/engine/execution.js';
 import { ADDRESSES, artifact, deploy, newNode, send } from '../helpers/chain.js';
 
-const OP = { ORIGIN: '32', EXTCODEHASH: '3f', MSTORE: '52', GAS: '5a', COINBASE: '41', BALANCE: '31', POP: '50', SWAP1: '90', SUB: '03', GASPRICE: '3a', BASEFEE: '48', SLOAD: '54', RETURN: 'f3', TLOAD: '5c', TSTORE: '5d' };
+const OP = {
+  ORIGIN: '32',
+  EXTCODEHASH: '3f',
+  MSTORE: '52',
+  GAS: '5a',
+  COINBASE: '41',
+  BALANCE: '31',
+  POP: '50',
+  SWAP1: '90',
+  SUB: '03',
+  GASPRICE: '3a',
+  BASEFEE: '48',
+  SLOAD: '54',
+  RETURN: 'f3',
+  TLOAD: '5c',
+  TSTORE: '5d',
+};
 const push1 = (n: number): string => `60${n.toString(16).padStart(2, '0')}`;
 const push2 = (n: number): string => `61${n.toString(16).padStart(4, '0')}`;
 /** Gas an access costs: GAS <access> POP GAS SWAP1 SUB, stored at word `word`. */
@@ -95,7 +111,13 @@ for (const hardfork of ['prague', 'osaka']) {
           { from, to: at(tree), data: data(callTree.encodeFunctionData('run')) },
           { from, to: at(warm) },
           { from: stranger, to: at(warm) },
-          { to: at(warm), accessList: [{ address: '0x000000000000000000000000000000000000beef', storageKeys: [] }, { address: warm, storageKeys: [`0x${'00'.repeat(31)}07`] }] },
+          {
+            to: at(warm),
+            accessList: [
+              { address: '0x000000000000000000000000000000000000beef', storageKeys: [] },
+              { address: warm, storageKeys: [`0x${'00'.repeat(31)}07`] },
+            ],
+          },
           { from, to: at(ADDRESSES[1]!) },
           { from, to: at(ADDRESSES[1]!), value: 10n ** 18n },
           { from, to: at(token), value: 1n, data: data(erc20.encodeFunctionData('name')) },
@@ -103,7 +125,12 @@ for (const hardfork of ['prague', 'osaka']) {
           // much calldata, little execution: the EIP-7623 floor is what it is charged (Prague on)
           { from, to: at(warm), data: new Uint8Array(2_000).fill(0xff) },
           // gasleft() on either side of its threshold, and limits near the intrinsic cost
-          ...[60_000n, 70_000n, 80_000n, 90_000n, 100_000n].map((gas) => ({ from, to: at(probe), gas, data: data(gasProbe.encodeFunctionData('needsGasLeft', [60_000])) })),
+          ...[60_000n, 70_000n, 80_000n, 90_000n, 100_000n].map((gas) => ({
+            from,
+            to: at(probe),
+            gas,
+            data: data(gasProbe.encodeFunctionData('needsGasLeft', [60_000])),
+          })),
           ...[21_000n, 21_100n, 21_500n, 23_000n].map((gas) => ({ from, to: at(warm), gas })),
         ];
 

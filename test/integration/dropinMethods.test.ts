@@ -10,7 +10,9 @@ describe('EIP-7702 authorizations in requests', () => {
   it('eth_sendTransaction carries an authorizationList (type 4), signing for an owned authority', async () => {
     const { rpc } = newNode();
     await rpc('hardhat_setCode', [DELEGATE, RETURNS_42]);
-    const hash = await rpc<string>('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], authorizationList: [{ chainId: '0x539', address: DELEGATE, nonce: '0x0', authority: ADDRESSES[1] }] }]);
+    const hash = await rpc<string>('eth_sendTransaction', [
+      { from: ADDRESSES[0], to: ADDRESSES[1], authorizationList: [{ chainId: '0x539', address: DELEGATE, nonce: '0x0', authority: ADDRESSES[1] }] },
+    ]);
     const tx = await rpc<{ type: string; authorizationList: Array<{ address: string }> }>('eth_getTransactionByHash', [hash]);
     expect(tx.type).to.equal('0x4');
     expect(tx.authorizationList.map((a) => a.address)).to.deep.equal([DELEGATE]);
@@ -34,13 +36,37 @@ describe('EIP-7702 authorizations in requests', () => {
   it('refuses what it cannot honour by name: creations, gasPrice, unknown authorities, blob fields', async () => {
     const { rpc } = newNode();
     const auth = { chainId: '0x539', address: DELEGATE, nonce: '0x0' };
-    await expectRpcError(rpc('eth_sendTransaction', [{ from: ADDRESSES[0], authorizationList: [{ ...auth, authority: ADDRESSES[1] }] }]), -32602, /must have a "to" address/);
-    await expectRpcError(rpc('eth_call', [{ to: ADDRESSES[1], gasPrice: '0x1', authorizationList: [{ ...auth, authority: ADDRESSES[1] }] }]), -32602, /not gasPrice/);
-    await expectRpcError(rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], authorizationList: [{ ...auth, authority: `0x${'ee'.repeat(20)}` }] }]), -32602, /unknown account/);
-    await expectRpcError(rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], authorizationList: [auth] }]), -32602, /needs its signature \(yParity, r, s\) or the authority/);
-    await expectRpcError(rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], blobVersionedHashes: [`0x01${'ab'.repeat(31)}`], maxFeePerBlobGas: '0x1' }]), -32602, /blob transactions .* eth_sendRawTransaction/);
+    await expectRpcError(
+      rpc('eth_sendTransaction', [{ from: ADDRESSES[0], authorizationList: [{ ...auth, authority: ADDRESSES[1] }] }]),
+      -32602,
+      /must have a "to" address/,
+    );
+    await expectRpcError(
+      rpc('eth_call', [{ to: ADDRESSES[1], gasPrice: '0x1', authorizationList: [{ ...auth, authority: ADDRESSES[1] }] }]),
+      -32602,
+      /not gasPrice/,
+    );
+    await expectRpcError(
+      rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], authorizationList: [{ ...auth, authority: `0x${'ee'.repeat(20)}` }] }]),
+      -32602,
+      /unknown account/,
+    );
+    await expectRpcError(
+      rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], authorizationList: [auth] }]),
+      -32602,
+      /needs its signature \(yParity, r, s\) or the authority/,
+    );
+    await expectRpcError(
+      rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: ADDRESSES[1], blobVersionedHashes: [`0x01${'ab'.repeat(31)}`], maxFeePerBlobGas: '0x1' }]),
+      -32602,
+      /blob transactions .* eth_sendRawTransaction/,
+    );
     await expectRpcError(rpc('eth_call', [{ blobVersionedHashes: [`0x01${'ab'.repeat(31)}`] }]), -32602, /blob transaction .* must have a "to" address/);
-    await expectRpcError(rpc('eth_call', [{ to: ADDRESSES[1], gasPrice: '0x1', blobVersionedHashes: [`0x01${'ab'.repeat(31)}`] }]), -32602, /not supported by eth_call/);
+    await expectRpcError(
+      rpc('eth_call', [{ to: ADDRESSES[1], gasPrice: '0x1', blobVersionedHashes: [`0x01${'ab'.repeat(31)}`] }]),
+      -32602,
+      /not supported by eth_call/,
+    );
     // With fees of the EIP-1559 kind, a call runs as the blob transaction: BLOBHASH(0) answers the first hash.
     const blobHash = `0x01${'ab'.repeat(31)}`;
     await rpc('hardhat_setCode', [DELEGATE, '0x5f4960005260206000f3']);
@@ -86,7 +112,9 @@ describe('Wallet-era and Anvil methods', () => {
 
   it('eth_sendRawTransactionSync and eth_sendTransactionSync answer the receipt (EIP-7966), or code 4 with the hash after the timeout', async () => {
     const { rpc } = newNode();
-    const receipt = await rpc<{ status: string; transactionHash: string }>('eth_sendRawTransactionSync', [await signed(1, { to: ADDRESSES[0], nonce: 0, gasLimit: 21000 })]);
+    const receipt = await rpc<{ status: string; transactionHash: string }>('eth_sendRawTransactionSync', [
+      await signed(1, { to: ADDRESSES[0], nonce: 0, gasLimit: 21000 }),
+    ]);
     expect(receipt.status).to.equal('0x1');
     const fromOwned = await rpc<{ status: string; from: string }>('eth_sendTransactionSync', [{ from: ADDRESSES[0], to: ADDRESSES[1], value: '0x1' }]);
     expect(fromOwned).to.include({ status: '0x1', from: ADDRESSES[0] });
@@ -94,9 +122,17 @@ describe('Wallet-era and Anvil methods', () => {
     const failed = await rpc<{ status: string }>('eth_sendTransactionSync', [{ from: ADDRESSES[0], data: '0x60006000fd', gas: '0x10000' }]);
     expect(failed.status).to.equal('0x0');
     await rpc('evm_setAutomine', [false]);
-    const waiting = await expectRpcError(rpc('eth_sendRawTransactionSync', [await signed(1, { to: ADDRESSES[0], nonce: 1, gasLimit: 21000 }), 50]), 4, /wasn't processed within 50ms/);
+    const waiting = await expectRpcError(
+      rpc('eth_sendRawTransactionSync', [await signed(1, { to: ADDRESSES[0], nonce: 1, gasLimit: 21000 }), 50]),
+      4,
+      /wasn't processed within 50ms/,
+    );
     expect(waiting.data).to.match(/^0x[0-9a-f]{64}$/);
-    await expectRpcError(rpc('eth_sendRawTransactionSync', [await signed(1, { to: ADDRESSES[0], nonce: 2, gasLimit: 21000 }), 10 ** 9]), -32602, /timeout\): at most 60000 ms/);
+    await expectRpcError(
+      rpc('eth_sendRawTransactionSync', [await signed(1, { to: ADDRESSES[0], nonce: 2, gasLimit: 21000 }), 10 ** 9]),
+      -32602,
+      /timeout\): at most 60000 ms/,
+    );
     expect((await rpc<{ pending: string }>('txpool_status')).pending).to.equal('0x1');
   });
 });
@@ -107,11 +143,17 @@ describe('eth_fillTransaction, as viem asks for it first', () => {
     const { provider } = newNode();
     const asked: string[] = [];
     const transport = custom({ request: (args: { method: string; params?: unknown }) => (asked.push(args.method), provider.request(args as never)) });
-    const wallet = createWalletClient({ transport, chain: { id: 1337, name: 'x', nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: [] } } } });
+    const wallet = createWalletClient({
+      transport,
+      chain: { id: 1337, name: 'x', nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 }, rpcUrls: { default: { http: [] } } },
+    });
     const prepared = await wallet.prepareTransactionRequest({ account: ADDRESSES[0] as `0x${string}`, to: ADDRESSES[1] as `0x${string}`, value: 1n });
     expect(asked).to.include('eth_fillTransaction');
     expect(prepared).to.include({ gas: 21000n, nonce: 0, type: 'eip1559' });
-    const filled = await provider.request({ method: 'eth_fillTransaction', params: [{ from: ADDRESSES[0], to: ADDRESSES[1], value: '0x1' }] }) as { raw: string; tx: Record<string, string> };
+    const filled = (await provider.request({ method: 'eth_fillTransaction', params: [{ from: ADDRESSES[0], to: ADDRESSES[1], value: '0x1' }] })) as {
+      raw: string;
+      tx: Record<string, string>;
+    };
     expect(filled.tx).to.include({ nonce: '0x0', gas: '0x5208', chainId: '0x539', type: '0x2', v: '0x0' });
     expect(filled.raw).to.match(/^0x02/);
   });

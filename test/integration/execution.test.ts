@@ -67,7 +67,11 @@ describe('eth_call and eth_estimateGas', () => {
     const from = ADDRESSES[2];
     const viaCall = await expectRpcError(rpc('eth_call', [{ from, to: tokenAddress, data }, 'latest']), 3, /^execution reverted: Token: insufficient balance$/);
     expect(token.parseError(viaCall.data as string)?.args[0]).to.equal('Token: insufficient balance');
-    const viaEstimate = await expectRpcError(rpc('eth_estimateGas', [{ from, to: tokenAddress, data }]), 3, /^execution reverted: Token: insufficient balance$/);
+    const viaEstimate = await expectRpcError(
+      rpc('eth_estimateGas', [{ from, to: tokenAddress, data }]),
+      3,
+      /^execution reverted: Token: insufficient balance$/,
+    );
     expect(viaEstimate.data).to.equal(viaCall.data);
   });
 

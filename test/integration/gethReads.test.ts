@@ -25,7 +25,9 @@ describe("go-ethereum's current reads", () => {
     await rpc('hardhat_setStorageAt', [contract, '0x0', `0x${'38'.padStart(64, '0')}`]);
     await rpc('evm_mine');
     const zero = `0x${'00'.repeat(32)}`;
-    expect(await rpc('eth_getStorageValues', [{ [contract]: [zero, `0x${'01'.padStart(64, '0')}`] }, 'latest'])).to.deep.equal({ [contract]: [`0x${'38'.padStart(64, '0')}`, zero] });
+    expect(await rpc('eth_getStorageValues', [{ [contract]: [zero, `0x${'01'.padStart(64, '0')}`] }, 'latest'])).to.deep.equal({
+      [contract]: [`0x${'38'.padStart(64, '0')}`, zero],
+    });
     await expectRpcError(rpc('eth_getStorageValues', [{}, 'latest']), -32602, /^empty request$/);
     const account = await rpc<Record<string, string>>('eth_getAccount', [ADDRESSES[0], 'latest']);
     expect(account.balance).to.equal(await rpc('eth_getBalance', [ADDRESSES[0], 'latest']));

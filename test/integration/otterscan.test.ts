@@ -13,7 +13,12 @@ async function chainOfPayments() {
   return { ...node, hashes };
 }
 
-type Page = { txs: Array<{ hash: string; blockNumber: string }>; receipts: Array<{ transactionHash: string; timestamp: string }>; firstPage: boolean; lastPage: boolean };
+type Page = {
+  txs: Array<{ hash: string; blockNumber: string }>;
+  receipts: Array<{ transactionHash: string; timestamp: string }>;
+  firstPage: boolean;
+  lastPage: boolean;
+};
 
 describe('ots_* blocks and searches, erigon_getHeaderByNumber', () => {
   it('ots_getBlockDetails and ByHash: the block without transactions, their count, fees and issuance', async () => {
@@ -31,14 +36,17 @@ describe('ots_* blocks and searches, erigon_getHeaderByNumber', () => {
 
   it('ots_getBlockTransactions pages a block; inputs cut to their selector, receipts without logs', async () => {
     const { rpc } = await chainOfPayments();
-    const result = await rpc<{ fullblock: { transactions: Array<{ input: string }>; transactionCount: number }; receipts: Array<{ logs: null }> }>('ots_getBlockTransactions', [3, 0, 10]);
+    const result = await rpc<{ fullblock: { transactions: Array<{ input: string }>; transactionCount: number }; receipts: Array<{ logs: null }> }>(
+      'ots_getBlockTransactions',
+      [3, 0, 10],
+    );
     expect(result.fullblock.transactionCount).to.equal(1);
     expect(result.fullblock.transactions).to.have.length(1);
     expect(result.receipts[0]!.logs).to.equal(null);
     expect((await rpc<{ fullblock: { transactions: unknown[] } }>('ots_getBlockTransactions', [3, 1, 10])).fullblock.transactions).to.deep.equal([]);
   });
 
-  it('ots_searchTransactionsBefore / After page through an address\'s transactions, newest first', async () => {
+  it("ots_searchTransactionsBefore / After page through an address's transactions, newest first", async () => {
     const { rpc, hashes } = await chainOfPayments();
     const first = await rpc<Page>('ots_searchTransactionsBefore', [ADDRESSES[0], 0, 2]);
     expect(first.txs.map((tx) => tx.hash)).to.deep.equal([hashes[4], hashes[3]]);

@@ -22,7 +22,7 @@ describe('trace_get, trace_replay*, trace_call, trace_rawTransaction', () => {
     expect(await rpc('trace_transaction', [`0x${'ab'.repeat(32)}`])).to.equal(null);
   });
 
-  it('trace_replayTransaction and trace_replayBlockTransactions: the output, the traces and Parity\'s stateDiff', async () => {
+  it("trace_replayTransaction and trace_replayBlockTransactions: the output, the traces and Parity's stateDiff", async () => {
     const { rpc } = newNode();
     const address = (await deploy(rpc, 'Token', ['Token', 'TKN', 1000n])).toLowerCase();
     const receipt = await send(rpc, 0, { to: address, nonce: 1, data: token.encodeFunctionData('transfer', [TO, 7n]) });
@@ -30,15 +30,32 @@ describe('trace_get, trace_replay*, trace_call, trace_rawTransaction', () => {
     expect(BigInt(replay.output)).to.equal(1n); // transfer() returned true
     expect(replay.vmTrace).to.equal(null);
     const located = await rpc<Trace[]>('trace_transaction', [receipt.transactionHash]);
-    expect(replay.trace).to.deep.equal(located.map(({ action, result, traceAddress, type, ...rest }) => ({ action, result, traceAddress, type, subtraces: (rest as { subtraces: number }).subtraces })));
+    expect(replay.trace).to.deep.equal(
+      located.map(({ action, result, traceAddress, type, ...rest }) => ({
+        action,
+        result,
+        traceAddress,
+        type,
+        subtraces: (rest as { subtraces: number }).subtraces,
+      })),
+    );
     const sender = replay.stateDiff![ADDRESSES[0]!]!;
     const block = receipt.blockNumber as string;
     const parent = `0x${(BigInt(block) - 1n).toString(16)}`;
-    expect(sender.balance).to.deep.equal({ '*': { from: await rpc('eth_getBalance', [ADDRESSES[0], parent]), to: await rpc('eth_getBalance', [ADDRESSES[0], block]) } });
+    expect(sender.balance).to.deep.equal({
+      '*': { from: await rpc('eth_getBalance', [ADDRESSES[0], parent]), to: await rpc('eth_getBalance', [ADDRESSES[0], block]) },
+    });
     expect(sender.nonce).to.deep.equal({ '*': { from: '0x1', to: '0x2' } });
     expect(sender.code).to.equal('=');
     const storage = replay.stateDiff![address]!.storage as Record<string, { '*': { from: string; to: string } }>;
-    expect(Object.values(storage).map((change) => [BigInt(change['*'].from), BigInt(change['*'].to)]).sort((a, b) => Number(a[0]! - b[0]!))).to.deep.equal([[0n, 7n], [1000n, 993n]]);
+    expect(
+      Object.values(storage)
+        .map((change) => [BigInt(change['*'].from), BigInt(change['*'].to)])
+        .sort((a, b) => Number(a[0]! - b[0]!)),
+    ).to.deep.equal([
+      [0n, 7n],
+      [1000n, 993n],
+    ]);
     const blockReplay = await rpc<Replay[]>('trace_replayBlockTransactions', [block, ['trace']]);
     expect(blockReplay).to.deep.equal([{ ...replay, stateDiff: null, transactionHash: receipt.transactionHash }]);
     await expectRpcError(rpc('trace_replayTransaction', [receipt.transactionHash, ['vmTrace']]), -32602, /"vmTrace" is not supported/);
@@ -57,7 +74,13 @@ describe('trace_get, trace_replay*, trace_call, trace_rawTransaction', () => {
     const { rpc } = newNode();
     const address = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n]);
     const transfer = { from: ADDRESSES[0], to: address, data: token.encodeFunctionData('transfer', [TO, 600n]) };
-    const results = await rpc<Replay[]>('trace_callMany', [[[transfer, ['trace']], [transfer, ['trace', 'stateDiff']]], 'latest']);
+    const results = await rpc<Replay[]>('trace_callMany', [
+      [
+        [transfer, ['trace']],
+        [transfer, ['trace', 'stateDiff']],
+      ],
+      'latest',
+    ]);
     expect(results).to.have.length(2);
     expect(BigInt(results[0]!.output)).to.equal(1n);
     // The second transfer of 600 finds 400 left: it reverts.

@@ -14,7 +14,7 @@ describe('personal_, evm_ and miner_ account methods over HTTP', function () {
   let id = 0;
   const call = async (method: string, params: unknown[] = []) => {
     const response = await postJson(url, { jsonrpc: '2.0', id: ++id, method, params });
-    return JSON.parse(response.body) as { result?: any; error?: { code: number; message: string } };
+    return JSON.parse(response.body) as { result?: unknown; error?: { code: number; message: string } };
   };
   before(async () => {
     server = await createServer({ quiet: true });
@@ -29,9 +29,14 @@ describe('personal_, evm_ and miner_ account methods over HTTP', function () {
     expect((await call('eth_accounts')).result).to.include(created);
     expect((await call('personal_listAccounts')).result).to.deep.equal((await call('eth_accounts')).result);
     await call('eth_sendTransaction', [{ from: first, to: created, value: '0xde0b6b3a7640000' }]);
-    expect((await call('eth_sendTransaction', [{ from: created, to: first }])).error).to.deep.equal({ code: -32000, message: 'authentication needed: passphrase or unlock' });
+    expect((await call('eth_sendTransaction', [{ from: created, to: first }])).error).to.deep.equal({
+      code: -32000,
+      message: 'authentication needed: passphrase or unlock',
+    });
     expect((await call('eth_sign', [created, '0x1234'])).error?.message).to.equal('authentication needed: passphrase or unlock');
-    expect((await call('personal_sendTransaction', [{ from: created, to: first }, 'wrong'])).error?.message).to.equal('could not decrypt key with given passphrase');
+    expect((await call('personal_sendTransaction', [{ from: created, to: first }, 'wrong'])).error?.message).to.equal(
+      'could not decrypt key with given passphrase',
+    );
     const hash = (await call('personal_sendTransaction', [{ from: created, to: first }, 'secret'])).result as string;
     expect(((await call('eth_getTransactionByHash', [hash])).result as { from: string }).from).to.equal(created);
     expect((await call('personal_unlockAccount', [created, 'secret', 0])).result).to.equal(true);

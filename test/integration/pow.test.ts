@@ -52,7 +52,7 @@ describe('proof-of-work mode (chain_getWork / chain_submitWork)', () => {
     const { rpc } = await newPowNode({ coinbase: MINER_A });
     expect(await rpc('eth_mining')).to.equal(true);
     let tips = 0n;
-    let nonces = [0, 0];
+    const nonces = [0, 0];
     for (let round = 1; round <= 3; round++) {
       const hashes: string[] = [];
       for (const key of [0, 1]) {
@@ -301,7 +301,10 @@ describe('proof-of-work mode (chain_getWork / chain_submitWork)', () => {
     expect(genesis.difficulty).to.equal('0x1');
     for (const hardfork of ['paris', 'cancun']) {
       const { rpc: refused } = newNode({ mining: 'pow', hardfork });
-      const error = await refused('eth_blockNumber').then(() => undefined, (e: Error) => e);
+      const error = await refused('eth_blockNumber').then(
+        () => undefined,
+        (e: Error) => e,
+      );
       expect(error?.message).to.match(new RegExp(`invalid value for mining: pow needs a pre-merge hardfork .*${hardfork} is after the merge`));
     }
   });

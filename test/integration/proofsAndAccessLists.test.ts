@@ -62,12 +62,14 @@ function walkProof(root: string, key: string, proof: readonly string[]): string 
 }
 
 describe('eth_getProof and eth_createAccessList', () => {
-  it('proves an account and its storage against the block\'s state root', async () => {
+  it("proves an account and its storage against the block's state root", async () => {
     const { rpc } = newNode();
     const tokenAddress = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n]);
-    const { storageKeys } = (await rpc<{ accessList: Array<{ storageKeys: string[] }> }>('eth_createAccessList', [
-      { from: ADDRESSES[0], to: tokenAddress, data: token.encodeFunctionData('balanceOf', [ADDRESSES[0]]) },
-    ])).accessList[0]!;
+    const { storageKeys } = (
+      await rpc<{ accessList: Array<{ storageKeys: string[] }> }>('eth_createAccessList', [
+        { from: ADDRESSES[0], to: tokenAddress, data: token.encodeFunctionData('balanceOf', [ADDRESSES[0]]) },
+      ])
+    ).accessList[0]!;
     const slot = storageKeys[0]!;
     const head = await rpc<{ stateRoot: string }>('eth_getBlockByNumber', ['latest', false]);
     const proof = await rpc<ProofAnswer>('eth_getProof', [tokenAddress, [slot, '0x099'], 'latest']);
@@ -114,10 +116,10 @@ describe('eth_getProof and eth_createAccessList', () => {
     const { rpc } = newNode();
     const tokenAddress = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n]);
     const data = token.encodeFunctionData('transfer', [TO, 7n]);
-    const result = await rpc<{ accessList: Array<{ address: string; storageKeys: string[] }>; gasUsed: string; error?: string }>(
-      'eth_createAccessList',
-      [{ from: ADDRESSES[0], to: tokenAddress, data }, 'latest'],
-    );
+    const result = await rpc<{ accessList: Array<{ address: string; storageKeys: string[] }>; gasUsed: string; error?: string }>('eth_createAccessList', [
+      { from: ADDRESSES[0], to: tokenAddress, data },
+      'latest',
+    ]);
     expect(result.error).to.equal(undefined);
     expect(result.accessList.map((item) => item.address.toLowerCase())).to.deep.equal([tokenAddress.toLowerCase()]);
     const slots = result.accessList[0]!.storageKeys;
@@ -130,7 +132,7 @@ describe('eth_getProof and eth_createAccessList', () => {
     expect(receipt.gasUsed).to.equal(result.gasUsed);
   });
 
-  it('reports a reverting call\'s list with go-ethereum\'s error field, and takes legacy gas prices', async () => {
+  it("reports a reverting call's list with go-ethereum's error field, and takes legacy gas prices", async () => {
     const { rpc } = newNode();
     const tokenAddress = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n]);
     const overdraft = token.encodeFunctionData('transfer', [TO, 10n ** 30n]);
@@ -144,7 +146,16 @@ describe('eth_getProof and eth_createAccessList', () => {
     const legacy = await rpc<{ accessList: Array<{ address: string; storageKeys: string[] }>; gasUsed: string }>('eth_createAccessList', [
       { from: ADDRESSES[0], to: tokenAddress, data: transfer, gasPrice: toBeHex(gasPrice) },
     ]);
-    const raw = await signed(0, { type: 1, to: tokenAddress, nonce: 1, gasPrice, maxFeePerGas: null, maxPriorityFeePerGas: null, data: transfer, accessList: legacy.accessList });
+    const raw = await signed(0, {
+      type: 1,
+      to: tokenAddress,
+      nonce: 1,
+      gasPrice,
+      maxFeePerGas: null,
+      maxPriorityFeePerGas: null,
+      data: transfer,
+      accessList: legacy.accessList,
+    });
     const hash = await rpc<string>('eth_sendRawTransaction', [raw]);
     expect((await rpc<{ gasUsed: string }>('eth_getTransactionReceipt', [hash])).gasUsed).to.equal(legacy.gasUsed);
   });

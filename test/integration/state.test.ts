@@ -73,7 +73,11 @@ describe('state dump, load and reset', () => {
     expect(await rpc('eth_mining')).to.equal(true);
     expect((await rpc<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).hash).to.equal(genesis.hash);
     // Forking (docs/forking.md): an upstream that cannot be reached fails the reset and leaves the chain as it was.
-    await expectRpcError(rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'http://x', blockNumber: 5 } }]), -32000, /fork upstream http:\/\/x\/: eth_chainId .*failed: unreachable/);
+    await expectRpcError(
+      rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'http://x', blockNumber: 5 } }]),
+      -32000,
+      /fork upstream http:\/\/x\/: eth_chainId .*failed: unreachable/,
+    );
     expect(await rpc('eth_blockNumber')).to.equal('0x0');
     expect((await rpc<{ hash: string }>('eth_getBlockByNumber', ['0x0', false])).hash).to.equal(genesis.hash);
   });

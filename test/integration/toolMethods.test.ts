@@ -18,7 +18,7 @@ interface Block {
   mixHash: string;
 }
 
-describe('methods of the tools\' helper libraries', () => {
+describe("methods of the tools' helper libraries", () => {
   it('getAutomine answers the mining mode under the Hardhat and Anvil names', async () => {
     const { rpc } = newNode();
     expect(await rpc('hardhat_getAutomine')).to.equal(true);
@@ -27,7 +27,7 @@ describe('methods of the tools\' helper libraries', () => {
     expect(await rpc('chain_getAutomine')).to.equal(false);
   });
 
-  it('setPrevRandao sets the next block\'s mixHash, seen by calls against pending; later blocks hash on from it', async () => {
+  it("setPrevRandao sets the next block's mixHash, seen by calls against pending; later blocks hash on from it", async () => {
     const { rpc } = newNode();
     await rpc('hardhat_setCode', [TO, RETURNS_PREVRANDAO]);
     await rpc('hardhat_setPrevRandao', [RANDAO]);
@@ -171,18 +171,30 @@ describe('methods of the tools\' helper libraries', () => {
     expect(await rpc('anvil_revert', [id])).to.equal(false);
   });
 
-  it('hardhat_reset takes viem\'s fork-less options object; a bad fork URL is refused by name', async () => {
+  it("hardhat_reset takes viem's fork-less options object; a bad fork URL is refused by name", async () => {
     const { rpc } = newNode();
     await rpc('evm_mine');
     expect(await rpc('hardhat_reset', [{ forking: { blockNumber: null } }])).to.equal(true);
     expect(await rpc('eth_blockNumber')).to.equal('0x0');
-    await expectRpcError(rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'ftp://127.0.0.1:1' } }]), -32602, /argument 0 \(options\)\.forking\.jsonRpcUrl: expected an http\(s\) URL/);
-    await expectRpcError(rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1', blockNumber: 'soon' } }]), -32602, /forking\.blockNumber: expected a block number/);
+    await expectRpcError(
+      rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'ftp://127.0.0.1:1' } }]),
+      -32602,
+      /argument 0 \(options\)\.forking\.jsonRpcUrl: expected an http\(s\) URL/,
+    );
+    await expectRpcError(
+      rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1', blockNumber: 'soon' } }]),
+      -32602,
+      /forking\.blockNumber: expected a block number/,
+    );
     // A reachable-looking URL is tried: nothing listens there, so -32000 naming the upstream.
-    await expectRpcError(rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1' } }]), -32000, /fork upstream http:\/\/127\.0\.0\.1:1\/.*unreachable/);
+    await expectRpcError(
+      rpc('anvil_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1' } }]),
+      -32000,
+      /fork upstream http:\/\/127\.0\.0\.1:1\/.*unreachable/,
+    );
   });
 
-  it('eth_sendTransaction\'s default fee cap covers a next-block base fee set above twice the head\'s', async () => {
+  it("eth_sendTransaction's default fee cap covers a next-block base fee set above twice the head's", async () => {
     const { rpc } = newNode();
     await rpc('hardhat_setNextBlockBaseFeePerGas', ['0x174876e800']); // 100 gwei against a 1 gwei head
     const hash = await rpc<string>('eth_sendTransaction', [{ from: ADDRESSES[0], to: TO, value: '0x1' }]);

@@ -11,7 +11,18 @@ const ACCOUNT_3 = new Wallet('0x7c852118294e51e653712a81e05800f419141751be58f605
 const TO = '0x000000000000000000000000000000000000beef';
 
 type Account = { balance?: string; code?: string; codeHash?: string; nonce?: number; storage?: Record<string, string> };
-type Frame = { type: string; to?: string; input: string; calls?: Frame[]; error?: string; gasUsed: string; from: string; gas: string; value?: string; output?: string };
+type Frame = {
+  type: string;
+  to?: string;
+  input: string;
+  calls?: Frame[];
+  error?: string;
+  gasUsed: string;
+  from: string;
+  gas: string;
+  value?: string;
+  output?: string;
+};
 
 async function at(rpc: Rpc, method: string, params: unknown[], block: string) {
   return rpc<string>(method, [...params, block]);
@@ -28,10 +39,13 @@ async function transferScenario() {
 
 async function callTreeRun() {
   const node = newNode();
-  const sign = (tx: object) => ACCOUNT_3.signTransaction({ chainId: CHAIN_ID, type: 2, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, value: 0, ...tx });
+  const sign = (tx: object) =>
+    ACCOUNT_3.signTransaction({ chainId: CHAIN_ID, type: 2, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 10n ** 9n, value: 0, ...tx });
   const deployHash = await node.rpc<string>('eth_sendRawTransaction', [await sign({ data: artifact('CallTree').bytecode, nonce: 0, gasLimit: 3_000_000n })]);
   const { contractAddress } = await node.rpc<{ contractAddress: string }>('eth_getTransactionReceipt', [deployHash]);
-  const runHash = await node.rpc<string>('eth_sendRawTransaction', [await sign({ to: contractAddress, data: tree.encodeFunctionData('run'), nonce: 1, gasLimit: 2_000_000n })]);
+  const runHash = await node.rpc<string>('eth_sendRawTransaction', [
+    await sign({ to: contractAddress, data: tree.encodeFunctionData('run'), nonce: 1, gasLimit: 2_000_000n }),
+  ]);
   return { ...node, deployHash, runHash, contractAddress };
 }
 
@@ -56,13 +70,19 @@ describe('prestateTracer', () => {
     // The recipient has no code and no balance: touched (BALANCE-free, it is only a storage key) so absent.
     expect(pre[TO]).to.equal(undefined);
 
-    const lean = await rpc<Record<string, Account>>('debug_traceTransaction', [hash, { tracer: 'prestateTracer', tracerConfig: { disableCode: true, disableStorage: true } }]);
+    const lean = await rpc<Record<string, Account>>('debug_traceTransaction', [
+      hash,
+      { tracer: 'prestateTracer', tracerConfig: { disableCode: true, disableStorage: true } },
+    ]);
     expect(lean[address]).to.deep.equal({ balance: '0x0', codeHash: contract.codeHash, nonce: 1 });
   });
 
-  it('diffMode: what changed, before and after; the post state is the block\'s', async () => {
+  it("diffMode: what changed, before and after; the post state is the block's", async () => {
     const { rpc, address, hash, block, parent } = await transferScenario();
-    const { pre, post } = await rpc<{ pre: Record<string, Account>; post: Record<string, Account> }>('debug_traceTransaction', [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]);
+    const { pre, post } = await rpc<{ pre: Record<string, Account>; post: Record<string, Account> }>('debug_traceTransaction', [
+      hash,
+      { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+    ]);
     const sender = ADDRESSES[0]!;
     expect(post[sender]).to.deep.equal({ balance: await at(rpc, 'eth_getBalance', [sender], block), nonce: 2 });
     expect(pre[sender]).to.deep.equal({ balance: await at(rpc, 'eth_getBalance', [sender], parent), nonce: 1 });
@@ -81,25 +101,40 @@ describe('prestateTracer', () => {
     const { rpc } = newNode();
     const receipt = await send(rpc, 0, { data: artifact('Token').bytecode + token.encodeDeploy(['Token', 'TKN', 5n]).slice(2), nonce: 0, gasLimit: 3_000_000 });
     const created = (receipt.contractAddress as string).toLowerCase();
-    const { pre, post } = await rpc<{ pre: Record<string, Account>; post: Record<string, Account> }>('debug_traceTransaction', [receipt.transactionHash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]);
+    const { pre, post } = await rpc<{ pre: Record<string, Account>; post: Record<string, Account> }>('debug_traceTransaction', [
+      receipt.transactionHash,
+      { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+    ]);
     expect(pre).to.not.have.property(created);
     expect(post[created]!.code).to.equal(await rpc('eth_getCode', [created, 'latest']));
     expect(post[created]!.nonce).to.equal(1);
-    await expectRpcError(rpc('debug_traceTransaction', [receipt.transactionHash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true, includeEmpty: true } }]), -32602, /cannot use diffMode with includeEmpty/);
+    await expectRpcError(
+      rpc('debug_traceTransaction', [receipt.transactionHash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true, includeEmpty: true } }]),
+      -32602,
+      /cannot use diffMode with includeEmpty/,
+    );
   });
 
   it('works on debug_traceCall without changing state', async () => {
     const { rpc, address } = await transferScenario();
     const call = { from: ADDRESSES[0], to: address, data: token.encodeFunctionData('transfer', [TO, 1n]) };
-    const { post } = await rpc<{ post: Record<string, Account> }>('debug_traceCall', [call, 'latest', { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]);
+    const { post } = await rpc<{ post: Record<string, Account> }>('debug_traceCall', [
+      call,
+      'latest',
+      { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+    ]);
     const slots = post[address]!.storage!;
-    expect(Object.values(slots).map((v) => BigInt(v)).sort()).to.deep.equal([8n, 992n]);
+    expect(
+      Object.values(slots)
+        .map((v) => BigInt(v))
+        .sort(),
+    ).to.deep.equal([8n, 992n]);
     for (const slot of Object.keys(slots)) expect(BigInt(await rpc<string>('eth_getStorageAt', [address, slot, 'latest']))).to.be.oneOf([7n, 993n]);
   });
 });
 
 describe('4byteTracer, flatCallTracer, noopTracer, muxTracer', () => {
-  it('4byteTracer counts each call\'s selector and argument size, precompiles and creations left out', async () => {
+  it("4byteTracer counts each call's selector and argument size, precompiles and creations left out", async () => {
     const { rpc, runHash } = await callTreeRun();
     const root = await rpc<Frame>('debug_traceTransaction', [runHash, { tracer: 'callTracer' }]);
     const expected: Record<string, number> = {};
@@ -117,7 +152,7 @@ describe('4byteTracer, flatCallTracer, noopTracer, muxTracer', () => {
     expect(counts[`${tree.getFunction('run')!.selector}-0`]).to.equal(1);
   });
 
-  it('flatCallTracer lists the call tree depth first in Parity\'s form, without precompiles', async () => {
+  it("flatCallTracer lists the call tree depth first in Parity's form, without precompiles", async () => {
     const { rpc, runHash } = await callTreeRun();
     const root = await rpc<Frame>('debug_traceTransaction', [runHash, { tracer: 'callTracer' }]);
     const receipt = await rpc<{ blockHash: string; blockNumber: string; transactionIndex: string }>('eth_getTransactionReceipt', [runHash]);
@@ -128,13 +163,29 @@ describe('4byteTracer, flatCallTracer, noopTracer, muxTracer', () => {
       calls.forEach((call, i) => walk(call, [...traceAddress, i]));
     };
     walk(root, []);
-    type Flat = { action: Record<string, string>; result?: Record<string, string>; error?: string; traceAddress: number[]; subtraces: number; type: string; blockHash: string; blockNumber: number; transactionHash: string; transactionPosition: number };
+    type Flat = {
+      action: Record<string, string>;
+      result?: Record<string, string>;
+      error?: string;
+      traceAddress: number[];
+      subtraces: number;
+      type: string;
+      blockHash: string;
+      blockNumber: number;
+      transactionHash: string;
+      transactionPosition: number;
+    };
     const flat = await rpc<Flat[]>('debug_traceTransaction', [runHash, { tracer: 'flatCallTracer' }]);
     expect(flat).to.have.length(expected.length);
     flat.forEach((entry, i) => {
       const { frame, traceAddress, subtraces } = expected[i]!;
       expect({ traceAddress: entry.traceAddress, subtraces: entry.subtraces }).to.deep.equal({ traceAddress, subtraces });
-      expect(entry).to.include({ blockHash: receipt.blockHash, blockNumber: Number(receipt.blockNumber), transactionHash: runHash, transactionPosition: Number(receipt.transactionIndex) });
+      expect(entry).to.include({
+        blockHash: receipt.blockHash,
+        blockNumber: Number(receipt.blockNumber),
+        transactionHash: runHash,
+        transactionPosition: Number(receipt.transactionIndex),
+      });
       expect(entry.action.from).to.equal(frame.from);
       expect(entry.action.gas).to.equal(frame.gas);
       expect(entry.action.value).to.equal(frame.value ?? '0x0');
@@ -151,7 +202,10 @@ describe('4byteTracer, flatCallTracer, noopTracer, muxTracer', () => {
     });
     const reverted = flat.find((entry) => entry.error !== undefined)!;
     expect(reverted.error).to.equal('execution reverted');
-    const parity = await rpc<Flat[]>('debug_traceTransaction', [runHash, { tracer: 'flatCallTracer', tracerConfig: { convertParityErrors: true, includePrecompiles: true } }]);
+    const parity = await rpc<Flat[]>('debug_traceTransaction', [
+      runHash,
+      { tracer: 'flatCallTracer', tracerConfig: { convertParityErrors: true, includePrecompiles: true } },
+    ]);
     expect(parity.find((entry) => entry.error !== undefined)!.error).to.equal('Reverted');
     expect(parity.length).to.be.greaterThan(flat.length); // the sha256 call is listed
   });
@@ -166,8 +220,16 @@ describe('4byteTracer, flatCallTracer, noopTracer, muxTracer', () => {
         expect(mux[name], name).to.deep.equal(await rpc('debug_traceTransaction', [hash, { tracer: name, tracerConfig }]));
       }
     }
-    await expectRpcError(rpc('debug_traceTransaction', [runHash, { tracer: 'muxTracer', tracerConfig: { jsTracer: {} } }]), -32602, /"jsTracer" is not supported/);
-    await expectRpcError(rpc('debug_traceTransaction', [runHash, { tracer: '4byteTracer', tracerConfig: { x: true } }]), -32602, /unknown field "x" for 4byteTracer/);
+    await expectRpcError(
+      rpc('debug_traceTransaction', [runHash, { tracer: 'muxTracer', tracerConfig: { jsTracer: {} } }]),
+      -32602,
+      /"jsTracer" is not supported/,
+    );
+    await expectRpcError(
+      rpc('debug_traceTransaction', [runHash, { tracer: '4byteTracer', tracerConfig: { x: true } }]),
+      -32602,
+      /unknown field "x" for 4byteTracer/,
+    );
   });
 
   it('a SELFDESTRUCT is a frame of its own: callTracer, flatCallTracer ("suicide"), trace_transaction, Otterscan', async () => {
@@ -188,7 +250,12 @@ describe('4byteTracer, flatCallTracer, noopTracer, muxTracer', () => {
   it('traces every transaction of a block with any tracer', async () => {
     const { rpc, runHash } = await callTreeRun();
     const { blockNumber } = await rpc<{ blockNumber: string }>('eth_getTransactionReceipt', [runHash]);
-    const block = await rpc<Array<{ txHash: string; result: unknown }>>('debug_traceBlockByNumber', [blockNumber, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]);
-    expect(block).to.deep.equal([{ txHash: runHash, result: await rpc('debug_traceTransaction', [runHash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]) }]);
+    const block = await rpc<Array<{ txHash: string; result: unknown }>>('debug_traceBlockByNumber', [
+      blockNumber,
+      { tracer: 'prestateTracer', tracerConfig: { diffMode: true } },
+    ]);
+    expect(block).to.deep.equal([
+      { txHash: runHash, result: await rpc('debug_traceTransaction', [runHash, { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]) },
+    ]);
   });
 });

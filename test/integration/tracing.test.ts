@@ -73,12 +73,22 @@ async function callTreeRun() {
 const storageOf = (storage: Record<string, string> | null): Record<string, string> | undefined => storage ?? undefined;
 
 describe('debug_traceTransaction and debug_traceCall', () => {
-  it('struct logs match an independent EVM\'s step for step: pc, op, gas, cost, depth, refund, stack, storage', async () => {
+  it("struct logs match an independent EVM's step for step: pc, op, gas, cost, depth, refund, stack, storage", async () => {
     const { rpc, runHash } = await callTreeRun();
     expect((await rpc<{ gasUsed: string }>('eth_getTransactionReceipt', [runHash])).gasUsed).to.equal(RECORDING.gasUsed);
     const trace = await rpc<StructResult>('debug_traceTransaction', [runHash]);
     expect({ failed: trace.failed, gas: trace.gas, returnValue: trace.returnValue }).to.deep.equal(RECORDING.result);
-    const steps = trace.structLogs.map((log) => [log.pc, log.op, log.gas, log.gasCost, log.depth, log.refund ?? 0, log.stack!.length, log.stack!.at(-1) ?? null, log.storage ?? undefined]);
+    const steps = trace.structLogs.map((log) => [
+      log.pc,
+      log.op,
+      log.gas,
+      log.gasCost,
+      log.depth,
+      log.refund ?? 0,
+      log.stack!.length,
+      log.stack!.at(-1) ?? null,
+      log.storage ?? undefined,
+    ]);
     expect(steps).to.have.length(RECORDING.steps.length);
     const expected = RECORDING.steps.map((step) => [...step.slice(0, 8), storageOf(step[8])]);
     for (let i = 0; i < steps.length; i++) expect(steps[i], `step ${i} (${RECORDING.steps[i]![1]})`).to.deep.equal(expected[i]);
@@ -144,7 +154,11 @@ describe('debug_traceTransaction and debug_traceCall', () => {
   it('debug_traceCall traces a call at a block, reverts included, without changing state', async () => {
     const { rpc } = newNode();
     const address = await deploy(rpc, 'Token', ['Token', 'TKN', 1000n]);
-    const balanceOf = await rpc<CallFrameJson>('debug_traceCall', [{ from: ADDRESSES[0], to: address, data: token.encodeFunctionData('balanceOf', [ADDRESSES[0]]) }, 'latest', { tracer: 'callTracer' }]);
+    const balanceOf = await rpc<CallFrameJson>('debug_traceCall', [
+      { from: ADDRESSES[0], to: address, data: token.encodeFunctionData('balanceOf', [ADDRESSES[0]]) },
+      'latest',
+      { tracer: 'callTracer' },
+    ]);
     expect(balanceOf).to.include({ type: 'CALL', from: ADDRESSES[0], to: address.toLowerCase() });
     expect(BigInt(balanceOf.output!)).to.equal(1000n);
 
@@ -160,7 +174,10 @@ describe('debug_traceTransaction and debug_traceCall', () => {
 
   it('marks the opcode where a frame ran out of gas, as go-ethereum does', async () => {
     const { rpc, contractAddress } = await callTreeRun();
-    const trace = await rpc<StructResult>('debug_traceCall', [{ from: ACCOUNT_3.address, to: contractAddress, data: tree.encodeFunctionData('run'), gas: '0x7530' }, 'latest']);
+    const trace = await rpc<StructResult>('debug_traceCall', [
+      { from: ACCOUNT_3.address, to: contractAddress, data: tree.encodeFunctionData('run'), gas: '0x7530' },
+      'latest',
+    ]);
     expect(trace.failed).to.equal(true);
     expect(trace.returnValue).to.equal('0x');
     const failing = trace.structLogs.filter((log) => log.error !== undefined);
@@ -216,11 +233,27 @@ describe('debug_traceTransaction and debug_traceCall', () => {
     const unknown = `0x${'ab'.repeat(32)}`;
     await expectRpcError(rpc('debug_traceTransaction', [unknown]), -32000, /^transaction not found$/);
     const { transactionHash } = await send(rpc, 0, { to: TO, nonce: 0, gasLimit: 21000 });
-    await expectRpcError(rpc('debug_traceTransaction', [transactionHash, { tracer: 'opcodeTracer' }]), -32602, /argument 1 \(config\)\.tracer: "opcodeTracer" is not supported: chain-sim runs no JavaScript tracers/);
-    await expectRpcError(rpc('debug_traceTransaction', [transactionHash, { tracer: '{ step: function() {}, result: function() { return 1 } }' }]), -32602, /runs no JavaScript tracers; built-in tracers are callTracer, flatCallTracer, prestateTracer/);
-    await expectRpcError(rpc('debug_traceTransaction', [transactionHash, { tracer: 'callTracer', tracerConfig: { diffMode: true } }]), -32602, /unknown field "diffMode" for callTracer/);
+    await expectRpcError(
+      rpc('debug_traceTransaction', [transactionHash, { tracer: 'opcodeTracer' }]),
+      -32602,
+      /argument 1 \(config\)\.tracer: "opcodeTracer" is not supported: chain-sim runs no JavaScript tracers/,
+    );
+    await expectRpcError(
+      rpc('debug_traceTransaction', [transactionHash, { tracer: '{ step: function() {}, result: function() { return 1 } }' }]),
+      -32602,
+      /runs no JavaScript tracers; built-in tracers are callTracer, flatCallTracer, prestateTracer/,
+    );
+    await expectRpcError(
+      rpc('debug_traceTransaction', [transactionHash, { tracer: 'callTracer', tracerConfig: { diffMode: true } }]),
+      -32602,
+      /unknown field "diffMode" for callTracer/,
+    );
     await expectRpcError(rpc('debug_traceTransaction', [transactionHash, { stateOverrides: {} }]), -32602, /unknown field "stateOverrides"/);
-    await expectRpcError(rpc('debug_traceTransaction', [transactionHash, { tracer: 'callTracer', tracerConfig: { onlyTopCall: 1 } }]), -32602, /tracerConfig\.onlyTopCall: expected a boolean/);
+    await expectRpcError(
+      rpc('debug_traceTransaction', [transactionHash, { tracer: 'callTracer', tracerConfig: { onlyTopCall: 1 } }]),
+      -32602,
+      /tracerConfig\.onlyTopCall: expected a boolean/,
+    );
     // A plain transfer runs no code: no steps.
     expect((await rpc<StructResult>('debug_traceTransaction', [transactionHash])).structLogs).to.deep.equal([]);
   });

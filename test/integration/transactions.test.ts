@@ -33,18 +33,36 @@ describe('transactions through the provider', () => {
     const legacy = await wallet.signTransaction({ type: 0, chainId: CHAIN_ID, nonce: 0, to: TO, gasLimit: 21000, gasPrice: 10n ** 10n });
     const unprotected = await wallet.signTransaction({ type: 0, nonce: 1, to: TO, gasLimit: 21000, gasPrice: 10n ** 10n });
     const accessList = await wallet.signTransaction({
-      type: 1, chainId: CHAIN_ID, nonce: 2, to: TO, gasLimit: 30000, gasPrice: 10n ** 10n,
+      type: 1,
+      chainId: CHAIN_ID,
+      nonce: 2,
+      to: TO,
+      gasLimit: 30000,
+      gasPrice: 10n ** 10n,
       accessList: [{ address: TO, storageKeys: [`0x${'00'.repeat(32)}`] }],
     });
     const feeMarket = await signed(0, { nonce: 3, to: TO, gasLimit: 21000 });
     const blob = await wallet.signTransaction({
-      type: 3, chainId: CHAIN_ID, nonce: 4, to: TO, gasLimit: 21000, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n,
-      maxFeePerBlobGas: 10n ** 10n, blobVersionedHashes: [`0x01${'ab'.repeat(31)}`],
+      type: 3,
+      chainId: CHAIN_ID,
+      nonce: 4,
+      to: TO,
+      gasLimit: 21000,
+      maxFeePerGas: 10n ** 11n,
+      maxPriorityFeePerGas: 1n,
+      maxFeePerBlobGas: 10n ** 10n,
+      blobVersionedHashes: [`0x01${'ab'.repeat(31)}`],
     });
     const authority = new Wallet(KEYS[1]!);
     const authorization = await authority.authorize({ address: TO, nonce: 0, chainId: CHAIN_ID });
     const setCode = await wallet.signTransaction({
-      type: 4, chainId: CHAIN_ID, nonce: 5, to: TO, gasLimit: 100000, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n,
+      type: 4,
+      chainId: CHAIN_ID,
+      nonce: 5,
+      to: TO,
+      gasLimit: 100000,
+      maxFeePerGas: 10n ** 11n,
+      maxPriorityFeePerGas: 1n,
       authorizationList: [authorization],
     });
     const types = ['0x0', '0x0', '0x1', '0x2', '0x3', '0x4'];
@@ -84,11 +102,23 @@ describe('transactions through the provider', () => {
     const cases: Array<[string, () => Promise<string>, RegExp]> = [
       ['nonce too low', async () => signed(0, { to: TO, nonce: 0, gasLimit: 21000, value: 1n }), /^nonce too low: address 0xf39f.*, tx: 0 state: 1$/],
       ['nonce too high', async () => signed(0, { to: TO, nonce: 5000, gasLimit: 21000 }), /^nonce too high/],
-      ['insufficient funds', async () => signed(0, { to: TO, nonce: 1, gasLimit: 21000, value: 10n ** 30n }), /^insufficient funds for gas \* price \+ value: address 0xf39f.* have \d+ want \d+$/],
+      [
+        'insufficient funds',
+        async () => signed(0, { to: TO, nonce: 1, gasLimit: 21000, value: 10n ** 30n }),
+        /^insufficient funds for gas \* price \+ value: address 0xf39f.* have \d+ want \d+$/,
+      ],
       ['intrinsic gas too low', async () => signed(0, { to: TO, nonce: 1, gasLimit: 20000 }), /^intrinsic gas too low: gas 20000, minimum needed 21000$/],
       ['exceeds block gas limit', async () => signed(0, { to: TO, nonce: 1, gasLimit: 31_000_000 }), /^exceeds block gas limit$/],
-      ['fee cap below base fee', async () => signed(0, { to: TO, nonce: 1, gasLimit: 21000, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }), /^max fee per gas less than block base fee: address 0xf39f.*, maxFeePerGas: 1, baseFee: \d+$/],
-      ['wrong chain id', async () => WALLETS[0]!.signTransaction({ type: 2, chainId: 1, nonce: 1, to: TO, gasLimit: 21000, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n }), /^invalid chain id for signer$/],
+      [
+        'fee cap below base fee',
+        async () => signed(0, { to: TO, nonce: 1, gasLimit: 21000, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n }),
+        /^max fee per gas less than block base fee: address 0xf39f.*, maxFeePerGas: 1, baseFee: \d+$/,
+      ],
+      [
+        'wrong chain id',
+        async () => WALLETS[0]!.signTransaction({ type: 2, chainId: 1, nonce: 1, to: TO, gasLimit: 21000, maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n }),
+        /^invalid chain id for signer$/,
+      ],
     ];
     for (const [name, build, message] of cases) {
       it(name, async () => {
@@ -187,14 +217,59 @@ describe('transactions through the provider', () => {
     const receipt = await rpc<Record<string, unknown>>('eth_getTransactionReceipt', [
       (await rpc<{ transactions: string[] }>('eth_getBlockByNumber', ['0x1', false])).transactions[0],
     ]);
-    expect(receipt).to.include.keys('blockHash', 'blockNumber', 'contractAddress', 'cumulativeGasUsed', 'effectiveGasPrice', 'from', 'gasUsed', 'logs', 'logsBloom', 'status', 'to', 'transactionHash', 'transactionIndex', 'type');
+    expect(receipt).to.include.keys(
+      'blockHash',
+      'blockNumber',
+      'contractAddress',
+      'cumulativeGasUsed',
+      'effectiveGasPrice',
+      'from',
+      'gasUsed',
+      'logs',
+      'logsBloom',
+      'status',
+      'to',
+      'transactionHash',
+      'transactionIndex',
+      'type',
+    );
     expect(receipt.contractAddress).to.equal(token);
     expect(receipt.to).to.equal(null);
     expect((receipt.logs as unknown[]).length).to.equal(1);
     const block = await rpc<Record<string, unknown>>('eth_getBlockByNumber', ['0x1', true]);
-    expect(block).to.include.keys('baseFeePerGas', 'withdrawals', 'withdrawalsRoot', 'blobGasUsed', 'excessBlobGas', 'parentBeaconBlockRoot', 'requestsHash', 'totalDifficulty', 'mixHash', 'size');
+    expect(block).to.include.keys(
+      'baseFeePerGas',
+      'withdrawals',
+      'withdrawalsRoot',
+      'blobGasUsed',
+      'excessBlobGas',
+      'parentBeaconBlockRoot',
+      'requestsHash',
+      'totalDifficulty',
+      'mixHash',
+      'size',
+    );
     const [tx] = block.transactions as Array<Record<string, unknown>>;
-    expect(tx).to.include.keys('blockHash', 'chainId', 'from', 'gas', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'hash', 'input', 'nonce', 'r', 's', 'v', 'yParity', 'accessList', 'transactionIndex', 'type', 'value');
+    expect(tx).to.include.keys(
+      'blockHash',
+      'chainId',
+      'from',
+      'gas',
+      'gasPrice',
+      'maxFeePerGas',
+      'maxPriorityFeePerGas',
+      'hash',
+      'input',
+      'nonce',
+      'r',
+      's',
+      'v',
+      'yParity',
+      'accessList',
+      'transactionIndex',
+      'type',
+      'value',
+    );
     expect(await rpc('eth_getBlockByHash', [block.hash, false])).to.deep.include({ hash: block.hash, number: '0x1' });
     expect(await rpc('eth_getBlockByHash', [`0x${'00'.repeat(32)}`, false])).to.equal(null);
     expect(await rpc('eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x0'])).to.deep.include({ hash: tx!.hash });

@@ -69,8 +69,24 @@ describe('persistence: a long chain', function () {
       for (const n of [...probes].reverse()) {
         const header = await rpc<Header>('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]);
         const want = before.get(n)!;
-        expect({ number: header.number, hash: header.hash, parentHash: header.parentHash, timestamp: header.timestamp, baseFeePerGas: header.baseFeePerGas, mixHash: header.mixHash }, `block ${n}`)
-          .to.deep.equal({ number: want.number, hash: want.hash, parentHash: want.parentHash, timestamp: want.timestamp, baseFeePerGas: want.baseFeePerGas, mixHash: want.mixHash });
+        expect(
+          {
+            number: header.number,
+            hash: header.hash,
+            parentHash: header.parentHash,
+            timestamp: header.timestamp,
+            baseFeePerGas: header.baseFeePerGas,
+            mixHash: header.mixHash,
+          },
+          `block ${n}`,
+        ).to.deep.equal({
+          number: want.number,
+          hash: want.hash,
+          parentHash: want.parentHash,
+          timestamp: want.timestamp,
+          baseFeePerGas: want.baseFeePerGas,
+          mixHash: want.mixHash,
+        });
       }
       expect(await rpc<{ blockNumber: string }>('eth_getTransactionReceipt', [tx])).to.deep.include({ blockNumber: `0x${(RUN + 1).toString(16)}` });
       // The chain continues from the restored head.
@@ -165,7 +181,9 @@ describe('persistence: a long chain', function () {
       await provider.ready();
       expect.fail('a truncated file must be refused');
     } catch (error) {
-      expect((error as Error).message).to.match(new RegExp(`^state file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: line \\d+: the file ends before the state does`));
+      expect((error as Error).message).to.match(
+        new RegExp(`^state file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: line \\d+: the file ends before the state does`),
+      );
     }
     expect(await readFile(file, 'utf8')).to.equal(cut);
   });

@@ -122,7 +122,10 @@ describe('rpc/bad-input sweep over the method table', function () {
 
   after(() => {
     console.error = originalConsoleError;
-    provider?.ready().then((node) => node.chain.close(), () => {});
+    provider?.ready().then(
+      (node) => node.chain.close(),
+      () => {},
+    );
   });
 
   it('covers a non-trivial table', () => {
@@ -139,7 +142,11 @@ describe('rpc/bad-input sweep over the method table', function () {
       // (a) too many params: 10 nulls is more than any method declares.
       expect(method.params.length).to.be.below(10);
       const tooMany = await withTimeout(
-        requestError(provider, name, Array.from({ length: 10 }, () => null)),
+        requestError(
+          provider,
+          name,
+          Array.from({ length: 10 }, () => null),
+        ),
         CALL_TIMEOUT_MS,
         `${name} with 10 params`,
       );
@@ -178,11 +185,7 @@ describe('rpc/bad-input sweep over the method table', function () {
   it('still answers eth_blockNumber and eth_getBalance afterwards', async () => {
     const block = await withTimeout(provider.request({ method: 'eth_blockNumber', params: [] }), CALL_TIMEOUT_MS, 'eth_blockNumber');
     expect(block).to.match(/^0x[0-9a-f]+$/);
-    const balance = await withTimeout(
-      provider.request({ method: 'eth_getBalance', params: [FIRST_ACCOUNT, 'latest'] }),
-      CALL_TIMEOUT_MS,
-      'eth_getBalance',
-    );
+    const balance = await withTimeout(provider.request({ method: 'eth_getBalance', params: [FIRST_ACCOUNT, 'latest'] }), CALL_TIMEOUT_MS, 'eth_getBalance');
     expect(balance).to.match(/^0x[0-9a-f]+$/);
     // The sweep never touched the first account, so its balance is intact.
     expect(BigInt(balance as string)).to.equal(10_000n * 10n ** 18n);

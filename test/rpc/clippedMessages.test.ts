@@ -46,18 +46,51 @@ describe('rpc: error messages clip long inputs', function () {
     const big = (n: number) => 'A'.repeat(n);
     const cases: Array<[label: string, method: string, params: unknown[], code: number, message: RegExp]> = [
       ['a 4 MB method name (-32601)', big(4 * 2 ** 20), [], -32601, /^the method A{64}… \(4194304 bytes\) does not exist/],
-      ['a 40 KB EIP-712 type (-32602)', 'eth_signTypedData_v4', [FIRST_ACCOUNT, {
-        types: { EIP712Domain: [], Mail: [{ name: 'x', type: big(40_000) }] },
-        primaryType: 'Mail',
-        domain: {},
-        message: { x: '1' },
-      }], -32602, /^invalid argument 1 \(typedData\): .*A{64}… \(40000 bytes\)/],
-      ['a 100 KB field name in a transaction object', 'eth_call', [{ to: FIRST_ACCOUNT, [big(100_000)]: 1 }, 'latest'], -32602, /unknown field "A{64}… \(100000 bytes\)" in transaction object/],
+      [
+        'a 40 KB EIP-712 type (-32602)',
+        'eth_signTypedData_v4',
+        [
+          FIRST_ACCOUNT,
+          {
+            types: { EIP712Domain: [], Mail: [{ name: 'x', type: big(40_000) }] },
+            primaryType: 'Mail',
+            domain: {},
+            message: { x: '1' },
+          },
+        ],
+        -32602,
+        /^invalid argument 1 \(typedData\): .*A{64}… \(40000 bytes\)/,
+      ],
+      [
+        'a 100 KB field name in a transaction object',
+        'eth_call',
+        [{ to: FIRST_ACCOUNT, [big(100_000)]: 1 }, 'latest'],
+        -32602,
+        /unknown field "A{64}… \(100000 bytes\)" in transaction object/,
+      ],
       ['a 100 KB field name in a log filter', 'eth_getLogs', [{ [big(100_000)]: 1 }], -32602, /unknown field "A{64}… \(100000 bytes\)" in filter object/],
-      ['a 100 KB field name in a block object', 'eth_getBalance', [FIRST_ACCOUNT, { blockNumber: '0x0', [big(100_000)]: 1 }], -32602, /unknown field "A{64}… \(100000 bytes\)" in block object/],
+      [
+        'a 100 KB field name in a block object',
+        'eth_getBalance',
+        [FIRST_ACCOUNT, { blockNumber: '0x0', [big(100_000)]: 1 }],
+        -32602,
+        /unknown field "A{64}… \(100000 bytes\)" in block object/,
+      ],
       ['a 100 KB block tag', 'eth_getBalance', [FIRST_ACCOUNT, big(100_000)], -32602, /got "A{64}… \(100000 bytes\)"/],
-      ['a 100 KB tracer option', 'debug_traceCall', [{ to: FIRST_ACCOUNT }, 'latest', { [big(100_000)]: 1 }], -32602, /unknown field "A{64}… \(100000 bytes\)"/],
-      ['a 100 KB address in a state to load', 'chain_loadState', [{ alloc: { [`0x${big(100_000)}`]: {} } }], -32602, /alloc\.0xA{62}… \(100002 bytes\): not a 20-byte address/],
+      [
+        'a 100 KB tracer option',
+        'debug_traceCall',
+        [{ to: FIRST_ACCOUNT }, 'latest', { [big(100_000)]: 1 }],
+        -32602,
+        /unknown field "A{64}… \(100000 bytes\)"/,
+      ],
+      [
+        'a 100 KB address in a state to load',
+        'chain_loadState',
+        [{ alloc: { [`0x${big(100_000)}`]: {} } }],
+        -32602,
+        /alloc\.0xA{62}… \(100002 bytes\): not a 20-byte address/,
+      ],
     ];
     for (const [label, method, params, code, message] of cases) {
       it(`${label}: the message names the problem and is short`, async () => {

@@ -444,11 +444,7 @@ describe('rpc/codec', () => {
       rejects(() => callRequest({ nonce: 7 }, P), `${P}.nonce`, 'got number');
       rejects(() => callRequest({ accessList: {} }, P), `${P}.accessList`, 'expected an array');
       rejects(() => callRequest({ accessList: [{ address: '0x12' }] }, P), `${P}.accessList[0].address`, 'want 40');
-      rejects(
-        () => callRequest({ accessList: [{ address: ADDRESS, storageKeys: ['0x01'] }] }, P),
-        `${P}.accessList[0].storageKeys[0]`,
-        'want 64 (32 bytes)',
-      );
+      rejects(() => callRequest({ accessList: [{ address: ADDRESS, storageKeys: ['0x01'] }] }, P), `${P}.accessList[0].storageKeys[0]`, 'want 64 (32 bytes)');
       rejects(() => callRequest({ blobVersionedHashes: ['0x'] }, P), `${P}.blobVersionedHashes[0]`, 'want 64');
     });
 

@@ -15,9 +15,7 @@ export interface TokenArtifact {
   readonly bytecode: string;
 }
 
-export const TOKEN: TokenArtifact = JSON.parse(
-  readFileSync(new URL('../../../fixtures/artifacts/Token.json', import.meta.url), 'utf8'),
-) as TokenArtifact;
+export const TOKEN: TokenArtifact = JSON.parse(readFileSync(new URL('../../../fixtures/artifacts/Token.json', import.meta.url), 'utf8')) as TokenArtifact;
 export const token = new Interface(TOKEN.abi);
 export const TRANSFER = token.getEvent('Transfer')!.topicHash;
 export const APPROVAL = token.getEvent('Approval')!.topicHash;

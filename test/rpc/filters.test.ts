@@ -170,11 +170,7 @@ describe('filters through the provider', () => {
     });
 
     it('a filter not polled for the timeout (300 s by default) is removed; each poll restarts the clock', async () => {
-      const ids = [
-        await n.rpc<string>('eth_newFilter', {}),
-        await n.rpc<string>('eth_newBlockFilter'),
-        await n.rpc<string>('eth_newPendingTransactionFilter'),
-      ];
+      const ids = [await n.rpc<string>('eth_newFilter', {}), await n.rpc<string>('eth_newBlockFilter'), await n.rpc<string>('eth_newPendingTransactionFilter')];
       now += 299_000;
       for (const id of ids) expect(await changes(id)).to.deep.equal([]);
       now += 299_000;

@@ -32,7 +32,9 @@ describe('log filter options (SPEC 2.6)', () => {
   it('block bounds: QUANTITY (any hex case) or tag', () => {
     expect(decode({ fromBlock: '0xA', toBlock: 'earliest' }).scope).to.deep.equal({ from: { number: 10n }, to: { tag: 'earliest' } });
     expect(decode({ fromBlock: 'pending', toBlock: '0x0' }).scope).to.deep.equal({ from: { tag: 'pending' }, to: { number: 0n } });
-    expect(invalid({ fromBlock: '0x01' })).to.contain(`${PATH}.fromBlock`).and.contain('leading zero');
+    expect(invalid({ fromBlock: '0x01' }))
+      .to.contain(`${PATH}.fromBlock`)
+      .and.contain('leading zero');
     expect(invalid({ toBlock: 'newest' })).to.contain(`${PATH}.toBlock`);
     // JSON numbers are block numbers, as Hardhat and Anvil read them (issue 27); negative ones are not.
     expect(decode({ fromBlock: 0, toBlock: 5 }).scope).to.deep.equal({ from: { number: 0n }, to: { number: 5n } });
@@ -64,7 +66,9 @@ describe('log filter options (SPEC 2.6)', () => {
   });
 
   it('topics must be 32 bytes each; errors name the position', () => {
-    expect(invalid({ topics: [T1, '0x1234'] })).to.contain(`${PATH}.topics[1]`).and.contain('want 64');
+    expect(invalid({ topics: [T1, '0x1234'] }))
+      .to.contain(`${PATH}.topics[1]`)
+      .and.contain('want 64');
     expect(invalid({ topics: [[T1, `0x${'ab'.repeat(33)}`]] })).to.contain(`${PATH}.topics[0][1]`);
     expect(invalid({ topics: T1 })).to.contain(`${PATH}.topics`);
     expect(invalid({ topics: [5] })).to.contain(`${PATH}.topics[0]`);

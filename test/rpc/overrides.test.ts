@@ -31,7 +31,8 @@ describe('state and block overrides', function () {
     ({ rpc } = newNode());
   });
 
-  const call = (overrides: unknown, data = '0x', block?: unknown, to = C) => rpc<string>('eth_call', block === undefined ? [{ to, data }, 'latest', overrides] : [{ to, data }, 'latest', overrides, block]);
+  const call = (overrides: unknown, data = '0x', block?: unknown, to = C) =>
+    rpc<string>('eth_call', block === undefined ? [{ to, data }, 'latest', overrides] : [{ to, data }, 'latest', overrides, block]);
 
   describe('state override fields', () => {
     it('code: the call runs the given code at an address that has none', async () => {
@@ -148,7 +149,10 @@ describe('state and block overrides', function () {
       expect(await rpc('eth_blockNumber')).to.equal('0x1');
     });
 
-    for (const [field, value] of [['withdrawals', []], ['beaconRoot', word(1n)]] as const) {
+    for (const [field, value] of [
+      ['withdrawals', []],
+      ['beaconRoot', word(1n)],
+    ] as const) {
       it(`${field}: refused as go-ethereum refuses it outside eth_simulateV1`, async () => {
         const error = await rpcError(() => call({}, '0x', { [field]: value }));
         expect(error.code).to.equal(-32000);
@@ -176,7 +180,11 @@ describe('state and block overrides', function () {
     });
 
     it('eth_createAccessList lists the slot the overridden code reads', async () => {
-      const result = await rpc<{ accessList: Array<{ address: string; storageKeys: string[] }> }>('eth_createAccessList', [{ to: C, data: ONE_SLOT }, 'latest', { [C]: { code: SLOAD_ARG } }]);
+      const result = await rpc<{ accessList: Array<{ address: string; storageKeys: string[] }> }>('eth_createAccessList', [
+        { to: C, data: ONE_SLOT },
+        'latest',
+        { [C]: { code: SLOAD_ARG } },
+      ]);
       expect(result.accessList).to.deep.equal([{ address: C, storageKeys: [ONE_SLOT] }]);
       const error = await rpcError(() => rpc('eth_createAccessList', [{ to: C }, 'latest', {}, {}]));
       expect(error.message).to.equal('too many arguments, want at most 3');
@@ -193,12 +201,18 @@ describe('state and block overrides', function () {
     expect((await traced({})).returnValue).to.equal('0x');
     const withCode = await traced({ stateOverrides: { [C]: { code: returning('43') } }, blockOverrides: { number: '0x99' } });
     expect([withCode.failed, withCode.returnValue]).to.deep.equal([false, word(0x99n)]);
-    const called = await rpc<{ output: string }>('debug_traceCall', [{ to: C }, 'latest', { tracer: 'callTracer', stateOverrides: { [C]: { code: returning('43') } } }]);
+    const called = await rpc<{ output: string }>('debug_traceCall', [
+      { to: C },
+      'latest',
+      { tracer: 'callTracer', stateOverrides: { [C]: { code: returning('43') } } },
+    ]);
     expect(called.output).to.equal(word(0n)); // NUMBER at latest (block 0), no block override
     expect(await rpc('eth_getCode', [C, 'latest'])).to.equal('0x');
     const refused = await rpcError(() => rpc('debug_traceCall', [{ to: C }, 'latest', { stateOverrides: { [C]: { state: {}, stateDiff: {} } } }]));
     expect(refused.code).to.equal(-32000); // go-ethereum: state and stateDiff together
-    expect((await rpcError(() => rpc('debug_traceTransaction', [`0x${'11'.repeat(32)}`, { stateOverrides: {} }]))).message).to.match(/unknown field "stateOverrides"/);
+    expect((await rpcError(() => rpc('debug_traceTransaction', [`0x${'11'.repeat(32)}`, { stateOverrides: {} }]))).message).to.match(
+      /unknown field "stateOverrides"/,
+    );
   });
 
   it('under chain_ and eth_ names alike', async () => {
@@ -216,7 +230,10 @@ describe('state and block overrides', function () {
     await rpc('chain_setAutomine', [false]);
     await rpc('eth_sendTransaction', [{ from: ADDRESSES[0], to: C, value: '0x1' }]);
     const pool = await rpc('txpool_content');
-    const overrides = { [C]: { code: returning('43'), balance: '0x99', nonce: '0x5', state: { [ZERO_SLOT]: word(1n) } }, [SHA256]: { movePrecompileToAddress: D } };
+    const overrides = {
+      [C]: { code: returning('43'), balance: '0x99', nonce: '0x5', state: { [ZERO_SLOT]: word(1n) } },
+      [SHA256]: { movePrecompileToAddress: D },
+    };
     await call(overrides, '0x', { number: '0x99', time: '0x99' });
     await rpc('eth_estimateGas', [{ to: C }, 'pending', overrides, { number: '0x99' }]);
     await rpc('eth_createAccessList', [{ to: C }, 'pending', overrides]);
@@ -251,10 +268,18 @@ describe('state and block overrides', function () {
     after(() => server.close());
 
     it('eth_call with state and block overrides, and an override error, over a real socket', async () => {
-      const ok = await postJson(url, { jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: C }, 'latest', { [C]: { code: returning('43') } }, { number: '0x42' }] });
+      const ok = await postJson(url, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_call',
+        params: [{ to: C }, 'latest', { [C]: { code: returning('43') } }, { number: '0x42' }],
+      });
       expect(JSON.parse(ok.body)).to.deep.equal({ jsonrpc: '2.0', id: 1, result: word(0x42n) });
       const bad = await postJson(url, { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: C }, 'latest', { [C]: { state: {}, stateDiff: {} } }] });
-      expect(JSON.parse(bad.body).error).to.deep.equal({ code: -32000, message: "account 0x00000000000000000000000000000000000000C1 has both 'state' and 'stateDiff'" });
+      expect(JSON.parse(bad.body).error).to.deep.equal({
+        code: -32000,
+        message: "account 0x00000000000000000000000000000000000000C1 has both 'state' and 'stateDiff'",
+      });
       expect(createAddressFromString(C).toString()).to.equal(C);
     });
   });

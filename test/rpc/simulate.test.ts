@@ -70,7 +70,10 @@ describe('eth_simulateV1', function () {
       blockStateCalls: [
         {
           stateOverrides: { [B]: { code: revertingInitCode(payload) }, [C]: { code: '0xfe' } },
-          calls: [{ from: A, to: B }, { from: A, to: C, gas: '0x7530' }],
+          calls: [
+            { from: A, to: B },
+            { from: A, to: C, gas: '0x7530' },
+          ],
         },
       ],
     });
@@ -104,9 +107,13 @@ describe('eth_simulateV1', function () {
   });
 
   it('validation: nonces, funds and the base fee are checked, with go-ethereum codes', async () => {
-    const nonce = await rpcError(() => simulate({ blockStateCalls: [{ stateOverrides: { [A]: { nonce: '0x2' } }, calls: [{ from: A, to: B, nonce: '0x1' }] }], validation: true }));
+    const nonce = await rpcError(() =>
+      simulate({ blockStateCalls: [{ stateOverrides: { [A]: { nonce: '0x2' } }, calls: [{ from: A, to: B, nonce: '0x1' }] }], validation: true }),
+    );
     expect(nonce.code).to.equal(-38010);
-    const funds = await rpcError(() => simulate({ blockStateCalls: [{ calls: [{ from: A, to: B, value: '0x1', maxFeePerGas: '0x3b9aca00' }] }], validation: true }));
+    const funds = await rpcError(() =>
+      simulate({ blockStateCalls: [{ calls: [{ from: A, to: B, value: '0x1', maxFeePerGas: '0x3b9aca00' }] }], validation: true }),
+    );
     expect(funds.code).to.equal(-38014);
     const fee = await rpcError(() => simulate({ blockStateCalls: [{ calls: [{ from: ADDRESSES[0], to: B }] }], validation: true }));
     expect(fee.code).to.equal(-38012);
@@ -120,12 +127,27 @@ describe('eth_simulateV1', function () {
     ['empty input', { blockStateCalls: [] }, -32602, /^empty input$/],
     ['too many blocks', { blockStateCalls: Array.from({ length: 257 }, () => ({})) }, -38026, /^too many blocks$/],
     ['a number past 256 blocks', { blockStateCalls: [{ blockOverrides: { number: '0x101' } }] }, -38026, /^too many blocks$/],
-    ['numbers out of order', { blockStateCalls: [{ blockOverrides: { number: '0x5' } }, { blockOverrides: { number: '0x5' } }] }, -38020, /^block numbers must be in order: 5 <= 5$/],
+    [
+      'numbers out of order',
+      { blockStateCalls: [{ blockOverrides: { number: '0x5' } }, { blockOverrides: { number: '0x5' } }] },
+      -38020,
+      /^block numbers must be in order: 5 <= 5$/,
+    ],
     ['timestamps out of order', { blockStateCalls: [{ blockOverrides: { time: '0x1' } }] }, -38021, /^block timestamps must be in order: 1 <= \d+$/],
-    ['a call over the block gas left', { blockStateCalls: [{ blockOverrides: { gasLimit: '0x5208' }, calls: [{ from: A, to: B, gas: '0x5209' }] }] }, -38015, /^block gas limit reached: remaining: 21000, required: 21001$/],
+    [
+      'a call over the block gas left',
+      { blockStateCalls: [{ blockOverrides: { gasLimit: '0x5208' }, calls: [{ from: A, to: B, gas: '0x5209' }] }] },
+      -38015,
+      /^block gas limit reached: remaining: 21000, required: 21001$/,
+    ],
     ['too many calls in a block', { blockStateCalls: [{ calls: Array.from({ length: 5001 }, () => ({})) }] }, -38026, /^too many calls in block: 5001 > 5000$/],
     ['intrinsic gas', { blockStateCalls: [{ calls: [{ from: A, to: B, gas: '0x0' }] }] }, -38013, /intrinsic gas too low/],
-    ['a moved non-precompile', { blockStateCalls: [{ stateOverrides: { [A]: { movePrecompileToAddress: B } } }] }, -32000, /^account 0xC000000000000000000000000000000000000000 is not a precompile$/],
+    [
+      'a moved non-precompile',
+      { blockStateCalls: [{ stateOverrides: { [A]: { movePrecompileToAddress: B } } }] },
+      -32000,
+      /^account 0xC000000000000000000000000000000000000000 is not a precompile$/,
+    ],
     ['an unknown option', { blockStateCalls: [{}], validate: true }, -32602, /unknown field "validate"/],
     ['an unknown block field', { blockStateCalls: [{ call: [] }] }, -32602, /unknown field "call" in block state call/],
   ];
@@ -159,7 +181,9 @@ describe('eth_simulateV1', function () {
     after(() => server.close());
 
     it('answers a simulation and a request error over a real socket', async () => {
-      const ok = JSON.parse((await postJson(url, { jsonrpc: '2.0', id: 7, method: 'eth_simulateV1', params: [{ blockStateCalls: [{ calls: [{ from: A, to: B }] }] }] })).body);
+      const ok = JSON.parse(
+        (await postJson(url, { jsonrpc: '2.0', id: 7, method: 'eth_simulateV1', params: [{ blockStateCalls: [{ calls: [{ from: A, to: B }] }] }] })).body,
+      );
       expect(ok.result[0].calls[0].status).to.equal('0x1');
       const bad = JSON.parse((await postJson(url, { jsonrpc: '2.0', id: 8, method: 'eth_simulateV1', params: [{ blockStateCalls: [] }] })).body);
       expect(bad).to.deep.equal({ jsonrpc: '2.0', id: 8, error: { code: -32602, message: 'empty input' } });

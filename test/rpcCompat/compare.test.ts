@@ -16,7 +16,9 @@ describe('rpc-compat runner: judging answers as hive does', () => {
 
   it('error messages are left out only where both sides have an error object; codes and data count', () => {
     expect(judge('{"id":1,"error":{"code":-32000,"message":"mine"}}', '{"id":1,"error":{"code":-32000,"message":"geth"}}')).to.deep.equal([]);
-    expect(judge('{"id":1,"error":{"code":-32602,"message":"x"}}', '{"id":1,"error":{"code":-32000,"message":"x"}}')).to.deep.equal(['$.error.code: -- -32602 ++ -32000']);
+    expect(judge('{"id":1,"error":{"code":-32602,"message":"x"}}', '{"id":1,"error":{"code":-32000,"message":"x"}}')).to.deep.equal([
+      '$.error.code: -- -32602 ++ -32000',
+    ]);
     // Nested, as eth_simulateV1's calls[].error.
     const answer = '{"result":[{"calls":[{"status":"0x0","error":{"code":3,"message":"a","data":"0x01"}}]}]}';
     expect(judge(answer, '{"result":[{"calls":[{"status":"0x0","error":{"code":3,"message":"b","data":"0x01"}}]}]}')).to.deep.equal([]);

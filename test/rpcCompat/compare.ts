@@ -13,7 +13,7 @@ export function redactErrorMessages(actual: JsonValue, expected: JsonValue): { a
   let redacted = false;
   const walk = (a: JsonValue, e: JsonValue): [JsonValue, JsonValue] => {
     if (Array.isArray(e) && Array.isArray(a)) {
-      const pairs = a.map((item, i) => (i < e.length ? walk(item, e[i]!) : [item, undefined] as const));
+      const pairs = a.map((item, i) => (i < e.length ? walk(item, e[i]!) : ([item, undefined] as const)));
       return [pairs.map((p) => p[0]) as JsonValue[], e.map((item, i) => (i < a.length ? pairs[i]![1]! : item))];
     }
     if (isObject(e) && isObject(a)) {

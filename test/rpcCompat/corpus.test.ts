@@ -77,7 +77,11 @@ describe('execution-apis rpc-compat corpus (recorded go-ethereum answers)', func
     });
     url = (await server.listen(0, '127.0.0.1')).url;
     // As hive runs go-ethereum: no consensus client, so sent transactions wait in the pool.
-    const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"evm_setAutomine","params":[false]}' });
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"evm_setAutomine","params":[false]}',
+    });
     expect(await answer.json()).to.deep.equal({ jsonrpc: '2.0', id: 1, result: true });
   });
 
@@ -112,6 +116,8 @@ function report(cases: readonly CorpusCase[], outcomes: ReadonlyMap<string, bool
   }
   const lines = [...rows].map(([method, row]) => `${method} ${row.pass}/${row.total}`);
   const total = [...rows.values()].reduce((sum, row) => ({ pass: sum.pass + row.pass, total: sum.total + row.total }), { pass: 0, total: 0 });
-  const failing = [...rows.values()].flatMap((row) => row.failing).map((path) => [path, ...(details.get(path) ?? ['(not run)']).slice(0, 4).map((line) => `    ${line}`)].join('\n'));
+  const failing = [...rows.values()]
+    .flatMap((row) => row.failing)
+    .map((path) => [path, ...(details.get(path) ?? ['(not run)']).slice(0, 4).map((line) => `    ${line}`)].join('\n'));
   return `${lines.join('\n')}\nTOTAL ${total.pass}/${total.total}\n\nFAILING\n${failing.join('\n')}\n`;
 }

@@ -19,12 +19,14 @@ export interface CorpusLocation {
 }
 
 export function locateCorpus(env: NodeJS.ProcessEnv = process.env): CorpusLocation {
-  const candidates = [
-    ...(env.CHAIN_SIM_RPC_COMPAT_DIR ? [resolve(env.CHAIN_SIM_RPC_COMPAT_DIR)] : []),
-    resolve(REPO_ROOT, '../shared/execution-apis/tests'),
-  ];
+  const candidates = [...(env.CHAIN_SIM_RPC_COMPAT_DIR ? [resolve(env.CHAIN_SIM_RPC_COMPAT_DIR)] : []), resolve(REPO_ROOT, '../shared/execution-apis/tests')];
   const dir = candidates.find((candidate) => existsSync(join(candidate, 'genesis.json')) && existsSync(join(candidate, 'chain.rlp')));
-  return { dir, looked: candidates.map((candidate) => (env.CHAIN_SIM_RPC_COMPAT_DIR && candidate === resolve(env.CHAIN_SIM_RPC_COMPAT_DIR) ? `${candidate} (CHAIN_SIM_RPC_COMPAT_DIR)` : candidate)) };
+  return {
+    dir,
+    looked: candidates.map((candidate) =>
+      env.CHAIN_SIM_RPC_COMPAT_DIR && candidate === resolve(env.CHAIN_SIM_RPC_COMPAT_DIR) ? `${candidate} (CHAIN_SIM_RPC_COMPAT_DIR)` : candidate,
+    ),
+  };
 }
 
 export interface Message {

@@ -35,7 +35,13 @@ def nothing():
 `);
     expect(out.functions).to.deep.equal([
       { name: 'double', signature: 'double(int256)', selector: '0x6ffa1caa', inputs: ['int256'], output: 'int256' },
-      { name: 'arr', signature: 'arr(int256[],bytes,int256[],address)', selector: out.functions[1]!.selector, inputs: ['int256[]', 'bytes', 'int256[]', 'address'], output: 'int256[]' },
+      {
+        name: 'arr',
+        signature: 'arr(int256[],bytes,int256[],address)',
+        selector: out.functions[1]!.selector,
+        inputs: ['int256[]', 'bytes', 'int256[]', 'address'],
+        output: 'int256[]',
+      },
       { name: 'text', signature: 'text()', selector: out.functions[2]!.selector, inputs: [], output: 'bytes' },
       { name: 'nothing', signature: 'nothing()', selector: out.functions[3]!.selector, inputs: [] },
     ]);
@@ -53,7 +59,13 @@ def nothing():
     const out = compileSerpent(MUL2);
     const creation = disassemble(out.bytecode);
     expect(creation.slice(0, 7)).to.deep.equal([
-      `PUSH1 0x${out.runtime.length.toString(16).padStart(2, '0')}`, 'DUP1', 'PUSH1 0x0c', 'PUSH1 0x00', 'CODECOPY', 'PUSH1 0x00', 'RETURN',
+      `PUSH1 0x${out.runtime.length.toString(16).padStart(2, '0')}`,
+      'DUP1',
+      'PUSH1 0x0c',
+      'PUSH1 0x00',
+      'CODECOPY',
+      'PUSH1 0x00',
+      'RETURN',
     ]);
     expect(creation[7]).to.equal('STOP');
     expect(Buffer.from(out.bytecode.subarray(12)).equals(Buffer.from(out.runtime))).to.equal(true);
@@ -61,7 +73,9 @@ def nothing():
 
   it('dispatches on calldataload(0) / 2^224 and unpacks static arguments from calldata', () => {
     const code = asm(MUL2);
-    expect(code).to.match(/^PUSH29 0x01(00){28} PUSH1 0x00 CALLDATALOAD DIV PUSH4 0x6ffa1caa DUP2 EQ ISZERO PUSH1 0x\w+ JUMPI PUSH1 0x04 CALLDATALOAD PUSH1 0x20 MSTORE/);
+    expect(code).to.match(
+      /^PUSH29 0x01(00){28} PUSH1 0x00 CALLDATALOAD DIV PUSH4 0x6ffa1caa DUP2 EQ ISZERO PUSH1 0x\w+ JUMPI PUSH1 0x04 CALLDATALOAD PUSH1 0x20 MSTORE/,
+    );
   });
 
   it('uses signed operators for / % < > like the reference', () => {
@@ -213,7 +227,11 @@ describe('serpent semantic errors', () => {
 
 describe('serpent assembler', () => {
   it('widens label pushes when the code outgrows one byte', () => {
-    const items = [{ t: 'pushLabel' as const, id: 0 }, ...Array.from({ length: 300 }, () => ({ t: 'op' as const, code: 0x5b })), { t: 'label' as const, id: 0 }];
+    const items = [
+      { t: 'pushLabel' as const, id: 0 },
+      ...Array.from({ length: 300 }, () => ({ t: 'op' as const, code: 0x5b })),
+      { t: 'label' as const, id: 0 },
+    ];
     const code = assemble(items, []);
     expect([...code.subarray(0, 3)]).to.deep.equal([0x61, 0x01, 0x2f]);
   });

@@ -6,7 +6,21 @@ import { compileSerpent } from '../../src/serpent/index.js';
 import { addressBig, ALICE, BOB, CAROL, Chain, Contract, word } from './evm-harness.js';
 import { SigningKey } from 'ethers';
 import { keccak } from '../../src/serpent/abi.js';
-import { COLLATZ, COLLATZ_LOOP, CROWDFUND, DATAFEED, ECC_ECRECOVER, ECC_FILES, FIXEDPOINT, MERGESORT, MUL2, NAMECOIN, QUICKSORT, SHORT_NAMECOIN, SUBCURRENCY } from './examples.js';
+import {
+  COLLATZ,
+  COLLATZ_LOOP,
+  CROWDFUND,
+  DATAFEED,
+  ECC_ECRECOVER,
+  ECC_FILES,
+  FIXEDPOINT,
+  MERGESORT,
+  MUL2,
+  NAMECOIN,
+  QUICKSORT,
+  SHORT_NAMECOIN,
+  SUBCURRENCY,
+} from './examples.js';
 
 const signedSort = (xs: bigint[]): bigint[] => [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 

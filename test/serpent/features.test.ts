@@ -26,23 +26,28 @@ describe('serpent language features in the EVM', function () {
   });
 
   it('evaluates operators with Serpent semantics (signed / % < >, ^ is power)', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 def ops(a, b):
     return([a + b, a - b, a * b, a / b, a % b, a ^ 3, a ** 2, a < b, a > b, a <= b, a >= b, a == b, a != b, a & b, a | b, a xor b, -a, !a, not b, ~(a), 0x10, "ab", 2^255 / 2^253, 2^255 % 3]:arr)
 
 def logic(a, b):
     return([a and b, a or b, a && b, a || b, min(a, b), max(a, b), unsigned_min(a, b), unsigned_max(a, b)]:arr)
-`);
+`,
+    );
     const r = await c.ints('ops', [-7n, 2n]);
-    expect(r.map(u)).to.deep.equal([
-      -5n, -9n, -14n, -3n, -1n, -343n, 49n, 1n, 0n, 1n, 0n, 0n, 1n, -7n & 2n, -7n | 2n, -7n ^ 2n, 7n, 0n, 0n, 6n, 16n, leftWord('ab'), -4n, -2n,
-    ].map(u));
+    expect(r.map(u)).to.deep.equal(
+      [-5n, -9n, -14n, -3n, -1n, -343n, 49n, 1n, 0n, 1n, 0n, 0n, 1n, -7n & 2n, -7n | 2n, -7n ^ 2n, 7n, 0n, 0n, 6n, 16n, leftWord('ab'), -4n, -2n].map(u),
+    );
     expect(await c.ints('logic', [3n, 0n])).to.deep.equal([0n, 3n, 0n, 3n, 0n, 3n, 0n, 3n]);
     expect(await c.ints('logic', [-1n, 5n])).to.deep.equal([5n, -1n, 5n, -1n, -1n, 5n, 5n, -1n]);
   });
 
   it('runs if/elif/else chains, one-line bodies, while and with', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 def classify(x):
     if x < 0:
         return(-1)
@@ -69,27 +74,43 @@ def scoped():
                 o[2] = x
         o[3] = x
     return(o:arr)
-`);
+`,
+    );
     expect(await Promise.all([-5n, 0n, 7n, 99n].map((x) => c.int('classify', [x])))).to.deep.equal([-1n, 0n, 1n, 2n]);
     expect(await c.int('tri', [100n])).to.equal(5050n);
     expect(await c.ints('scoped')).to.deep.equal([5n, 7n, 8n, 5n]);
   });
 
   it('exposes the environment: msg, tx, block and self', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 def env():
     return([msg.sender, msg.value, tx.origin, block.number, block.timestamp, block.coinbase, block.gaslimit, self, self.balance, msg.gas > 0, block.difficulty]:arr)
-`);
+`,
+    );
     await chain.fund(c.address, 0n);
     const r = await c.send('env', [], { caller: BOB, value: 77n, timestamp: 123456n });
     const [sender, value, origin, number, ts, coinbase, gaslimit, self, balance, gas, difficulty] = coder.decode(['int256[]'], r.returnValue)[0] as bigint[];
     expect([sender, value, origin, number, ts, coinbase, gaslimit, self, balance, gas, difficulty]).to.deep.equal([
-      addressBig(BOB), 77n, addressBig(BOB), 100n, 123456n, 0xc0ffeen, 30_000_000n, addressBig(c.address), 77n, 1n, 0n,
+      addressBig(BOB),
+      77n,
+      addressBig(BOB),
+      100n,
+      123456n,
+      0xc0ffeen,
+      30_000_000n,
+      addressBig(c.address),
+      77n,
+      1n,
+      0n,
     ]);
   });
 
   it('lays out data declarations like the reference and reads them back', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 data owner
 data grid[3][4]
 data point(x, y)
@@ -107,7 +128,9 @@ def write():
 
 def read():
     return([self.owner, self.grid[2][1], self.point.x, self.point.y, self.book[77].pages, self.storage[1000]]:arr)
-`, { caller: ALICE });
+`,
+      { caller: ALICE },
+    );
     await c.send('write');
     expect(await c.ints('read')).to.deep.equal([addressBig(ALICE), 21n, 4n, 9n, 300n, 30n]);
     const slot = (n: bigint): Promise<bigint> => chain.storage(c.address, n);
@@ -121,7 +144,9 @@ def read():
   });
 
   it('builds memory arrays and strings: literals, array(), len, slice, text, getch/setch, shrink', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 def arrays(n):
     a = array(n)
     i = 0
@@ -141,14 +166,17 @@ def strings():
 
 def echo(s:str):
     return(s:str)
-`);
+`,
+    );
     expect(await c.ints('arrays', [5n])).to.deep.equal([2n, 4n, 1n, 16n, 30n, 0n]);
     expect(await c.ints('strings')).to.deep.equal([5n, 106n, 111n, 3n, 101n]);
     expect(await c.get('echo', [utf8('x'.repeat(70))], 'bytes')).to.equal('0x' + '78'.repeat(70));
   });
 
   it('returns values, arrays and strings in every documented form', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 def a():
     return([1, 2, 3]:arr)
 def b():
@@ -161,7 +189,8 @@ def v():
     return 42
 def addr():
     return(msg.sender:address)
-`);
+`,
+    );
     expect(await c.ints('a')).to.deep.equal([1n, 2n, 3n]);
     expect(await c.ints('b')).to.deep.equal([4n, 5n]);
     expect(await c.get('s', [], 'bytes')).to.equal(bytesToHex(utf8('serpent')));
@@ -172,25 +201,37 @@ def addr():
   });
 
   it('hashes with sha3, sha256 and ripemd160 in all forms', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 def h(x):
     return([sha3(x), sha256(x), ripemd160(x), sha3([1, 2]:arr), sha3(text("dog"):str), sha256(text("dog"), chars=3), ripemd160([7], items=1), sha3(0, chars=0)]:arr)
-`);
+`,
+    );
     const x = 0x1234n;
     const w = (v: bigint): Uint8Array => Buffer.from(v.toString(16).padStart(64, '0'), 'hex');
     const cat = (...ws: bigint[]): Uint8Array => Buffer.concat(ws.map(w));
     const r = (await c.ints('h', [x])).map(u);
     expect(r).to.deep.equal([
-      big(keccak(w(x))), big(sha256(w(x))), big(ripemd160(w(x))), big(keccak(cat(1n, 2n))), big(keccak(utf8('dog'))), big(sha256(utf8('dog'))),
-      big(ripemd160(w(7n))), big(keccak(new Uint8Array())),
+      big(keccak(w(x))),
+      big(sha256(w(x))),
+      big(ripemd160(w(x))),
+      big(keccak(cat(1n, 2n))),
+      big(keccak(utf8('dog'))),
+      big(sha256(utf8('dog'))),
+      big(ripemd160(w(7n))),
+      big(keccak(new Uint8Array())),
     ]);
   });
 
   it('recovers signers with ecrecover', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 def who(h, v, r, s):
     return(ecrecover(h, v, r, s))
-`);
+`,
+    );
     const key = new SigningKey('0x' + '42'.repeat(32));
     const digest = '0x' + Buffer.from(keccak('the quick brown fox')).toString('hex');
     const sig = key.sign(digest);
@@ -201,7 +242,9 @@ def who(h, v, r, s):
   });
 
   it('calls its own functions with real message calls (LIFO order, msg.sender is self)', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 def init():
     self.storage[0] = 10
 
@@ -228,7 +271,8 @@ def twice(args:arr):
 
 def call_twice(args:arr):
     return(self.twice(args, outitems=len(args)):arr)
-`);
+`,
+    );
     await c.send('f2');
     expect(await c.int('get')).to.equal(1010n);
     expect(await c.int('ask')).to.equal(addressBig(c.address));
@@ -236,7 +280,9 @@ def call_twice(args:arr):
   });
 
   it('calls other contracts through extern declarations, with value and delegatecall', async () => {
-    const bank = await Contract.deploy(chain, `
+    const bank = await Contract.deploy(
+      chain,
+      `
 def deposit():
     self.storage[msg.sender] += msg.value
     return(self.storage[msg.sender])
@@ -249,8 +295,11 @@ def put(k, v):
 
 def words(s:str):
     return(len(s))
-`);
-    const user = await Contract.deploy(chain, `
+`,
+    );
+    const user = await Contract.deploy(
+      chain,
+      `
 extern bank: [deposit:[]:int256, mul:[int256,int256]:int256, put:[int256,int256]:_, words:[bytes]:int256]
 
 def go(b):
@@ -259,7 +308,8 @@ def go(b):
     z = b.words(text("four"))
     b.put(1, 11, call=delegate)
     return([x, y, z, self.storage[1]]:arr)
-`);
+`,
+    );
     await chain.fund(user.address, 1000n);
     expect(await user.ints('go', [addressBig(bank.address)])).to.deep.equal([42n, 25n, 4n, 11n]);
     expect(await chain.balance(bank.address)).to.equal(25n);
@@ -274,13 +324,17 @@ def go(b):
   });
 
   it('sends ether with send(to, value) and send(gas, to, value)', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 def pay(to, amount):
     return(send(to, amount))
 
 def pay_gas(to, amount):
     return(send(5000, to, amount))
-`, { value: 1000n });
+`,
+      { value: 1000n },
+    );
     const dest = createAddressFromBigInt(0xdeadn);
     expect(await c.int('pay', [0xdeadn, 300n])).to.equal(1n);
     expect(await c.int('pay_gas', [0xdeadn, 200n])).to.equal(1n);
@@ -290,7 +344,9 @@ def pay_gas(to, amount):
   });
 
   it('emits plain logs and ABI events with indexed topics', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 event Transfer(from:address:indexed, to:address:indexed, value)
 event Note(who:indexed, text:str)
 event Named(tag:str:indexed)
@@ -303,7 +359,8 @@ def typed(to, value):
     log(type=Transfer, msg.sender, to, value)
     log(type=Note, 5, text("hi"))
     log(type=Named, text("bob"))
-`);
+`,
+    );
     let r = await c.send('plain', [3n, 4n]);
     expect(r.logs.map((l) => [l[1].map(big), bytesToHex(l[2])])).to.deep.equal([
       [[3n], '0x'],
@@ -321,7 +378,9 @@ def typed(to, value):
   });
 
   it('saves and loads arrays and strings to storage', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 data store[1000]
 
 def kall():
@@ -334,18 +393,24 @@ def kall():
 def nums():
     save(self.store[10], [1, 2, 3, 4, 5]:arr)
     return(load(self.store[10], items=4):arr)
-`);
+`,
+    );
     const r = (await c.ints('kall')).map(u);
     expect(r.map((x) => x.toString(16))).to.deep.equal([
-      '73697220626f62616c6f7420746f207468652072657363756520212131213121', '2131213100000000000000000000000000000000000000000000000000000000',
-      '73697220626f62616c6f7420746f207468652072657363756520212131213121', '2131213100000000000000000000000000000000000000000000000000000000',
-      '73697220626f62616c6f7420746f207468652072657363756520212131213121', '2100000000000000000000000000000000000000000000000000000000000000',
+      '73697220626f62616c6f7420746f207468652072657363756520212131213121',
+      '2131213100000000000000000000000000000000000000000000000000000000',
+      '73697220626f62616c6f7420746f207468652072657363756520212131213121',
+      '2131213100000000000000000000000000000000000000000000000000000000',
+      '73697220626f62616c6f7420746f207468652072657363756520212131213121',
+      '2100000000000000000000000000000000000000000000000000000000000000',
     ]);
     expect(await c.ints('nums')).to.deep.equal([1n, 2n, 3n, 4n]);
   });
 
   it('runs init/shared at creation, shared/any before every call, ignores unknown selectors', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 def shared():
     FEE = 3
 
@@ -357,7 +422,9 @@ def init():
 
 def fee():
     return(FEE)
-`, { value: 10n });
+`,
+      { value: 10n },
+    );
     expect(await chain.storage(c.address, 1n)).to.equal(13n);
     expect(await c.int('fee')).to.equal(3n);
     const r = await chain.call(c.address, Buffer.from('deadbeef', 'hex'));
@@ -366,7 +433,9 @@ def fee():
   });
 
   it('supports ~opcode builtins, stop, assert and ~invalid (which reverts state)', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 def low():
     ~mstore(0, ~calldatasize())
     ~return(0, 32)
@@ -382,7 +451,8 @@ def boom(x):
     self.storage[3] = x
     if x > 10:
         ~invalid()
-`);
+`,
+    );
     expect(await c.int('low')).to.equal(4n);
     await c.send('halt', [7n]);
     expect(await chain.storage(c.address, 1n)).to.equal(7n);
@@ -394,7 +464,9 @@ def boom(x):
   });
 
   it('runs user macros with typed variables inside functions (reference test-suite)', async () => {
-    const c = await Contract.deploy(chain, `
+    const c = await Contract.deploy(
+      chain,
+      `
 type fixedp: fp_
 
 macro fixedp($x) * fixedp($y):
@@ -414,7 +486,8 @@ macro fixedp($x) = fixedp($y):
 
 def sqrdiv(fp_a, fp_b):
     return(raw_unfixedp((fp_a / fp_b) * (fp_a / fp_b)))
-`);
+`,
+    );
     expect(await c.int('sqrdiv', [25n, 2n])).to.equal(156n);
   });
 

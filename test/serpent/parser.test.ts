@@ -35,7 +35,11 @@ describe('serpent lexer', () => {
   it('records 1-based columns and keeps string quotes', () => {
     const [line] = lex('  s = "a#b" + \'c\'');
     expect(line!.tokens.map((t) => [t.kind, t.text, t.pos.column])).to.deep.equal([
-      ['ident', 's', 3], ['op', '=', 5], ['string', '"a#b"', 7], ['op', '+', 13], ['string', "'c'", 15],
+      ['ident', 's', 3],
+      ['op', '=', 5],
+      ['string', '"a#b"', 7],
+      ['op', '+', 13],
+      ['string', "'c'", 15],
     ]);
   });
 

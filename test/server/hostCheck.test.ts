@@ -38,8 +38,7 @@ describe('server/hostCheck', () => {
 });
 
 describe('server/cors', () => {
-  const preflight = (origin: string | undefined, extra: Record<string, string> = {}) =>
-    createCorsPolicy(DEFAULT_CORS_ORIGINS)({ origin, ...extra }, true);
+  const preflight = (origin: string | undefined, extra: Record<string, string> = {}) => createCorsPolicy(DEFAULT_CORS_ORIGINS)({ origin, ...extra }, true);
 
   it('by default echoes loopback origins on any port, with Vary: Origin', () => {
     for (const origin of ['http://localhost:3000', 'http://localhost', 'http://127.0.0.1:5173', 'http://[::1]:8080']) {
@@ -51,7 +50,14 @@ describe('server/cors', () => {
   });
 
   it('by default gives other origins no CORS header', () => {
-    for (const origin of ['https://app.example', 'http://localhost.evil.example:3000', 'http://localhost:3000.evil.example', 'null', 'https://localhost:3000', undefined]) {
+    for (const origin of [
+      'https://app.example',
+      'http://localhost.evil.example:3000',
+      'http://localhost:3000.evil.example',
+      'null',
+      'https://localhost:3000',
+      undefined,
+    ]) {
       const headers = preflight(origin);
       expect(headers['access-control-allow-origin'], String(origin)).to.equal(undefined);
       expect(headers['access-control-allow-methods']).to.equal(undefined);

@@ -40,7 +40,12 @@ function exchange(port: number, head: string[], body = BODY): Promise<{ status: 
 
 const post = (...headers: string[]) => ['POST / HTTP/1.1', ...headers, 'Content-Type: application/json', `Content-Length: ${BODY.length}`];
 const upgrade = (...headers: string[]) => [
-  'GET / HTTP/1.1', ...headers, 'Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+  'GET / HTTP/1.1',
+  ...headers,
+  'Connection: Upgrade',
+  'Upgrade: websocket',
+  'Sec-WebSocket-Version: 13',
+  'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
 ];
 
 describe('server: Host headers over raw sockets', function () {
@@ -61,7 +66,17 @@ describe('server: Host headers over raw sockets', function () {
     }
   });
 
-  for (const host of ['[::1]evil.com', '[::1]evil.com:8545', '[::1]:8545evil.com', 'localhost:8545evil', '127.0.0.1:80:80', '[evil.com]', '[::1', 'local host', 'localhost/x']) {
+  for (const host of [
+    '[::1]evil.com',
+    '[::1]evil.com:8545',
+    '[::1]:8545evil.com',
+    'localhost:8545evil',
+    '127.0.0.1:80:80',
+    '[evil.com]',
+    '[::1',
+    'local host',
+    'localhost/x',
+  ]) {
     it(`refuses the malformed Host ${JSON.stringify(host)} with 400, over HTTP and WebSocket`, async () => {
       const http = await exchange(port, post(`Host: ${host}`));
       expect(http.status, http.text).to.equal(400);

@@ -73,7 +73,9 @@ describe('server: internal errors', function () {
     await dispatcher.handle({ jsonrpc: '2.0', id: 1, method: 'test_throws', params: [] });
     const { error } = reported[0]!;
     expect(error).to.be.instanceOf(TypeError);
-    expect((error as Error).stack).to.contain(SECRET).and.to.match(/\n\s+at /);
+    expect((error as Error).stack)
+      .to.contain(SECRET)
+      .and.to.match(/\n\s+at /);
   });
 
   it('answers the rest of a batch and reports only the failing call', async () => {

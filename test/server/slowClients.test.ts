@@ -120,7 +120,11 @@ describe('server: slow and abandoned clients', function () {
       await sleep(TIMEOUTS.requestMs + 400);
       return 'done';
     });
-    const dispatcher = new Dispatcher(buildMethodTable([[slow]]), { chain: node.chain, filters: node.filters, clientVersion: 'test', requestLog: { enabled: false } }, { maxBatchSize: 10, onInternalError: () => {} });
+    const dispatcher = new Dispatcher(
+      buildMethodTable([[slow]]),
+      { chain: node.chain, filters: node.filters, clientVersion: 'test', requestLog: { enabled: false } },
+      { maxBatchSize: 10, onInternalError: () => {} },
+    );
     const slowServer = createRpcHttpServer(dispatcher, { maxBodyBytes: 1024, hostCheck: () => true, cors: () => ({}), timeouts: TIMEOUTS });
     const { port: slowPort } = await listen(slowServer, 0, '127.0.0.1');
     try {

@@ -76,7 +76,7 @@ describe('WebSocket subscribers: bounded queues, capped subscriptions, deliverie
     wsUrl = url.replace('http://', 'ws://');
   }
   /** The server's side of each WebSocket connection. */
-  const serverSockets = () => [...((server as unknown as { webSocket: WebSocketServer }).webSocket.clients)];
+  const serverSockets = () => [...(server as unknown as { webSocket: WebSocketServer }).webSocket.clients];
   const open = async () => {
     const c = await client(wsUrl);
     clients.push(c.ws);

@@ -6,7 +6,11 @@ import { expect } from 'chai';
 import { type RunningCli, runCli, startCli } from '../helpers/cli.js';
 import { postJson } from '../helpers/rpc.js';
 
-async function rpcOver(url: string, method: string, params: unknown[] = []): Promise<{ result?: any; error?: { code: number; message: string; data?: any } }> {
+async function rpcOver(
+  url: string,
+  method: string,
+  params: unknown[] = [],
+): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }> {
   const response = await postJson(url, { jsonrpc: '2.0', id: 1, method, params });
   return JSON.parse(response.body) as { result?: unknown; error?: { code: number; message: string } };
 }
@@ -27,9 +31,29 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
   it("Ganache 7's spellings: --wallet.*, --chain.*, --miner.*, -d", async () => {
     const time = Date.UTC(2021, 0, 1);
     cli = await startCli([
-      '--port', '0', '--wallet.totalAccounts', '2', '-d', '--wallet.defaultBalance', '5', '--chain.chainId', '5', '--chain.networkId', '9',
-      '--chain.time', String(time), '--chain.vmErrorsOnRPCResponse', '--miner.blockGasLimit', '0x1c9c381', '--miner.defaultGasPrice', '3000000000',
-      '--chain.allowUnlimitedContractSize', '--chain.hardfork', 'shanghai', '--miner.instamine', 'strict',
+      '--port',
+      '0',
+      '--wallet.totalAccounts',
+      '2',
+      '-d',
+      '--wallet.defaultBalance',
+      '5',
+      '--chain.chainId',
+      '5',
+      '--chain.networkId',
+      '9',
+      '--chain.time',
+      String(time),
+      '--chain.vmErrorsOnRPCResponse',
+      '--miner.blockGasLimit',
+      '0x1c9c381',
+      '--miner.defaultGasPrice',
+      '3000000000',
+      '--chain.allowUnlimitedContractSize',
+      '--chain.hardfork',
+      'shanghai',
+      '--miner.instamine',
+      'strict',
     ]);
     const { url } = cli;
     const accounts = (await rpcOver(url, 'eth_accounts')).result as string[];
@@ -38,7 +62,12 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     expect((await rpcOver(url, 'eth_chainId')).result).to.equal('0x5');
     expect((await rpcOver(url, 'net_version')).result).to.equal('9');
     expect((await rpcOver(url, 'eth_gasPrice')).result).to.equal('0xb2d05e00');
-    const genesis = (await rpcOver(url, 'eth_getBlockByNumber', ['0x0', false])).result as { timestamp: string; gasLimit: string; withdrawalsRoot?: string; blobGasUsed?: string };
+    const genesis = (await rpcOver(url, 'eth_getBlockByNumber', ['0x0', false])).result as {
+      timestamp: string;
+      gasLimit: string;
+      withdrawalsRoot?: string;
+      blobGasUsed?: string;
+    };
     expect(Number(genesis.timestamp)).to.equal(time / 1000);
     expect(genesis.gasLimit).to.equal('0x1c9c381');
     expect(genesis).to.have.property('withdrawalsRoot');
@@ -63,9 +92,27 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     const key = `0x${'55'.repeat(32)}`;
     const stranger = '0x00000000000000000000000000000000000000cc';
     cli = await startCli([
-      '--port', '0', '--no-mining', '--allow-same-timestamp', '--account', `${key},1000000000000000000`, '--unlock', stranger,
-      '--code-size-limit', '40', '--slots-in-an-epoch', '1', '--accounts-out', out, '--database.dbPath', state, '--disable-min-priority-fee',
-      '--transaction-gas-cap', '100000', '--timestamp', '1700000000',
+      '--port',
+      '0',
+      '--no-mining',
+      '--allow-same-timestamp',
+      '--account',
+      `${key},1000000000000000000`,
+      '--unlock',
+      stranger,
+      '--code-size-limit',
+      '40',
+      '--slots-in-an-epoch',
+      '1',
+      '--accounts-out',
+      out,
+      '--database.dbPath',
+      state,
+      '--disable-min-priority-fee',
+      '--transaction-gas-cap',
+      '100000',
+      '--timestamp',
+      '1700000000',
     ]);
     const { url } = cli;
     const accounts = (await rpcOver(url, 'eth_accounts')).result as string[];
@@ -77,8 +124,8 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     await rpcOver(url, 'evm_mine');
     await rpcOver(url, 'evm_mine');
     expect(((await rpcOver(url, 'eth_getTransactionReceipt', [pending])).result as { status: string }).status).to.equal('0x0'); // 41 bytes > 40
-    expect((await rpcOver(url, 'eth_getBlockByNumber', ['safe', false])).result.number).to.equal('0x1');
-    expect((await rpcOver(url, 'eth_getBlockByNumber', ['finalized', false])).result.number).to.equal('0x0');
+    expect(((await rpcOver(url, 'eth_getBlockByNumber', ['safe', false])).result as { number: string }).number).to.equal('0x1');
+    expect(((await rpcOver(url, 'eth_getBlockByNumber', ['finalized', false])).result as { number: string }).number).to.equal('0x0');
     expect((await rpcOver(url, 'eth_maxPriorityFeePerGas')).result).to.equal('0x0');
     expect(Number((await rpcOver(url, 'eth_call', [{ data: '0x5a60005260206000f3' }])).result)).to.be.below(100_000);
     await rpcOver(url, 'hardhat_setBalance', [stranger, '0xde0b6b3a7640000']);
@@ -95,7 +142,8 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     const { url } = cli;
     const whale = '0x00000000000000000000000000000000000000ee';
     await rpcOver(url, 'hardhat_setBalance', [whale, '0xde0b6b3a7640000']);
-    const hash = (await rpcOver(url, 'eth_sendTransaction', [{ from: whale, to: '0x00000000000000000000000000000000000000ff', value: '0x1' }])).result as string;
+    const hash = (await rpcOver(url, 'eth_sendTransaction', [{ from: whale, to: '0x00000000000000000000000000000000000000ff', value: '0x1' }]))
+      .result as string;
     expect(((await rpcOver(url, 'eth_getTransactionReceipt', [hash])).result as { status: string }).status).to.equal('0x1');
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(Number((await rpcOver(url, 'eth_blockNumber')).result)).to.be.within(4, 9);

@@ -40,14 +40,19 @@ describe('start-up switches (createProvider)', function () {
   });
 
   it('disableCodeSizeLimit: code above 24576 bytes deploys (refused without it), also in eth_call', async () => {
-    for (const [options, status] of [[{}, '0x0'], [{ disableCodeSizeLimit: true }, '0x1']] as const) {
+    for (const [options, status] of [
+      [{}, '0x0'],
+      [{ disableCodeSizeLimit: true }, '0x1'],
+    ] as const) {
       const { rpc } = node({ ...options, hardhatNode: false });
       const hash = await rpc<string>('eth_sendTransaction', [{ from: ADDRESSES[0], data: deploysBytes(24_577), gas: '0x1000000' }]);
       expect((await receiptOf(rpc, hash)).status, JSON.stringify(options)).to.equal(status);
     }
     const { rpc } = node({ disableCodeSizeLimit: true });
     expect(await rpc<string>('eth_call', [{ data: deploysBytes(30_000), gas: '0x1000000' }])).to.have.length(2 + 60_000);
-    expect(() => resolveOptions({ disableCodeSizeLimit: true, codeSizeLimit: 5 })).to.throw(/disable-code-size-limit: cannot be combined with --code-size-limit/);
+    expect(() => resolveOptions({ disableCodeSizeLimit: true, codeSizeLimit: 5 })).to.throw(
+      /disable-code-size-limit: cannot be combined with --code-size-limit/,
+    );
   });
 
   it('disableBlockGasLimit: blocks take any transaction', async () => {
@@ -107,7 +112,10 @@ describe('start-up switches (createProvider)', function () {
   it('allowSameTimestamp: blocks mined in one second may share it (not without the switch)', async () => {
     const now = Date.now();
     const wallClock = () => now;
-    for (const [allow, expected] of [[true, 1], [false, 3]] as const) {
+    for (const [allow, expected] of [
+      [true, 1],
+      [false, 3],
+    ] as const) {
       const { rpc } = node({ allowSameTimestamp: allow, wallClock });
       for (let i = 0; i < 3; i++) await rpc('evm_mine');
       const stamps = new Set<string>();
@@ -147,7 +155,12 @@ describe('start-up switches (createProvider)', function () {
     await expectRpcError(rpc('eth_sendTransaction', [{ from: other, to: ADDRESSES[0] }]), -32000, /unknown account/);
     // Ganache's index form names one of the node's own accounts (unlocked already); a missing one is refused.
     expect(await node({ unlock: ['0', 1] }).rpc<string[]>('eth_accounts')).to.have.length(10);
-    const missing = await newNode({ unlock: [99] }).rpc('eth_chainId').then(() => undefined, (error: Error) => error.message);
+    const missing = await newNode({ unlock: [99] })
+      .rpc('eth_chainId')
+      .then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
     expect(missing).to.match(/unlock: there is no account 99/);
     const { rpc: all } = node({ autoImpersonate: true });
     await all('hardhat_setBalance', [other, '0xde0b6b3a7640000']);
@@ -202,13 +215,19 @@ describe('start-up switches (createProvider)', function () {
 
   it('noConsoleLog: console.log lines are not printed; other lines still are', async () => {
     const console = new Interface(artifact('ConsoleLogger').abi);
-    for (const [noConsoleLog, expected] of [[false, 1], [true, 0]] as const) {
+    for (const [noConsoleLog, expected] of [
+      [false, 1],
+      [true, 0],
+    ] as const) {
       const lines: string[] = [];
       const { rpc } = node({ quiet: false, noConsoleLog, verbose: true, logger: (line) => lines.push(line) });
       const address = await deploy(rpc, 'ConsoleLogger');
       await rpc('eth_call', [{ to: address, data: console.encodeFunctionData('logView') }]);
       await rpc('eth_blockNumber');
-      expect(lines.filter((line) => line.startsWith('view call')), `noConsoleLog ${noConsoleLog}`).to.have.length(expected);
+      expect(
+        lines.filter((line) => line.startsWith('view call')),
+        `noConsoleLog ${noConsoleLog}`,
+      ).to.have.length(expected);
       expect(lines.some((line) => line.startsWith('eth_call'))).to.equal(true);
     }
   });
@@ -220,7 +239,9 @@ describe('start-up switches (createProvider)', function () {
     await receiptOf(rpc, hash);
     for (let i = 0; i < 50 && lines.length === 0; i++) await sleep(10);
     expect(lines).to.have.length(1);
-    expect(lines[0]).to.match(new RegExp(`^Traces for ${hash}:\\n  \\[\\d+\\] CREATE ${ADDRESSES[0]} → \\(failed creation\\)::5 bytes of init code\\n    ← \\[execution reverted\\]`));
+    expect(lines[0]).to.match(
+      new RegExp(`^Traces for ${hash}:\\n  \\[\\d+\\] CREATE ${ADDRESSES[0]} → \\(failed creation\\)::5 bytes of init code\\n    ← \\[execution reverted\\]`),
+    );
   });
 
   it('printTraces: nested calls are indented under their caller, a caught revert shows its reason', async () => {
@@ -229,17 +250,22 @@ describe('start-up switches (createProvider)', function () {
     const tree = await deploy(rpc, 'CallTree');
     for (let i = 0; i < 50 && lines.length === 0; i++) await sleep(10);
     lines.length = 0;
-    const hash = await rpc<string>('eth_sendTransaction', [{ from: ADDRESSES[0], to: tree, data: new Interface(artifact('CallTree').abi).encodeFunctionData('run'), gas: '0x1000000' }]);
+    const hash = await rpc<string>('eth_sendTransaction', [
+      { from: ADDRESSES[0], to: tree, data: new Interface(artifact('CallTree').abi).encodeFunctionData('run'), gas: '0x1000000' },
+    ]);
     await receiptOf(rpc, hash);
     for (let i = 0; i < 50 && lines.length === 0; i++) await sleep(10);
     const trace = lines[0]!.split('\n');
     expect(trace[0]).to.equal(`Traces for ${hash}:`);
     expect(trace[1]).to.match(new RegExp(`^  \\[\\d+\\] CALL ${ADDRESSES[0]} → ${tree}::0x[0-9a-f]{8}$`));
     for (const kind of ['CREATE', 'CREATE2', 'CALL', 'STATICCALL', 'DELEGATECALL']) {
-      expect(trace.some((line) => new RegExp(`^    [├└]─ \\[\\d+\\] ${kind} `).test(line)), kind).to.equal(true);
+      expect(
+        trace.some((line) => new RegExp(`^    [├└]─ \\[\\d+\\] ${kind} `).test(line)),
+        kind,
+      ).to.equal(true);
     }
     expect(trace.some((line) => /← \[execution reverted: callee failed\]/.test(line))).to.equal(true);
-    expect(trace.at(-1)).to.match(/^    ← \[Return\] 0x/);
+    expect(trace.at(-1)).to.match(/^ {4}← \[Return\] 0x/);
   });
 
   it('json: log lines are JSON objects', async () => {
@@ -257,7 +283,13 @@ describe('start-up switches (createProvider)', function () {
     expect(await rpc('net_version')).to.equal('12345');
     expect(await rpc('eth_chainId')).to.equal('0x539');
     const accounts = await rpc<string[]>('eth_accounts');
-    await expectRpcError(rpc('eth_sendTransaction', [{ from: accounts[0], data: '0x60006000fd', gas: '0x100000' }]), -32000, /^VM Exception while processing transaction: revert$/);
-    expect(() => resolveOptions({ deterministic: true, mnemonic: 'test test test test test test test test test test test junk' })).to.throw(/deterministic: cannot be combined with --mnemonic/);
+    await expectRpcError(
+      rpc('eth_sendTransaction', [{ from: accounts[0], data: '0x60006000fd', gas: '0x100000' }]),
+      -32000,
+      /^VM Exception while processing transaction: revert$/,
+    );
+    expect(() => resolveOptions({ deterministic: true, mnemonic: 'test test test test test test test test test test test junk' })).to.throw(
+      /deterministic: cannot be combined with --mnemonic/,
+    );
   });
 });

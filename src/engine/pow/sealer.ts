@@ -1,81 +1,81 @@
 // Proof-of-work mode: hands out work for the pending block (chain_getWork) and
 // turns verified solutions (chain_submitWork) into blocks or uncle candidates,
 // as go-ethereum's remote sealer does.
-import { toHex } from '../hex.js'
-import type { Chain } from '../chain.js'
-import { assertMinable } from '../clock.js'
-import { rejected } from '../errors.js'
-import type { MinedBlock } from '../blocks.js'
-import type { MiningOutcome } from '../miner.js'
-import { nextDifficulty, type DifficultySetting } from './difficulty.js'
-import { buildDraft, sealDraft } from './draft.js'
-import type { EthashCacheStore } from './cacheStore.js'
-import { HashrateMeter } from './hashrate.js'
-import { epochOf, seedHash } from './params.js'
-import { boundaryOf, verifySeal } from './seal.js'
-import { sealHashOf } from './sealHash.js'
-import { type CanonicalView, MAX_UNCLE_DEPTH, UncleCandidates } from './uncles.js'
-import { type Work, WorkBook } from './work.js'
+import { toHex } from '../hex.js';
+import type { Chain } from '../chain.js';
+import { assertMinable } from '../clock.js';
+import { rejected } from '../errors.js';
+import type { MinedBlock } from '../blocks.js';
+import type { MiningOutcome } from '../miner.js';
+import { nextDifficulty, type DifficultySetting } from './difficulty.js';
+import { buildDraft, sealDraft } from './draft.js';
+import type { EthashCacheStore } from './cacheStore.js';
+import { HashrateMeter } from './hashrate.js';
+import { epochOf, seedHash } from './params.js';
+import { boundaryOf, verifySeal } from './seal.js';
+import { sealHashOf } from './sealHash.js';
+import { type CanonicalView, MAX_UNCLE_DEPTH, UncleCandidates } from './uncles.js';
+import { type Work, WorkBook } from './work.js';
 
 export interface PowSealerOptions {
-  readonly difficulty: DifficultySetting
-  readonly cacheStore: EthashCacheStore
+  readonly difficulty: DifficultySetting;
+  readonly cacheStore: EthashCacheStore;
   /** Milliseconds, like Date.now (hashrate freshness). */
-  readonly wallClock?: () => number
+  readonly wallClock?: () => number;
 }
 
 /** Start building the next epoch's cache this many blocks before it begins. */
-const PREPARE_AHEAD = 100n
+const PREPARE_AHEAD = 100n;
 
 export class PowSealer {
-  readonly hashrate: HashrateMeter
-  private readonly works = new WorkBook()
-  private readonly uncles = new UncleCandidates()
-  private active = true
-  private readonly closers: Array<() => void> = []
+  readonly hashrate: HashrateMeter;
+  private readonly works = new WorkBook();
+  private readonly uncles = new UncleCandidates();
+  private active = true;
+  private readonly closers: Array<() => void> = [];
 
   constructor(
     private readonly chain: Chain,
     private readonly options: PowSealerOptions,
   ) {
-    this.hashrate = new HashrateMeter(options.wallClock)
+    this.hashrate = new HashrateMeter(options.wallClock);
     // A revert frees the states built since its snapshot, drafts' included: their work cannot be sealed.
-    const forget = (): void => this.works.clear()
-    chain.on('rewound', forget)
-    this.onClose(() => chain.off('rewound', forget))
+    const forget = (): void => this.works.clear();
+    chain.on('rewound', forget);
+    this.onClose(() => chain.off('rewound', forget));
     // Load or build the cache in the background now: getWork never needs it, and by the
     // time a miner has a solution it is there (the first submitWork would wait otherwise).
-    this.prepareCaches(chain.head.number + 1n)
+    this.prepareCaches(chain.head.number + 1n);
   }
 
   /** False after miner_stop: no work is handed out and solutions are refused. */
   get mining(): boolean {
-    return this.active
+    return this.active;
   }
 
   start(): void {
-    this.active = true
+    this.active = true;
   }
 
   stop(): void {
-    this.active = false
+    this.active = false;
   }
 
   /** The work for the pending block: the same until the head, the state, the pool or the block settings change. */
   getWork(): Promise<Work> {
-    if (!this.active) return Promise.reject(rejected('no mining work available yet'))
+    if (!this.active) return Promise.reject(rejected('no mining work available yet'));
     return this.chain.queue.run(async () => {
       // Forget what can no longer be sealed or included first: the key below counts uncle candidates.
-      this.works.prune(this.chain.head.number)
-      this.uncles.prune(this.chain.head.number + 1n)
-      const baseRoot = await this.chain.vm.stateManager.getStateRoot()
-      const key = this.pendingKey(baseRoot)
-      const current = this.works.current
-      if (current?.key === key) return current
-      const work = await this.buildWork(key, baseRoot)
-      this.works.add(work)
-      return work
-    })
+      this.works.prune(this.chain.head.number);
+      this.uncles.prune(this.chain.head.number + 1n);
+      const baseRoot = await this.chain.vm.stateManager.getStateRoot();
+      const key = this.pendingKey(baseRoot);
+      const current = this.works.current;
+      if (current?.key === key) return current;
+      const work = await this.buildWork(key, baseRoot);
+      this.works.add(work);
+      return work;
+    });
   }
 
   /**
@@ -84,42 +84,45 @@ export class PowSealer {
    * the block it names; false for unknown or stale work and invalid solutions.
    */
   async submitWork(nonce: Uint8Array, powHash: Uint8Array, mixDigest: Uint8Array): Promise<boolean> {
-    if (!this.active) return false
-    const work = this.works.get(toHex(powHash))
-    if (!work) return false
-    const cache = await this.options.cacheStore.get(work.epoch)
-    if (!verifySeal(cache, work.epoch, work.powHash, nonce, mixDigest, work.difficulty)) return false
-    const sealed = sealDraft(work.draft, nonce, mixDigest, this.chain.common)
+    if (!this.active) return false;
+    const work = this.works.get(toHex(powHash));
+    if (!work) return false;
+    const cache = await this.options.cacheStore.get(work.epoch);
+    if (!verifySeal(cache, work.epoch, work.powHash, nonce, mixDigest, work.difficulty)) return false;
+    const sealed = sealDraft(work.draft, nonce, mixDigest, this.chain.common);
     if (await this.chain.adoptBlock(sealed, work.baseRoot)) {
-      this.works.prune(sealed.mined.number)
-      return true
+      this.works.prune(sealed.mined.number);
+      return true;
     }
-    return this.keepAsUncle(sealed.mined)
+    return this.keepAsUncle(sealed.mined);
   }
 
   submitHashrate(rate: bigint, id: Uint8Array): void {
-    this.hashrate.submit(toHex(id), rate)
+    this.hashrate.submit(toHex(id), rate);
   }
 
   /** Run `fn` on close (the built-in miner stops its threads). */
   onClose(fn: () => void): void {
-    this.closers.push(fn)
+    this.closers.push(fn);
   }
 
   close(): void {
-    this.active = false
-    for (const fn of this.closers.splice(0)) fn()
-    this.options.cacheStore.close()
+    this.active = false;
+    for (const fn of this.closers.splice(0)) fn();
+    this.options.cacheStore.close();
   }
 
   /** Everything the pending block depends on except the wall clock (go-ethereum keeps a work's timestamp too). */
   private pendingKey(baseRoot: Uint8Array): string {
-    const { chain } = this
-    const clock = chain.clock.save()
+    const { chain } = this;
+    const clock = chain.clock.save();
     return [
       chain.head.hashHex,
       toHex(baseRoot),
-      chain.pool.all().map((entry) => entry.hashHex).join(','),
+      chain.pool
+        .all()
+        .map((entry) => entry.hashHex)
+        .join(','),
       chain.coinbase.toString(),
       chain.blockGasLimit,
       chain.nextBaseFee() ?? '',
@@ -127,33 +130,33 @@ export class PowSealer {
       clock.nextOverride ?? '',
       clock.interval ?? '',
       this.uncles.version,
-    ].join('|')
+    ].join('|');
   }
 
   private async buildWork(key: string, baseRoot: Uint8Array): Promise<Work> {
-    const { chain } = this
-    const parent = chain.head
-    const number = parent.number + 1n
-    const timestamp = chain.clock.peekNext(parent.block.header.timestamp)
-    assertMinable(timestamp)
-    const difficulty = nextDifficulty(this.options.difficulty, chain.common, parent.block.header, timestamp)
-    const uncles = this.uncles.select(number, this.canonicalView())
-    const template = { timestamp, coinbase: chain.coinbase, gasLimit: chain.blockGasLimit, baseFeePerGas: chain.nextBaseFee(), difficulty }
-    const candidates = await chain.executable()
+    const { chain } = this;
+    const parent = chain.head;
+    const number = parent.number + 1n;
+    const timestamp = chain.clock.peekNext(parent.block.header.timestamp);
+    assertMinable(timestamp);
+    const difficulty = nextDifficulty(this.options.difficulty, chain.common, parent.block.header, timestamp);
+    const uncles = this.uncles.select(number, this.canonicalView());
+    const template = { timestamp, coinbase: chain.coinbase, gasLimit: chain.blockGasLimit, baseFeePerGas: chain.nextBaseFee(), difficulty };
+    const candidates = await chain.executable();
     // Executed on the live VM and rolled back within this queue turn, so no request sees it
     // and the live state stays at its root until a seal arrives (the draft's root stays
     // loadable: only a revert deletes trie nodes, and it drops all work). Unlike a shallowCopy,
     // the live state manager also records what the block writes, which chain_dumpState relies on.
-    let draft: MiningOutcome
+    let draft: MiningOutcome;
     try {
       // Drafts are rebuilt as the pool changes: their console.log lines would print each time.
-      draft = await chain.consoleLines.mutedDuring(() => buildDraft(chain.vm, parent, candidates, template, uncles))
+      draft = await chain.consoleLines.mutedDuring(() => buildDraft(chain.vm, parent, candidates, template, uncles));
     } finally {
-      await chain.vm.stateManager.setStateRoot(baseRoot)
+      await chain.vm.stateManager.setStateRoot(baseRoot);
     }
-    const powHash = sealHashOf(draft.mined.block.header.raw())
-    const epoch = epochOf(number)
-    this.prepareCaches(number)
+    const powHash = sealHashOf(draft.mined.block.header.raw());
+    const epoch = epochOf(number);
+    this.prepareCaches(number);
     return {
       powHash,
       powHashHex: toHex(powHash),
@@ -165,31 +168,31 @@ export class PowSealer {
       baseRoot,
       key,
       draft,
-    }
+    };
   }
 
   /** A valid solution whose block cannot extend the head: a sibling of a canonical block becomes an uncle candidate. */
   private keepAsUncle(mined: MinedBlock): boolean {
-    const { blocks } = this.chain
-    if (blocks.byHashHex(mined.hashHex)) return true // resubmitted: it already is that block
-    const head = this.chain.head.number
-    const parentCanonical = blocks.byNumber(mined.number - 1n)?.hashHex === toHex(mined.block.header.parentHash)
-    if (!parentCanonical || mined.number > head || head + 1n - mined.number > MAX_UNCLE_DEPTH) return false
-    this.uncles.add(mined.block.header)
-    return true
+    const { blocks } = this.chain;
+    if (blocks.byHashHex(mined.hashHex)) return true; // resubmitted: it already is that block
+    const head = this.chain.head.number;
+    const parentCanonical = blocks.byNumber(mined.number - 1n)?.hashHex === toHex(mined.block.header.parentHash);
+    if (!parentCanonical || mined.number > head || head + 1n - mined.number > MAX_UNCLE_DEPTH) return false;
+    this.uncles.add(mined.block.header);
+    return true;
   }
 
   private canonicalView(): CanonicalView {
-    const { blocks } = this.chain
+    const { blocks } = this.chain;
     return {
       hashAt: (n) => blocks.byNumber(n)?.hashHex,
       unclesAt: (n) => blocks.byNumber(n)?.block.uncleHeaders.map((u) => toHex(u.hash())) ?? [],
-    }
+    };
   }
 
   private prepareCaches(number: bigint): void {
-    const store = this.options.cacheStore
-    store.prepare(epochOf(number))
-    if (epochOf(number + PREPARE_AHEAD) !== epochOf(number)) store.prepare(epochOf(number + PREPARE_AHEAD))
+    const store = this.options.cacheStore;
+    store.prepare(epochOf(number));
+    if (epochOf(number + PREPARE_AHEAD) !== epochOf(number)) store.prepare(epochOf(number + PREPARE_AHEAD));
   }
 }

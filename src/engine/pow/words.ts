@@ -1,32 +1,32 @@
 // Ethash reads and writes all hashes as little-endian 32-bit words.
 
 /** Typed-array views use host byte order; raw word buffers are only shared (wasm, files) on little-endian hosts. */
-export const littleEndianHost: boolean = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+export const littleEndianHost: boolean = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export function bytesToWords(bytes: Uint8Array): Uint32Array {
-  if (bytes.length % 4 !== 0) throw new RangeError('byte length must be a multiple of 4')
-  const words = new Uint32Array(bytes.length / 4)
+  if (bytes.length % 4 !== 0) throw new RangeError('byte length must be a multiple of 4');
+  const words = new Uint32Array(bytes.length / 4);
   for (let i = 0; i < words.length; i++) {
-    const j = 4 * i
-    words[i] = bytes[j] | (bytes[j + 1] << 8) | (bytes[j + 2] << 16) | (bytes[j + 3] << 24)
+    const j = 4 * i;
+    words[i] = bytes[j] | (bytes[j + 1] << 8) | (bytes[j + 2] << 16) | (bytes[j + 3] << 24);
   }
-  return words
+  return words;
 }
 
 export function wordsToBytes(words: Uint32Array): Uint8Array {
-  const bytes = new Uint8Array(words.length * 4)
+  const bytes = new Uint8Array(words.length * 4);
   for (let i = 0; i < words.length; i++) {
-    const w = words[i]
-    const j = 4 * i
-    bytes[j] = w
-    bytes[j + 1] = w >>> 8
-    bytes[j + 2] = w >>> 16
-    bytes[j + 3] = w >>> 24
+    const w = words[i];
+    const j = 4 * i;
+    bytes[j] = w;
+    bytes[j + 1] = w >>> 8;
+    bytes[j + 2] = w >>> 16;
+    bytes[j + 3] = w >>> 24;
   }
-  return bytes
+  return bytes;
 }
 
 /** FNV-1 style mixing step used throughout Ethash (unsigned 32-bit result). */
 export function fnv(a: number, b: number): number {
-  return (Math.imul(a, 0x01000193) ^ b) >>> 0
+  return (Math.imul(a, 0x01000193) ^ b) >>> 0;
 }

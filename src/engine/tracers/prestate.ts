@@ -7,7 +7,19 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { InterpreterStep } from '@ethereumjs/evm';
-import { type Address, type EOACode7702AuthorizationListBytesItem, KECCAK256_NULL, eoaCode7702RecoverAuthority, bigIntToBytes, bytesToBigInt, createAddressFromBigInt, createContractAddress, createContractAddress2, equalsBytes, setLengthLeft } from '@ethereumjs/util';
+import {
+  type Address,
+  type EOACode7702AuthorizationListBytesItem,
+  KECCAK256_NULL,
+  eoaCode7702RecoverAuthority,
+  bigIntToBytes,
+  bytesToBigInt,
+  createAddressFromBigInt,
+  createContractAddress,
+  createContractAddress2,
+  equalsBytes,
+  setLengthLeft,
+} from '@ethereumjs/util';
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { type ExecutionTracer, type TraceBudget, type TraceEnv, listen } from '../tracing.js';
 
@@ -51,16 +63,25 @@ export class PrestateTracer implements ExecutionTracer {
     const { vm } = env;
     this.state = vm.stateManager;
     const beforeTx = (tx: TypedTransaction, done?: () => void): void => {
-      this.start(tx, env.coinbase).then(() => done?.(), () => done?.());
+      this.start(tx, env.coinbase).then(
+        () => done?.(),
+        () => done?.(),
+      );
     };
     const afterTx = (_result: unknown, done?: () => void): void => {
-      this.end().then(() => done?.(), () => done?.());
+      this.end().then(
+        () => done?.(),
+        () => done?.(),
+      );
     };
     vm.events.on('beforeTx', beforeTx);
     vm.events.on('afterTx', afterTx);
     const stopListening = listen(env, {
       step: (step, done) => {
-        this.step(step, vm.common.isActivatedEIP(6780)).then(() => done?.(), () => done?.());
+        this.step(step, vm.common.isActivatedEIP(6780)).then(
+          () => done?.(),
+          () => done?.(),
+        );
       },
       beforeMessage: () => {},
       afterMessage: () => {},

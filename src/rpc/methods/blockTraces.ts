@@ -33,5 +33,7 @@ export const blockTraceMethods = [
   defineMethod('debug_traceBlockByHash', [param('blockHash', hash), optionalParam('config', traceConfig)], ({ chain }, blockHash, config) =>
     traceBlock(chain, { hash: blockHash }, config),
   ),
-  defineMethod('debug_traceBlock', [param('block', data), optionalParam('config', traceConfig)], ({ chain }, rlp, config) => traceBlock(chain, { rlp }, config)),
+  defineMethod('debug_traceBlock', [param('block', data), optionalParam('config', traceConfig)], ({ chain }, rlp, config) =>
+    traceBlock(chain, { rlp }, config),
+  ),
 ];

@@ -8,7 +8,8 @@ import { defineMethod, optionalParam, param } from '../method.js';
 /** Snapshot ids: Ganache sends numbers or hex strings; accept both. */
 const snapshotId = (value: unknown, path: string): number => {
   if (typeof value !== 'number') return index(value, path);
-  if (!Number.isSafeInteger(value) || value < 0) throw invalidParams(`invalid argument ${path}: expected a non-negative integer or a hex quantity, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw invalidParams(`invalid argument ${path}: expected a non-negative integer or a hex quantity, got ${value}`);
   return value;
 };
 
@@ -224,4 +225,3 @@ export const controlMethods = [
       : {}),
   })),
 ];
-

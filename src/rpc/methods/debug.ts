@@ -11,7 +11,14 @@ import { blockOverrides, callOverrides, stateOverrides } from '../overrides.js';
 import { type TracerConfig, traceConfig } from '../traceConfig.js';
 import { startTrace } from '../traceOutput.js';
 
-export const DEFAULT_TRACE_CONFIG: TracerConfig = { tracer: 'structLogs', disableStack: false, disableStorage: false, enableMemory: false, enableReturnData: false, limit: 0 };
+export const DEFAULT_TRACE_CONFIG: TracerConfig = {
+  tracer: 'structLogs',
+  disableStack: false,
+  disableStorage: false,
+  enableMemory: false,
+  enableReturnData: false,
+  limit: 0,
+};
 
 /** go-ethereum's TraceCallConfig: a trace config with `stateOverrides` and `blockOverrides` beside it. */
 const traceCallConfig = (value: unknown, path: string): { trace: TracerConfig; overrides: CallOverrides | undefined } => {
@@ -27,12 +34,16 @@ const traceCallConfig = (value: unknown, path: string): { trace: TracerConfig; o
 };
 
 export const debugMethods = [
-  defineMethod('chain_traceTransaction', [param('transactionHash', hash), optionalParam('config', traceConfig)], async ({ chain }, txHash, config = DEFAULT_TRACE_CONFIG) => {
-    const trace = startTrace(config, new TraceBudget());
-    const run = await chain.traceTransaction(txHash, trace.tracer);
-    if (!run) throw serverError('transaction not found');
-    return trace.result(run);
-  }),
+  defineMethod(
+    'chain_traceTransaction',
+    [param('transactionHash', hash), optionalParam('config', traceConfig)],
+    async ({ chain }, txHash, config = DEFAULT_TRACE_CONFIG) => {
+      const trace = startTrace(config, new TraceBudget());
+      const run = await chain.traceTransaction(txHash, trace.tracer);
+      if (!run) throw serverError('transaction not found');
+      return trace.result(run);
+    },
+  ),
   defineMethod(
     'chain_traceCall',
     [param('transaction', callRequest), optionalParam('block', blockRef), optionalParam('config', traceCallConfig)],

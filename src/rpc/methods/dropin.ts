@@ -68,7 +68,14 @@ const milliseconds = (value: unknown, path: string): bigint => {
 /** An unsigned transaction as go-ethereum marshals it: v, r and s 0. */
 function formatUnsigned(tx: TypedTransaction): Record<string, Json> {
   const json = tx.toJSON() as Record<string, Json | undefined>;
-  const out: Record<string, Json> = { type: encodeQuantity(tx.type), nonce: encodeQuantity(tx.nonce), gas: encodeQuantity(tx.gasLimit), to: tx.to ? tx.to.toString() : null, value: encodeQuantity(tx.value), input: encodeData(tx.data) };
+  const out: Record<string, Json> = {
+    type: encodeQuantity(tx.type),
+    nonce: encodeQuantity(tx.nonce),
+    gas: encodeQuantity(tx.gasLimit),
+    to: tx.to ? tx.to.toString() : null,
+    value: encodeQuantity(tx.value),
+    input: encodeData(tx.data),
+  };
   for (const key of ['gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas', 'chainId'] as const) {
     const value = json[key];
     if (typeof value === 'string') out[key] = encodeQuantity(BigInt(value));
@@ -88,13 +95,24 @@ const timeoutParam = optionalParam('timeout', (value, path) => {
 
 export const dropinMethods = [
   // An EIP-7702 authorization signed with one of the node's keys, as a signed authorizationList entry.
-  defineMethod('chain_signAuthorization', [param('authorization', unsignedAuthorization), optionalParam('authority', address)], ({ chain }, request, authority) => {
-    const signer = authority ?? request.authority;
-    if (!signer) throw invalidParams('invalid argument 0 (authorization): name the signing account as "authority" (or as the second argument)');
-    const tuple = authorizationTuple({ ...request, signature: undefined, authority: signer }, chain.accounts, 0);
-    const [chainId, , nonce, yParity, r, s] = tuple.map((bytes) => bytesToBigInt(bytes));
-    return { chainId: encodeQuantity(chainId!), address: encodeData(tuple[1]), nonce: encodeQuantity(nonce!), yParity: encodeQuantity(yParity!), r: encodeQuantity(r!), s: encodeQuantity(s!) };
-  }),
+  defineMethod(
+    'chain_signAuthorization',
+    [param('authorization', unsignedAuthorization), optionalParam('authority', address)],
+    ({ chain }, request, authority) => {
+      const signer = authority ?? request.authority;
+      if (!signer) throw invalidParams('invalid argument 0 (authorization): name the signing account as "authority" (or as the second argument)');
+      const tuple = authorizationTuple({ ...request, signature: undefined, authority: signer }, chain.accounts, 0);
+      const [chainId, , nonce, yParity, r, s] = tuple.map((bytes) => bytesToBigInt(bytes));
+      return {
+        chainId: encodeQuantity(chainId!),
+        address: encodeData(tuple[1]),
+        nonce: encodeQuantity(nonce!),
+        yParity: encodeQuantity(yParity!),
+        r: encodeQuantity(r!),
+        s: encodeQuantity(s!),
+      };
+    },
+  ),
   // go-ethereum's eth_fillTransaction: the unsigned transaction with nonce, gas, fees and chain id filled (viem tries it first).
   defineMethod('eth_fillTransaction', [param('transaction', callRequest)], async ({ chain }, request) => {
     const tx = await chain.completeTransaction(request);
@@ -147,4 +165,3 @@ export const dropinMethods = [
     }),
   ),
 ];
-

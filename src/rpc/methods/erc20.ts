@@ -39,12 +39,20 @@ const BALANCE_OF = Buffer.from('70a08231', 'hex');
 const ALLOWANCE = Buffer.from('dd62ed3e', 'hex');
 
 export const erc20Methods = [
-  defineMethod('anvil_dealERC20', [param('address', address), param('token', address), param('balance', uint256)], async ({ chain }, holder, token, balance) => {
-    await setBySlotSearch(chain, token, Buffer.concat([BALANCE_OF, abiAddress(holder)]), balance, 'balance');
-    return null;
-  }),
-  defineMethod('anvil_setERC20Allowance', [param('owner', address), param('spender', address), param('token', address), param('amount', uint256)], async ({ chain }, owner, spender, token, amount) => {
-    await setBySlotSearch(chain, token, Buffer.concat([ALLOWANCE, abiAddress(owner), abiAddress(spender)]), amount, 'allowance');
-    return null;
-  }),
+  defineMethod(
+    'anvil_dealERC20',
+    [param('address', address), param('token', address), param('balance', uint256)],
+    async ({ chain }, holder, token, balance) => {
+      await setBySlotSearch(chain, token, Buffer.concat([BALANCE_OF, abiAddress(holder)]), balance, 'balance');
+      return null;
+    },
+  ),
+  defineMethod(
+    'anvil_setERC20Allowance',
+    [param('owner', address), param('spender', address), param('token', address), param('amount', uint256)],
+    async ({ chain }, owner, spender, token, amount) => {
+      await setBySlotSearch(chain, token, Buffer.concat([ALLOWANCE, abiAddress(owner), abiAddress(spender)]), amount, 'allowance');
+      return null;
+    },
+  ),
 ];

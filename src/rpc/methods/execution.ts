@@ -7,14 +7,25 @@ import { blockOverrides, callOverrides, stateOverrides } from '../overrides.js';
 export const executionMethods = [
   defineMethod(
     'chain_call',
-    [param('transaction', callRequest), optionalParam('block', blockRef), optionalParam('stateOverrides', stateOverrides), optionalParam('blockOverrides', blockOverrides)],
+    [
+      param('transaction', callRequest),
+      optionalParam('block', blockRef),
+      optionalParam('stateOverrides', stateOverrides),
+      optionalParam('blockOverrides', blockOverrides),
+    ],
     async ({ chain }, request, ref, state, block) => encodeData(await chain.call(request, ref ?? { tag: 'latest' }, callOverrides(state, block))),
   ),
   // Every property optional, the object itself too (SPEC 2.7).
   defineMethod(
     'chain_estimateGas',
-    [optionalParam('transaction', callRequest), optionalParam('block', blockRef), optionalParam('stateOverrides', stateOverrides), optionalParam('blockOverrides', blockOverrides)],
-    async ({ chain }, request, ref, state, block) => encodeQuantity(await chain.estimateGas(request ?? {}, ref ?? { tag: 'latest' }, callOverrides(state, block))),
+    [
+      optionalParam('transaction', callRequest),
+      optionalParam('block', blockRef),
+      optionalParam('stateOverrides', stateOverrides),
+      optionalParam('blockOverrides', blockOverrides),
+    ],
+    async ({ chain }, request, ref, state, block) =>
+      encodeQuantity(await chain.estimateGas(request ?? {}, ref ?? { tag: 'latest' }, callOverrides(state, block))),
   ),
   defineMethod(
     'chain_createAccessList',

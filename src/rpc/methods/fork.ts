@@ -33,12 +33,18 @@ export function resetOptions(value: unknown, path: ParamPath): ForkRequest | und
 }
 
 export const forkMethods = [
-  defineMethod('anvil_setRpcUrl', [param('url', (value: unknown, path: ParamPath) => {
-    if (typeof value !== 'string' || !/^https?:\/\/./.test(value)) throw invalidParams(`invalid argument ${path}: expected an http(s) URL`);
-    return value;
-  })], async ({ fork }, url) => {
-    if (!fork) throw invalidParams('forking is not available on this node');
-    fork.setRpcUrl(url);
-    return null;
-  }),
+  defineMethod(
+    'anvil_setRpcUrl',
+    [
+      param('url', (value: unknown, path: ParamPath) => {
+        if (typeof value !== 'string' || !/^https?:\/\/./.test(value)) throw invalidParams(`invalid argument ${path}: expected an http(s) URL`);
+        return value;
+      }),
+    ],
+    async ({ fork }, url) => {
+      if (!fork) throw invalidParams('forking is not available on this node');
+      fork.setRpcUrl(url);
+      return null;
+    },
+  ),
 ];

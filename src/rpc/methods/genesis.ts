@@ -2,6 +2,4 @@
 import { exportGethGenesis } from '../../genesis/exportGenesis.js';
 import { defineMethod } from '../method.js';
 
-export const genesisMethods = [
-  defineMethod('chain_exportGenesis', [], async ({ chain }) => exportGethGenesis(chain)),
-];
+export const genesisMethods = [defineMethod('chain_exportGenesis', [], async ({ chain }) => exportGethGenesis(chain))];

@@ -16,7 +16,8 @@ const LATEST: BlockRef = { tag: 'latest' };
 
 /** eth_getStorageValues' argument: address → slots (at most 1024 slots in all). */
 const storageRequest = (value: unknown, path: string): Array<{ address: string; slots: Uint8Array[] }> => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidParams(`invalid argument ${path}: expected an object of address → storage slots`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalidParams(`invalid argument ${path}: expected an object of address → storage slots`);
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) throw invalidParams('empty request');
   const out = entries.map(([who, slots]) => ({
@@ -33,7 +34,7 @@ export const gethReadMethods = [
     for (const request of requests) {
       const who = createAddressFromString(request.address);
       const values: string[] = [];
-      for (const slot of request.slots) values.push(encodeData((await chain.getStorageAt(who, slot, ref ?? LATEST))));
+      for (const slot of request.slots) values.push(encodeData(await chain.getStorageAt(who, slot, ref ?? LATEST)));
       out[request.address] = values;
     }
     return out;
@@ -76,7 +77,15 @@ export const gethReadMethods = [
   // EIP routing capabilities: an in-memory chain keeps everything from genesis (no delete strategy).
   defineMethod('chain_capabilities', [], ({ chain }) => {
     const all = { disabled: false, oldestBlock: '0x0' };
-    return { head: { number: encodeQuantity(chain.head.number), hash: chain.head.hashHex }, state: all, tx: all, logs: all, receipts: all, blocks: all, stateproofs: all };
+    return {
+      head: { number: encodeQuantity(chain.head.number), hash: chain.head.hashHex },
+      state: all,
+      tx: all,
+      logs: all,
+      receipts: all,
+      blocks: all,
+      stateproofs: all,
+    };
   }),
   defineMethod('txpool_contentFrom', [param('address', address)], async ({ chain }, who) => {
     const { pending, queued } = await chain.poolContent();
@@ -88,4 +97,3 @@ export const gethReadMethods = [
     return { pending: byNonce(pending), queued: byNonce(queued) };
   }),
 ];
-

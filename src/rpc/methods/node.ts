@@ -17,4 +17,3 @@ export const nodeMethods = [
   defineMethod('web3_clientVersion', [], ({ clientVersion }) => clientVersion),
   defineMethod('web3_sha3', [p('data', data)], (_ctx, input) => encodeData(keccak_256(input))),
 ];
-

@@ -76,7 +76,13 @@ function page(found: Array<{ mined: MinedBlock; index: number }>): { txs: JsonOb
 }
 
 /** Whole blocks are collected until the page holds at least `size` transactions (Erigon's paging). */
-function search(chain: Chain, who: Address, from: bigint, step: 1n | -1n, size: number): { found: Array<{ mined: MinedBlock; index: number }>; exhausted: boolean } {
+function search(
+  chain: Chain,
+  who: Address,
+  from: bigint,
+  step: 1n | -1n,
+  size: number,
+): { found: Array<{ mined: MinedBlock; index: number }>; exhausted: boolean } {
   const found: Array<{ mined: MinedBlock; index: number }> = [];
   let n = from;
   for (; n >= 0n && n <= chain.head.number && found.length < size; n += step) {
@@ -94,11 +100,16 @@ const pageSize = (value: unknown, path: string): number => {
   return size;
 };
 
-const number = (value: unknown, path: string): bigint => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : quantity(64)(value, path));
+const number = (value: unknown, path: string): bigint =>
+  typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : quantity(64)(value, path);
 
 export const otterscanMethods = [
   defineMethod('ots_getApiLevel', [], () => 8),
-  defineMethod('ots_hasCode', [param('address', address), param('block', blockNumberOrTag)], async ({ chain }, who, ref) => (await chain.getCode(who, ref)).length > 0),
+  defineMethod(
+    'ots_hasCode',
+    [param('address', address), param('block', blockNumberOrTag)],
+    async ({ chain }, who, ref) => (await chain.getCode(who, ref)).length > 0,
+  ),
   defineMethod('ots_getInternalOperations', [param('transactionHash', hash)], async ({ chain }, txHash) => {
     const tree = await callTree(chain, txHash);
     if (!tree) return null;
@@ -106,7 +117,16 @@ export const otterscanMethods = [
     walk(tree.root, 0, (frame, depth) => {
       // Erigon records each call as it starts (failed ones too), below the transaction's own.
       if (depth === 0) return;
-      const type = frame.type === 'CREATE' ? 2 : frame.type === 'CREATE2' ? 3 : frame.type === 'SELFDESTRUCT' ? 1 : (frame.value ?? 0n) > 0n && frame.type === 'CALL' ? 0 : undefined;
+      const type =
+        frame.type === 'CREATE'
+          ? 2
+          : frame.type === 'CREATE2'
+            ? 3
+            : frame.type === 'SELFDESTRUCT'
+              ? 1
+              : (frame.value ?? 0n) > 0n && frame.type === 'CALL'
+                ? 0
+                : undefined;
       const to = frame.to ?? frame.createAddress;
       if (type !== undefined) operations.push({ type, from: frame.from.toString(), to: to?.toString() ?? null, value: encodeQuantity(frame.value ?? 0n) });
     });
@@ -140,25 +160,40 @@ export const otterscanMethods = [
     if (!mined) throw serverError('block not found');
     return blockDetails(chain, mined);
   }),
-  defineMethod('ots_getBlockTransactions', [param('block', (v, p) => ({ number: number(v, p) })), param('pageNumber', (v, p) => Number(number(v, p))), param('pageSize', pageSize)], ({ chain }, ref, pageNumber, size) => {
-    const mined = blockOf(chain, ref);
-    const indexes = mined.block.transactions.map((_, i) => i).slice(pageNumber * size, (pageNumber + 1) * size);
-    const full = formatBlock(mined, false);
-    full.logsBloom = null;
-    full.transactionCount = mined.block.transactions.length;
-    // Erigon sends the first 4 bytes of each input (the selector): the page lists methods, not calldata.
-    full.transactions = indexes.map((i) => ({ ...formatTransaction(mined.block.transactions[i]!, mined.senders[i]!, { mined, index: i }), input: encodeData(mined.block.transactions[i]!.data.subarray(0, 4)) }));
-    return { fullblock: full, receipts: indexes.map((i) => ({ ...formatReceipt(mined, i), logs: null, logsBloom: null })) };
-  }),
-  defineMethod('ots_searchTransactionsBefore', [param('address', address), param('blockNumber', number), param('pageSize', pageSize)], ({ chain }, who, before, size) => {
-    const start = before === 0n ? chain.head.number : before - 1n;
-    const { found, exhausted } = search(chain, who, start, -1n, size);
-    return { ...page(found), firstPage: before === 0n, lastPage: exhausted };
-  }),
-  defineMethod('ots_searchTransactionsAfter', [param('address', address), param('blockNumber', number), param('pageSize', pageSize)], ({ chain }, who, after, size) => {
-    const { found, exhausted } = search(chain, who, after + 1n, 1n, size);
-    return { ...page(found.reverse()), firstPage: exhausted, lastPage: after === 0n };
-  }),
+  defineMethod(
+    'ots_getBlockTransactions',
+    [param('block', (v, p) => ({ number: number(v, p) })), param('pageNumber', (v, p) => Number(number(v, p))), param('pageSize', pageSize)],
+    ({ chain }, ref, pageNumber, size) => {
+      const mined = blockOf(chain, ref);
+      const indexes = mined.block.transactions.map((_, i) => i).slice(pageNumber * size, (pageNumber + 1) * size);
+      const full = formatBlock(mined, false);
+      full.logsBloom = null;
+      full.transactionCount = mined.block.transactions.length;
+      // Erigon sends the first 4 bytes of each input (the selector): the page lists methods, not calldata.
+      full.transactions = indexes.map((i) => ({
+        ...formatTransaction(mined.block.transactions[i]!, mined.senders[i]!, { mined, index: i }),
+        input: encodeData(mined.block.transactions[i]!.data.subarray(0, 4)),
+      }));
+      return { fullblock: full, receipts: indexes.map((i) => ({ ...formatReceipt(mined, i), logs: null, logsBloom: null })) };
+    },
+  ),
+  defineMethod(
+    'ots_searchTransactionsBefore',
+    [param('address', address), param('blockNumber', number), param('pageSize', pageSize)],
+    ({ chain }, who, before, size) => {
+      const start = before === 0n ? chain.head.number : before - 1n;
+      const { found, exhausted } = search(chain, who, start, -1n, size);
+      return { ...page(found), firstPage: before === 0n, lastPage: exhausted };
+    },
+  ),
+  defineMethod(
+    'ots_searchTransactionsAfter',
+    [param('address', address), param('blockNumber', number), param('pageSize', pageSize)],
+    ({ chain }, who, after, size) => {
+      const { found, exhausted } = search(chain, who, after + 1n, 1n, size);
+      return { ...page(found.reverse()), firstPage: exhausted, lastPage: after === 0n };
+    },
+  ),
   defineMethod('ots_getTransactionBySenderAndNonce', [param('address', address), param('nonce', number)], ({ chain }, who, nonce): Json => {
     for (let n = 1n; n <= chain.head.number; n++) {
       const mined = chain.find({ number: n })!;
@@ -183,9 +218,10 @@ export const otterscanMethods = [
     const runs = await chain.traceBlock({ number: low }, (i) => (tracers[i] = new CallTracer(false, budget)));
     for (let i = 0; i < runs.length; i++) {
       let creator: Address | undefined;
-      if (tracers[i]!.root) walk(tracers[i]!.root!, 0, (frame) => {
-        if ((frame.type === 'CREATE' || frame.type === 'CREATE2') && frame.to?.equals(who) && frame.error === undefined) creator = frame.from;
-      });
+      if (tracers[i]!.root)
+        walk(tracers[i]!.root!, 0, (frame) => {
+          if ((frame.type === 'CREATE' || frame.type === 'CREATE2') && frame.to?.equals(who) && frame.error === undefined) creator = frame.from;
+        });
       if (creator) return { hash: encodeData(runs[i]!.hash), creator: creator.toString() };
     }
     return null; // code set by a state setter (chain_setCode), not created

@@ -25,7 +25,8 @@ const traceTypes = (value: unknown, path: string): ReadonlySet<TraceType> => {
   if (!Array.isArray(value)) throw invalidParams(`invalid argument ${path}: expected an array of trace types ("trace", "stateDiff")`);
   for (const type of value) {
     if (type === 'vmTrace') throw invalidParams(`invalid argument ${path}: "vmTrace" is not supported (use debug_traceTransaction's struct logs)`);
-    if (type !== 'trace' && type !== 'stateDiff') throw invalidParams(`invalid argument ${path}: unknown trace type ${JSON.stringify(type)}; expected "trace" or "stateDiff"`);
+    if (type !== 'trace' && type !== 'stateDiff')
+      throw invalidParams(`invalid argument ${path}: unknown trace type ${JSON.stringify(type)}; expected "trace" or "stateDiff"`);
   }
   return new Set(value as TraceType[]);
 };
@@ -33,7 +34,9 @@ const traceTypes = (value: unknown, path: string): ReadonlySet<TraceType> => {
 /** One transaction's tracers for a replay: the call tree always (its output), the state diff when asked. */
 function replayTracers(types: ReadonlySet<TraceType>, budget: TraceBudget) {
   const calls = new CallTracer(false, budget);
-  const state = types.has('stateDiff') ? new PrestateTracer({ diffMode: true, includeEmpty: true, disableCode: false, disableStorage: false }, budget) : undefined;
+  const state = types.has('stateDiff')
+    ? new PrestateTracer({ diffMode: true, includeEmpty: true, disableCode: false, disableStorage: false }, budget)
+    : undefined;
   const tracer: ExecutionTracer = state ? new MuxTracer([calls, state]) : calls;
   return {
     tracer,
@@ -84,7 +87,9 @@ function stateDiff(tracer: PrestateTracer): JsonObject {
       code: changed(encodeData(before.code ?? new Uint8Array()), after!.code === undefined ? undefined : encodeData(after!.code)),
       nonce: changed(encodeQuantity(before.nonce), after!.nonce === 0n ? undefined : encodeQuantity(after!.nonce)),
       storage: Object.fromEntries(
-        [...slots].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((slot) => [word(slot), { '*': { from: word(before.storage?.get(slot) ?? 0n), to: word(after!.storage?.get(slot) ?? 0n) } }]),
+        [...slots]
+          .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+          .map((slot) => [word(slot), { '*': { from: word(before.storage?.get(slot) ?? 0n), to: word(after!.storage?.get(slot) ?? 0n) } }]),
       ),
     };
   }
@@ -131,7 +136,8 @@ const traceFilter = (value: unknown, path: string): TraceFilter => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidParams(`invalid argument ${path}: expected a filter object`);
   const fields = value as Record<string, unknown>;
   for (const key of Object.keys(fields)) if (!FILTER_FIELDS.has(key)) throw invalidParams(`invalid argument ${path}: unknown field "${key}"`);
-  const opt = <T>(key: string, decode: (v: unknown, p: string) => T): T | undefined => (fields[key] === undefined || fields[key] === null ? undefined : decode(fields[key], `${path}.${key}`));
+  const opt = <T>(key: string, decode: (v: unknown, p: string) => T): T | undefined =>
+    fields[key] === undefined || fields[key] === null ? undefined : decode(fields[key], `${path}.${key}`);
   return {
     fromBlock: opt('fromBlock', blockNumberOrTag),
     toBlock: opt('toBlock', blockNumberOrTag),
@@ -147,7 +153,8 @@ function matches(trace: JsonObject, filter: TraceFilter): boolean {
   const result = trace.result as JsonObject | undefined;
   const from = action.from as string;
   const to = (action.to ?? result?.address) as string | undefined;
-  const within = (list: Address[] | undefined, value: string | undefined) => !list || list.length === 0 || (value !== undefined && list.some((a) => a.toString() === value));
+  const within = (list: Address[] | undefined, value: string | undefined) =>
+    !list || list.length === 0 || (value !== undefined && list.some((a) => a.toString() === value));
   return within(filter.fromAddress, from) && within(filter.toAddress, to);
 }
 
@@ -178,7 +185,8 @@ export const parityTraceMethods = [
     const from = number(filter.fromBlock, 0n);
     const to = number(filter.toBlock, chain.head.number);
     if (to < from) throw invalidParams(`invalid argument 0 (filter): toBlock (${to}) before fromBlock (${from})`);
-    if (to - from + 1n > BigInt(MAX_FILTER_BLOCKS)) throw serverError(`trace_filter: at most ${MAX_FILTER_BLOCKS} blocks per request, asked for ${to - from + 1n}`);
+    if (to - from + 1n > BigInt(MAX_FILTER_BLOCKS))
+      throw serverError(`trace_filter: at most ${MAX_FILTER_BLOCKS} blocks per request, asked for ${to - from + 1n}`);
     const budget = new TraceBudget();
     const found: JsonObject[] = [];
     for (let n = from; n <= to; n++) found.push(...(await blockTraces(chain, n, budget)).filter((trace) => matches(trace, filter)));
@@ -208,14 +216,24 @@ export const parityTraceMethods = [
   ),
   defineMethod(
     'trace_callMany',
-    [param('calls', arrayOf((value, path) => {
-      if (!Array.isArray(value) || value.length !== 2) throw invalidParams(`invalid argument ${path}: expected [call object, trace types]`);
-      return [callRequest(value[0], `${path}[0]`), traceTypes(value[1], `${path}[1]`)] as const;
-    }, 1000)), optionalParam('block', blockRef)],
+    [
+      param(
+        'calls',
+        arrayOf((value, path) => {
+          if (!Array.isArray(value) || value.length !== 2) throw invalidParams(`invalid argument ${path}: expected [call object, trace types]`);
+          return [callRequest(value[0], `${path}[0]`), traceTypes(value[1], `${path}[1]`)] as const;
+        }, 1000),
+      ),
+      optionalParam('block', blockRef),
+    ],
     async ({ chain }, calls, ref) => {
       const budget = new TraceBudget();
       const replays = calls.map(([, types]) => replayTracers(types, budget));
-      const runs = await chain.traceCalls(calls.map(([request]) => request), ref ?? { tag: 'latest' }, (i) => replays[i]!.tracer);
+      const runs = await chain.traceCalls(
+        calls.map(([request]) => request),
+        ref ?? { tag: 'latest' },
+        (i) => replays[i]!.tracer,
+      );
       return runs.map((run, i) => replays[i]!.result(run));
     },
   ),
@@ -227,7 +245,9 @@ export const parityTraceMethods = [
       gas: tx.gasLimit,
       value: tx.value,
       data: tx.data,
-      ...('maxFeePerGas' in tx ? { maxFeePerGas: tx.maxFeePerGas as bigint, maxPriorityFeePerGas: (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas } : { gasPrice: (tx as { gasPrice: bigint }).gasPrice }),
+      ...('maxFeePerGas' in tx
+        ? { maxFeePerGas: tx.maxFeePerGas as bigint, maxPriorityFeePerGas: (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas }
+        : { gasPrice: (tx as { gasPrice: bigint }).gasPrice }),
     };
     return replayCall(chain, request, types, { tag: 'pending' });
   }),

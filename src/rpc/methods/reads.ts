@@ -44,10 +44,8 @@ export const readMethods = [
   defineMethod('chain_getBalance', [param('address', address), optionalParam('block', blockRef)], async ({ chain }, who, ref) =>
     encodeQuantity(await chain.getBalance(who, at(ref))),
   ),
-  defineMethod(
-    'chain_getTransactionCount',
-    [param('address', address), optionalParam('block', blockRef)],
-    async ({ chain }, who, ref) => encodeQuantity(await chain.getTransactionCount(who, at(ref))),
+  defineMethod('chain_getTransactionCount', [param('address', address), optionalParam('block', blockRef)], async ({ chain }, who, ref) =>
+    encodeQuantity(await chain.getTransactionCount(who, at(ref))),
   ),
   defineMethod('chain_getCode', [param('address', address), optionalParam('block', blockRef)], async ({ chain }, who, ref) =>
     encodeData(await chain.getCode(who, at(ref))),
@@ -62,7 +60,11 @@ export const readMethods = [
     'chain_getProof',
     [param('address', address), param('storageKeys', arrayOf(proofKey, 1000)), optionalParam('block', blockRef)],
     async ({ chain }, who, keys, ref) => {
-      const proof = await chain.getProof(who, keys.map((key) => key.slot), at(ref));
+      const proof = await chain.getProof(
+        who,
+        keys.map((key) => key.slot),
+        at(ref),
+      );
       // ethereumjs lists no storage for an account that does not exist: go-ethereum gives each key an empty proof.
       return {
         ...proof,
@@ -98,19 +100,13 @@ export const readMethods = [
     const pending = chain.pool.get(h);
     return pending ? formatTransaction(pending.tx, pending.sender, undefined) : null;
   }),
-  defineMethod(
-    'chain_getTransactionByBlockHashAndIndex',
-    [param('blockHash', hash), param('index', index)],
-    (ctx, h, i) => transactionAt(blockOrNull(ctx, { hash: h }), i),
+  defineMethod('chain_getTransactionByBlockHashAndIndex', [param('blockHash', hash), param('index', index)], (ctx, h, i) =>
+    transactionAt(blockOrNull(ctx, { hash: h }), i),
   ),
-  defineMethod(
-    'chain_getTransactionByBlockNumberAndIndex',
-    [param('block', blockNumberOrTag), param('index', index)],
-    async (ctx, ref, i) => {
-      const tx = transactionAt(await blockByNumber(ctx, ref), i);
-      return tx && isPending(ref) ? asInPendingBlock(tx as JsonObject) : tx;
-    },
-  ),
+  defineMethod('chain_getTransactionByBlockNumberAndIndex', [param('block', blockNumberOrTag), param('index', index)], async (ctx, ref, i) => {
+    const tx = transactionAt(await blockByNumber(ctx, ref), i);
+    return tx && isPending(ref) ? asInPendingBlock(tx as JsonObject) : tx;
+  }),
   defineMethod('chain_getTransactionReceipt', [param('transactionHash', hash)], ({ chain }, h) => {
     const location = chain.transaction(h);
     return location ? formatReceipt(location.mined, location.index) : null;

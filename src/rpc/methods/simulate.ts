@@ -86,4 +86,3 @@ export const simulateMethods = [
     return blocks.map((block) => formatSimulatedBlock(block, options.returnFullTransactions));
   }),
 ];
-

@@ -42,18 +42,10 @@ async function typedDataDigest(input: TypedDataInput, path: string): Promise<Uin
 }
 
 export const transactionMethods = [
-  defineMethod('chain_sendRawTransaction', [param('signedTransaction', data)], async ({ chain }, raw) =>
-    chain.submitRawTransaction(raw),
-  ),
-  defineMethod('chain_sendTransaction', [param('transaction', callRequest)], async ({ chain }, request) =>
-    chain.sendTransaction(request),
-  ),
-  defineMethod('chain_sendUnsignedTransaction', [param('transaction', callRequest)], async ({ chain }, request) =>
-    chain.sendUnsignedTransaction(request),
-  ),
-  defineMethod('chain_signTransaction', [param('transaction', callRequest)], async ({ chain }, request) =>
-    encodeData(await chain.signTransaction(request)),
-  ),
+  defineMethod('chain_sendRawTransaction', [param('signedTransaction', data)], async ({ chain }, raw) => chain.submitRawTransaction(raw)),
+  defineMethod('chain_sendTransaction', [param('transaction', callRequest)], async ({ chain }, request) => chain.sendTransaction(request)),
+  defineMethod('chain_sendUnsignedTransaction', [param('transaction', callRequest)], async ({ chain }, request) => chain.sendUnsignedTransaction(request)),
+  defineMethod('chain_signTransaction', [param('transaction', callRequest)], async ({ chain }, request) => encodeData(await chain.signTransaction(request))),
   defineMethod('chain_sign', [param('address', address), param('message', data)], ({ chain }, who, message) =>
     encodeData(signDigest(chain.accounts, who, personalMessageDigest(message))),
   ),

@@ -7,5 +7,10 @@ subtask(TASK_COMPILE_SOLIDITY_GET_SOLC_BUILD, async ({ solcVersion }) => {
   const solc = require('solc');
   const installed = require('solc/package.json').version;
   if (installed !== solcVersion) throw new Error(`solc ${solcVersion} wanted, the solc package is ${installed}`);
-  return { compilerPath: path.join(path.dirname(require.resolve('solc/package.json')), 'soljson.js'), isSolcJs: true, version: solcVersion, longVersion: solc.version() };
+  return {
+    compilerPath: path.join(path.dirname(require.resolve('solc/package.json')), 'soljson.js'),
+    isSolcJs: true,
+    version: solcVersion,
+    longVersion: solc.version(),
+  };
 });

@@ -3,7 +3,7 @@
 // (each pinned to its block hash, which the tests recompute).
 
 /** A header hex string whose 256-byte logsBloom is all zeros. */
-const withZeroBloom = (before: string, after: string): string => before + 'b90100' + '00'.repeat(256) + after
+const withZeroBloom = (before: string, after: string): string => before + 'b90100' + '00'.repeat(256) + after;
 
 /** ethereum/tests PoWTests/ethash_tests.json: epoch-0 headers sealed with real Ethash. */
 export const powTests = [
@@ -37,7 +37,7 @@ export const powTests = [
     cacheSize: 16776896,
     fullSize: 1073739904,
   },
-]
+];
 
 /** Ethereum mainnet block 1 (epoch 0, Frontier): header RLP and its block hash. */
 export const mainnetBlock1 = {
@@ -49,7 +49,7 @@ export const mainnetBlock1 = {
   nonce: '539bd4979fef1ec4',
   mixHash: '969b900de27b6ac6a67742365dd65f55a0526c41fd18e1b16f1a1215c2e66f59',
   difficulty: 17171480576n,
-}
+};
 
 /** Ethereum mainnet block 12,965,000, the London fork block (epoch 432): 16 header fields, baseFee last. */
 export const mainnetLondonBlock = {
@@ -70,7 +70,7 @@ export const mainnetLondonBlock = {
   nonce: 'b223da049adf2216',
   mixHash: '9620b46a81a4795cf4449d48e3270419f58b09293a5421205f88179b563f815a',
   difficulty: 7742494561645080n,
-}
+};
 
 /**
  * go-ethereum consensus/ethash/algorithm_test.go (before its removal in #27178):
@@ -111,7 +111,7 @@ export const gethSmall = {
     mixDigest: 'e4073cffaef931d37117cefd9afd27ea0f1cad6a981dd2605c4a1ac97c519800',
     result: 'd3539235ee2e6f8db665c0a72169f55b7f6c605712330b778ec3944f0eb5a557',
   },
-}
+};
 
 /** go-ethereum's precomputed size tables for epochs 0..2047, pinned by SHA-256 of the comma-joined decimal values. */
 export const gethSizeTables = {
@@ -127,4 +127,4 @@ export const gethSizeTables = {
     { epoch: 1000, cacheSize: 147848768, datasetSize: 9462346624 },
     { epoch: 2047, cacheSize: 285081536, datasetSize: 18245220736 },
   ],
-}
+};
