@@ -212,7 +212,7 @@ export class Lowerer implements Lowering {
       case 'get':
         this.arity(n, 1);
         if (n.args[0]!.type !== 'token') throw semanticError(pos, 'get() expects a variable name');
-        return get(this.variable(n.args[0].val, n.args[0].pos), pos);
+        return get(this.variable(n.args[0]!.val, n.args[0]!.pos), pos);
       case 'code':
         this.arity(n, 1);
         return arg(0);

@@ -132,7 +132,7 @@ describe('proof-of-work mode (chain_getWork / chain_submitWork)', () => {
       if (!meetsBoundary(out.result, boundaryOf(16n))) above = { powHash: good.powHash, nonce: toHex(nonceToBytes(n)), mixDigest: toHex(out.mixDigest) };
     }
     const flipped = fromHex(good.mixDigest);
-    flipped[31] ^= 1;
+    flipped[31]! ^= 1;
     const bad: Array<[string, Solution]> = [
       ['wrong mix digest', { ...good, mixDigest: toHex(flipped) }],
       ['wrong nonce', { ...good, nonce: toHex(nonceToBytes(BigInt(good.nonce) + 1n)) }],

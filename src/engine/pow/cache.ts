@@ -50,9 +50,9 @@ export class CacheBuilder {
         const i = pos % items;
         const off = i * HASH_WORDS;
         const prev = ((i + items - 1) % items) * HASH_WORDS;
-        const other = (cache[off] % items) * HASH_WORDS;
+        const other = (cache[off]! % items) * HASH_WORDS;
         // Word by word, each read of `other` precedes the write, so other === i is fine.
-        for (let k = 0; k < HASH_WORDS; k++) cache[off + k] = cache[prev + k] ^ cache[other + k];
+        for (let k = 0; k < HASH_WORDS; k++) cache[off + k] = cache[prev + k]! ^ cache[other + k]!;
         keccak512InPlace(cache, off);
       }
     }

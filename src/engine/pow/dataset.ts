@@ -11,12 +11,12 @@ export function calcDatasetItem(cache: Uint32Array, index: number, out: Uint32Ar
   const start = (index % items) * HASH_WORDS;
   const mix = out.subarray(outOff, outOff + HASH_WORDS);
   mix.set(cache.subarray(start, start + HASH_WORDS));
-  mix[0] ^= index;
+  mix[0]! ^= index;
   keccak512InPlace(mix, 0);
   // Fold in DATASET_PARENTS pseudo-randomly chosen cache items.
   for (let j = 0; j < DATASET_PARENTS; j++) {
-    const parent = (fnv(index ^ j, mix[j % HASH_WORDS]) % items) * HASH_WORDS;
-    for (let k = 0; k < HASH_WORDS; k++) mix[k] = fnv(mix[k], cache[parent + k]);
+    const parent = (fnv(index ^ j, mix[j % HASH_WORDS]!) % items) * HASH_WORDS;
+    for (let k = 0; k < HASH_WORDS; k++) mix[k] = fnv(mix[k]!, cache[parent + k]!);
   }
   keccak512InPlace(mix, 0);
 }

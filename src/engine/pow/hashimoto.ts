@@ -28,25 +28,25 @@ export function hashimotoLight(cache: Uint32Array, fullSize: number, sealHash: U
   // Seed = keccak512(sealHash ++ nonce as a little-endian u64).
   const seedInput = new Uint8Array(40);
   seedInput.set(sealHash);
-  for (let i = 0; i < 8; i++) seedInput[32 + i] = nonce[7 - i];
+  for (let i = 0; i < 8; i++) seedInput[32 + i] = nonce[7 - i]!;
   const seedBytes = keccak_512(seedInput);
   const seed = bytesToWords(seedBytes);
 
   const mix = new Uint32Array(MIX_WORDS);
-  for (let i = 0; i < MIX_WORDS; i++) mix[i] = seed[i % HASH_WORDS];
+  for (let i = 0; i < MIX_WORDS; i++) mix[i] = seed[i % HASH_WORDS]!;
   const page = new Uint32Array(MIX_WORDS);
   const pages = fullSize / MIX_BYTES;
   const itemsPerPage = MIX_WORDS / HASH_WORDS;
   for (let i = 0; i < ACCESSES; i++) {
-    const p = (fnv(i ^ seed[0], mix[i % MIX_WORDS]) % pages) * itemsPerPage;
+    const p = (fnv(i ^ seed[0]!, mix[i % MIX_WORDS]!) % pages) * itemsPerPage;
     for (let j = 0; j < itemsPerPage; j++) calcDatasetItem(cache, p + j, page, j * HASH_WORDS);
-    for (let k = 0; k < MIX_WORDS; k++) mix[k] = fnv(mix[k], page[k]);
+    for (let k = 0; k < MIX_WORDS; k++) mix[k] = fnv(mix[k]!, page[k]!);
   }
 
   // Compress the 128-byte mix to 32 bytes.
   const cmix = new Uint32Array(MIX_WORDS / 4);
   for (let i = 0; i < cmix.length; i++) {
-    cmix[i] = fnv(fnv(fnv(mix[4 * i], mix[4 * i + 1]), mix[4 * i + 2]), mix[4 * i + 3]);
+    cmix[i] = fnv(fnv(fnv(mix[4 * i]!, mix[4 * i + 1]!), mix[4 * i + 2]!), mix[4 * i + 3]!);
   }
   const mixDigest = wordsToBytes(cmix);
   const resultInput = new Uint8Array(seedBytes.length + mixDigest.length);

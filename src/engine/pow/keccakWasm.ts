@@ -130,7 +130,7 @@ function permutationBody(): number[] {
     for (let y = 0; y < 5; y++) {
       const i = x + 5 * y;
       get(a(i));
-      if (rho[i] !== 0) code.push(OP.i64Const, ...sleb(rho[i]), OP.i64Rotl);
+      if (rho[i] !== 0) code.push(OP.i64Const, ...sleb(rho[i]!), OP.i64Rotl);
       set(b(y + 5 * ((2 * x + 3 * y) % 5)));
     }
   }

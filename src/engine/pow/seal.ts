@@ -32,7 +32,7 @@ export function verifySeal(cache: Uint32Array, epoch: number, sealHash: Uint8Arr
 /** result ≤ boundary, both 32-byte big-endian numbers. */
 export function meetsBoundary(result: Uint8Array, boundary: Uint8Array): boolean {
   for (let i = 0; i < 32; i++) {
-    if (result[i] !== boundary[i]) return result[i] < boundary[i];
+    if (result[i] !== boundary[i]) return result[i]! < boundary[i]!;
   }
   return true;
 }

@@ -8,7 +8,7 @@ export function bytesToWords(bytes: Uint8Array): Uint32Array {
   const words = new Uint32Array(bytes.length / 4);
   for (let i = 0; i < words.length; i++) {
     const j = 4 * i;
-    words[i] = bytes[j] | (bytes[j + 1] << 8) | (bytes[j + 2] << 16) | (bytes[j + 3] << 24);
+    words[i] = bytes[j]! | (bytes[j + 1]! << 8) | (bytes[j + 2]! << 16) | (bytes[j + 3]! << 24);
   }
   return words;
 }
@@ -16,7 +16,7 @@ export function bytesToWords(bytes: Uint8Array): Uint32Array {
 export function wordsToBytes(words: Uint32Array): Uint8Array {
   const bytes = new Uint8Array(words.length * 4);
   for (let i = 0; i < words.length; i++) {
-    const w = words[i];
+    const w = words[i]!;
     const j = 4 * i;
     bytes[j] = w;
     bytes[j + 1] = w >>> 8;

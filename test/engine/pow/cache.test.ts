@@ -58,9 +58,9 @@ describe('pow/cache', () => {
   it('builds the real epoch-0 cache (ethereum/tests cache_hash)', async function () {
     this.timeout(20_000);
     const { cache } = await epoch0Cache();
-    expect(cache.length * 4).to.equal(powTests[0].cacheSize);
-    expect(hex(keccak_256(cacheBytes(cache)))).to.equal(powTests[0].cacheHash);
-    expect(fromHex(powTests[0].seed)).to.deep.equal(seedHash(0));
+    expect(cache.length * 4).to.equal(powTests[0]!.cacheSize);
+    expect(hex(keccak_256(cacheBytes(cache)))).to.equal(powTests[0]!.cacheHash);
+    expect(fromHex(powTests[0]!.seed)).to.deep.equal(seedHash(0));
   });
 });
 

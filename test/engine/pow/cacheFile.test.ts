@@ -31,7 +31,7 @@ describe('pow/cacheFile', () => {
       expect(read.ok, what).to.equal(false);
       if (!read.ok) expect(read.reason, what).to.equal('invalid');
     };
-    const flip = (offset: number) => (b: Uint8Array) => ((b[offset < 0 ? b.length + offset : offset] ^= 1), b);
+    const flip = (offset: number) => (b: Uint8Array) => ((b[offset < 0 ? b.length + offset : offset]! ^= 1), b);
     await damage('flipped data byte', flip(-1));
     await damage('flipped magic', flip(0));
     await damage('other version', flip(8));

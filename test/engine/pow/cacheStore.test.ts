@@ -15,28 +15,24 @@ describe('pow/EthashCacheStore', function () {
   }
 
   it('builds epoch 0 cold in a worker and saves it (the one real epoch-0 build)', async () => {
-    const { cache, dir, buildMs } = await epoch0Cache();
+    const { cache, dir } = await epoch0Cache();
     expect(cache.length * 4).to.equal(cacheSize(0));
     expect(statSync(cacheFilePath(dir, 0)).size).to.equal(56 + cacheSize(0));
-    expect(buildMs, 'cold start to epoch-0 cache').to.be.below(3000);
   });
 
   it('reuses the cache file on the next start', async () => {
     const { cache, dir } = await epoch0Cache();
     const builder = fakeBuilder(cache);
-    const started = performance.now();
     const loaded = await new EthashCacheStore({ dir, build: builder.build }).get(0);
-    const loadMs = performance.now() - started;
     expect(builder.calls()).to.equal(0);
     expect(hex(cacheBytes(loaded)) === hex(cacheBytes(cache))).to.equal(true);
-    expect(loadMs, 'warm start from file').to.be.below(1000);
   });
 
   it('rebuilds (and rewrites) a corrupted or truncated cache file, with a warning', async () => {
     const { cache } = await epoch0Cache();
     const dir = tempDir('store');
     const path = cacheFilePath(dir, 0);
-    for (const corrupt of [(b: Buffer) => ((b[b.length - 100] ^= 0xff), b), (b: Buffer) => b.subarray(0, 1000)]) {
+    for (const corrupt of [(b: Buffer) => ((b[b.length - 100]! ^= 0xff), b), (b: Buffer) => b.subarray(0, 1000)]) {
       await seed(dir, cache);
       writeFileSync(path, corrupt(readFileSync(path)));
       const builder = fakeBuilder(cache);

@@ -70,16 +70,5 @@ describe('pow/hashimoto', () => {
         expect(hex(out.result)).to.equal(v.result);
       });
     }
-
-    it('verifies in well under 50 ms', () => {
-      const times: number[] = [];
-      for (let i = 0; i < 7; i++) {
-        const started = performance.now();
-        hashimotoLight(cache, datasetSize(0), new Uint8Array(randomBytes(32)), new Uint8Array(8));
-        times.push(performance.now() - started);
-      }
-      times.sort((a, b) => a - b);
-      expect(times[3], `median of ${times.map((t) => t.toFixed(1)).join(', ')} ms`).to.be.below(50);
-    });
   });
 });

@@ -27,8 +27,6 @@ export interface Epoch0Fixture {
   cache: Uint32Array;
   /** Directory holding the epoch-0 cache file the fixture's store wrote. */
   dir: string;
-  /** Wall time of the cold build, from store creation to cache in hand. */
-  buildMs: number;
 }
 
 let epoch0: Promise<Epoch0Fixture> | undefined;
@@ -36,12 +34,10 @@ let epoch0: Promise<Epoch0Fixture> | undefined;
 export function epoch0Cache(): Promise<Epoch0Fixture> {
   epoch0 ??= (async () => {
     const dir = tempDir('ethash');
-    const started = performance.now();
     const store = new EthashCacheStore({ dir });
     const cache = await store.get(0);
-    const buildMs = performance.now() - started;
     await store.flush();
-    return { cache, dir, buildMs };
+    return { cache, dir };
   })();
   return epoch0;
 }

@@ -16,7 +16,7 @@ const fnv = (v1: number, v2: number): number => Number(((BigInt(v1 >>> 0) * 0x01
 function decodeWords(bytes: Uint8Array): number[] {
   const words: number[] = [];
   for (let i = 0; i < bytes.length; i += WORD_BYTES) {
-    words.push((bytes[i] + bytes[i + 1] * 2 ** 8 + bytes[i + 2] * 2 ** 16 + bytes[i + 3] * 2 ** 24) >>> 0);
+    words.push((bytes[i]! + bytes[i + 1]! * 2 ** 8 + bytes[i + 2]! * 2 ** 16 + bytes[i + 3]! * 2 ** 24) >>> 0);
   }
   return words;
 }
@@ -33,11 +33,11 @@ const sha3_512 = (words: number[]): number[] => decodeWords(keccak_512(encodeWor
 export function refMkcache(cacheSize: number, seed: Uint8Array): number[][] {
   const n = Math.floor(cacheSize / HASH_BYTES);
   const o = [decodeWords(keccak_512(seed))];
-  for (let i = 1; i < n; i++) o.push(sha3_512(o[o.length - 1]));
+  for (let i = 1; i < n; i++) o.push(sha3_512(o[o.length - 1]!));
   for (let round = 0; round < CACHE_ROUNDS; round++) {
     for (let i = 0; i < n; i++) {
-      const v = o[i][0] % n;
-      o[i] = sha3_512(o[(i - 1 + n) % n].map((a, k) => (a ^ o[v][k]) >>> 0));
+      const v = o[i]![0]! % n;
+      o[i] = sha3_512(o[(i - 1 + n) % n]!.map((a, k) => (a ^ o[v]![k]!) >>> 0));
     }
   }
   return o;
@@ -46,12 +46,12 @@ export function refMkcache(cacheSize: number, seed: Uint8Array): number[][] {
 export function refCalcDatasetItem(cache: number[][], i: number): number[] {
   const n = cache.length;
   const r = HASH_BYTES / WORD_BYTES;
-  let mix = [...cache[i % n]];
-  mix[0] = (mix[0] ^ i) >>> 0;
+  let mix = [...cache[i % n]!];
+  mix[0] = (mix[0]! ^ i) >>> 0;
   mix = sha3_512(mix);
   for (let j = 0; j < DATASET_PARENTS; j++) {
-    const cacheIndex = fnv(i ^ j, mix[j % r]);
-    mix = mix.map((m, k) => fnv(m, cache[cacheIndex % n][k]));
+    const cacheIndex = fnv(i ^ j, mix[j % r]!);
+    mix = mix.map((m, k) => fnv(m, cache[cacheIndex % n]![k]!));
   }
   return sha3_512(mix);
 }
@@ -65,13 +65,13 @@ export function refHashimotoLight(fullSize: number, cache: number[][], header: U
   let mix: number[] = [];
   for (let k = 0; k < mixhashes; k++) mix.push(...s);
   for (let i = 0; i < ACCESSES; i++) {
-    const p = (fnv(i ^ s[0], mix[i % w]) % Math.floor(n / mixhashes)) * mixhashes;
+    const p = (fnv(i ^ s[0]!, mix[i % w]!) % Math.floor(n / mixhashes)) * mixhashes;
     const newdata: number[] = [];
     for (let j = 0; j < mixhashes; j++) newdata.push(...refCalcDatasetItem(cache, p + j));
-    mix = mix.map((m, k) => fnv(m, newdata[k]));
+    mix = mix.map((m, k) => fnv(m, newdata[k]!));
   }
   const cmix: number[] = [];
-  for (let i = 0; i < mix.length; i += 4) cmix.push(fnv(fnv(fnv(mix[i], mix[i + 1]), mix[i + 2]), mix[i + 3]));
+  for (let i = 0; i < mix.length; i += 4) cmix.push(fnv(fnv(fnv(mix[i]!, mix[i + 1]!), mix[i + 2]!), mix[i + 3]!));
   const mixDigest = encodeWords(cmix);
   return { mixDigest, result: keccak_256(Uint8Array.from([...encodeWords(s), ...mixDigest])) };
 }

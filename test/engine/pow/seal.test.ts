@@ -42,10 +42,10 @@ describe('pow/seal', () => {
       expect(verifySeal(cache, 0, sealHash, seal.nonce, seal.mixDigest, difficulty)).to.equal(true);
 
       const flippedMix = seal.mixDigest.slice();
-      flippedMix[5] ^= 0x01;
+      flippedMix[5]! ^= 0x01;
       expect(verifySeal(cache, 0, sealHash, seal.nonce, flippedMix, difficulty)).to.equal(false);
       const otherNonce = seal.nonce.slice();
-      otherNonce[7] ^= 0x01;
+      otherNonce[7]! ^= 0x01;
       expect(verifySeal(cache, 0, sealHash, otherNonce, seal.mixDigest, difficulty)).to.equal(false);
       const otherHeader = sealHashOf([...london.slice(0, 15), Uint8Array.of(1)]);
       expect(verifySeal(cache, 0, otherHeader, seal.nonce, seal.mixDigest, difficulty)).to.equal(false);

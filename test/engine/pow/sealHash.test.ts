@@ -20,8 +20,8 @@ describe('pow/sealHash', () => {
     const raw = decodeHeader(mainnetLondonBlock.header);
     expect(hex(keccak_256(RLP.encode(raw)))).to.equal(mainnetLondonBlock.hash);
     expect(raw).to.have.length(16);
-    expect(hex(raw[13])).to.equal(mainnetLondonBlock.mixHash);
-    expect(hex(raw[14])).to.equal(mainnetLondonBlock.nonce);
+    expect(hex(raw[13]!)).to.equal(mainnetLondonBlock.mixHash);
+    expect(hex(raw[14]!)).to.equal(mainnetLondonBlock.nonce);
 
     const expected = keccak_256(RLP.encode([...raw.slice(0, 13), raw[15]]));
     expect(hex(sealHashOf(raw))).to.equal(hex(expected));
