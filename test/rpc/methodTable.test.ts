@@ -1,0 +1,74 @@
+/**
+ * The method table pinned: every name served, its parameters, and the record (by its own
+ * name) that serves it, compared exactly with test/rpc/method-table.snapshot.json. A name
+ * gained, lost or moved to another record fails here. After a deliberate change, rewrite
+ * the file with UPDATE_METHOD_TABLE=1 (build first) and review its diff.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { withCompatForms } from '../../src/rpc/compatForms.js';
+import type { RpcMethod } from '../../src/rpc/method.js';
+import { type MethodTable, buildMethodTable } from '../../src/rpc/table.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const SNAPSHOT = 'test/rpc/method-table.snapshot.json';
+
+interface Entry {
+  /** The name of the record that answers this name (the name itself unless it is an alias). */
+  readonly record: string;
+  /** Parameter names in order; optional ones in []. */
+  readonly params: readonly string[];
+}
+
+function entry(method: RpcMethod): Entry {
+  return { record: method.name, params: method.params.map((p) => (p.optional ? `[${p.name}]` : p.name)) };
+}
+
+function entries(table: MethodTable): Record<string, Entry> {
+  return Object.fromEntries([...table.keys()].sort().map((name) => [name, entry(table.get(name)!)]));
+}
+
+/** The names whose record differs under compat 'ganache' (the chain-sim/ganache entry point). */
+function ganacheForms(table: MethodTable): Record<string, Entry> {
+  const ganache = withCompatForms(table, { compat: 'ganache', vmErrorsOnRPCResponse: false });
+  const changed = [...ganache.keys()].filter((name) => ganache.get(name) !== table.get(name)).sort();
+  return Object.fromEntries(changed.map((name) => [name, entry(ganache.get(name)!)]));
+}
+
+/** JSON with one line per name, so that a change reads as a one-line diff. */
+function render(sections: Record<string, Record<string, Entry>>): string {
+  const section = (entries: Record<string, Entry>) =>
+    Object.entries(entries)
+      .map(([name, e]) => `    ${JSON.stringify(name)}: ${JSON.stringify(e)}`)
+      .join(',\n');
+  const body = Object.entries(sections)
+    .map(([key, entries]) => `  ${JSON.stringify(key)}: {\n${section(entries)}\n  }`)
+    .join(',\n');
+  return `{\n${body}\n}\n`;
+}
+
+describe('method table snapshot', () => {
+  const table = buildMethodTable();
+
+  it('serves exactly the names, parameters and records of method-table.snapshot.json', () => {
+    const generated = render({ names: entries(table), ganacheForms: ganacheForms(table) });
+    const file = path.join(root, SNAPSHOT);
+    if (process.env.UPDATE_METHOD_TABLE === '1') writeFileSync(file, generated);
+    expect(readFileSync(file, 'utf8'), `${SNAPSHOT} differs: a name, parameter or record changed (UPDATE_METHOD_TABLE=1 rewrites it)`).to.equal(generated);
+  });
+
+  it('gives each record its own name: no two records share one', () => {
+    const byName = new Map<string, RpcMethod>();
+    for (const method of table.values()) {
+      const other = byName.get(method.name);
+      expect(other === undefined || other === method, `two records named ${method.name}`).to.equal(true);
+      byName.set(method.name, method);
+    }
+  });
+
+  it('serves every record under its own name', () => {
+    for (const method of new Set(table.values())) expect(table.get(method.name), method.name).to.equal(method);
+  });
+});
