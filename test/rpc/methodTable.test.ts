@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { withCompatForms } from '../../src/rpc/compatForms.js';
-import type { RpcMethod } from '../../src/rpc/method.js';
+import { type RpcMethod, defineMethod, param } from '../../src/rpc/method.js';
 import { type MethodTable, buildMethodTable } from '../../src/rpc/table.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -70,5 +70,61 @@ describe('method table snapshot', () => {
 
   it('serves every record under its own name', () => {
     for (const method of new Set(table.values())) expect(table.get(method.name), method.name).to.equal(method);
+  });
+});
+
+describe('method records own their names', () => {
+  const ctx = {} as never; // these handlers use no context
+  const text = (value: unknown, path: string): string => {
+    if (typeof value !== 'string') throw new Error(`${path}: expected a string`);
+    return value;
+  };
+  const echo = defineMethod(
+    {
+      name: 'test_echo',
+      aliases: ['eth_echo', 'other_echo'],
+      answer: (value: { length: number; text: string }) => value.text,
+      variants: [{ name: 'tool_echo', aliases: ['tool_echoToo'], answer: (value: { length: number; text: string }, input) => [value.length, input] }],
+    },
+    [param('text', text)],
+    (_ctx, input) => ({ length: input.length, text: input }),
+  );
+
+  it('serves a record under its name and aliases, and each variant under its own with its own answer', async () => {
+    const table = buildMethodTable([[echo]]);
+    expect([...table.keys()].sort()).to.deep.equal(['eth_echo', 'other_echo', 'rpc_modules', 'test_echo', 'tool_echo', 'tool_echoToo']);
+    expect(table.get('eth_echo')).to.equal(table.get('test_echo'));
+    expect(table.get('other_echo')).to.equal(table.get('test_echo'));
+    expect(table.get('tool_echoToo')).to.equal(table.get('tool_echo'));
+    expect(table.get('tool_echo')!.name).to.equal('tool_echo');
+    expect(await table.get('eth_echo')!.invoke(ctx, ['abc'])).to.equal('abc');
+    expect(await table.get('tool_echoToo')!.invoke(ctx, ['abc'])).to.deep.equal([3, 'abc']);
+  });
+
+  it('answers to the same names in whichever group a record sits', () => {
+    const alone = [...buildMethodTable([[echo]]).keys()].sort();
+    const among = buildMethodTable([[defineMethod('test_first', [], () => null)], [echo]]);
+    expect([...among.keys()].filter((name) => name !== 'test_first').sort()).to.deep.equal(alone);
+  });
+
+  it('refuses at start-up a name two records claim, naming both', () => {
+    const claimant = defineMethod({ name: 'test_claimant', aliases: ['tool_echoToo'] }, [], () => null);
+    expect(() => buildMethodTable([[echo], [claimant]])).to.throw(
+      'the method name tool_echoToo is claimed twice: by the record tool_echo and by the record test_claimant',
+    );
+    const twice = defineMethod({ name: 'test_twice', aliases: ['test_twice'] }, [], () => null);
+    expect(() => buildMethodTable([[twice]])).to.throw('the method name test_twice is claimed twice');
+  });
+
+  it("checks a variant's parameters as its record does", async () => {
+    const table = buildMethodTable([[echo]]);
+    for (const name of ['test_echo', 'tool_echo']) {
+      let error: unknown;
+      await table
+        .get(name)!
+        .invoke(ctx, [])
+        .catch((e: unknown) => (error = e));
+      expect((error as Error).message, name).to.equal('missing value for required argument 0 (text)');
+    }
   });
 });
