@@ -116,6 +116,13 @@ describe('method records own their names', () => {
     expect(() => buildMethodTable([[twice]])).to.throw('the method name test_twice is claimed twice');
   });
 
+  it('type-checks answers: a handler whose value is not JSON needs an answer', () => {
+    // @ts-expect-error a bigint is not JSON: without `answer` this record does not compile
+    const unanswered = defineMethod('test_bigint', [], () => 1n);
+    const answered = defineMethod({ name: 'test_bigint', answer: (value: bigint) => value.toString() }, [], () => 1n);
+    expect([unanswered.name, answered.name]).to.deep.equal(['test_bigint', 'test_bigint']);
+  });
+
   it("checks a variant's parameters as its record does", async () => {
     const table = buildMethodTable([[echo]]);
     for (const name of ['test_echo', 'tool_echo']) {
