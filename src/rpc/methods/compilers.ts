@@ -9,7 +9,7 @@ import { defineMethod, param } from '../method.js';
 const MAX_SOURCE_CHARS = 1_000_000;
 
 export const compilerMethods = [
-  defineMethod('chain_compileSerpent', [param('source', string)], (_ctx, source) => {
+  defineMethod({ name: 'chain_compileSerpent', aliases: ['eth_compileSerpent'] }, [param('source', string)], (_ctx, source) => {
     if (source.length > MAX_SOURCE_CHARS) {
       throw new RpcError(ErrorCode.invalidParams, `invalid argument 0 (source): longer than ${MAX_SOURCE_CHARS} characters`);
     }

@@ -52,10 +52,10 @@ async function anvilIntervalMining(chain: Chain, seconds: bigint): Promise<void>
 
 export const controlMethods = [
   defineMethod('chain_snapshot', [], async ({ chain }) => encodeQuantity(await chain.snapshot())),
-  defineMethod('evm_snapshot', [], async ({ chain }) => encodeQuantity(await chain.snapshot())),
+  defineMethod({ name: 'evm_snapshot', aliases: ['anvil_snapshot'] }, [], async ({ chain }) => encodeQuantity(await chain.snapshot())),
   // chain_revert keeps the snapshot for further reverts; evm_revert uses it up, as in Ganache/Hardhat.
   defineMethod('chain_revert', [param('snapshotId', snapshotId)], ({ chain }, id) => chain.revert(id, false)),
-  defineMethod('evm_revert', [param('snapshotId', snapshotId)], ({ chain }, id) => chain.revert(id, true)),
+  defineMethod({ name: 'evm_revert', aliases: ['anvil_revert'] }, [param('snapshotId', snapshotId)], ({ chain }, id) => chain.revert(id, true)),
 
   // Anvil's: the clock jumps `interval` seconds before each block (and stays ahead), so the first
   // block is already `interval` after the clock's time; without one, as chain_mine.
@@ -68,11 +68,14 @@ export const controlMethods = [
     await chain.mineManyAhead(n, interval);
     return null;
   }),
-  ...(['chain_mine', 'hardhat_mine'] as const).map((name) =>
-    defineMethod(name, [optionalParam('blocks', count), optionalParam('interval', count)], async ({ chain }, blocks, interval) => {
+  defineMethod(
+    // What each tool answers: null (as Anvil), Hardhat's true.
+    { name: 'chain_mine', variants: [{ name: 'hardhat_mine', answer: () => true }] },
+    [optionalParam('blocks', count), optionalParam('interval', count)],
+    async ({ chain }, blocks, interval) => {
       await chain.mineMany(blocks ?? 1n, interval);
-      return name === 'hardhat_mine' ? true : null; // what each tool answers (Anvil: null)
-    }),
+      return null;
+    },
   ),
   defineMethod('evm_mine', [optionalParam('timestamp', mineOptions)], async ({ chain }, options) => {
     // A timestamp of 0 means none, as in Hardhat (and Ganache, which tests it for truth).
@@ -80,8 +83,8 @@ export const controlMethods = [
     await chain.mineMany(options?.blocks ?? 1n, undefined, timestamp);
     return '0x0';
   }),
-  defineMethod('chain_getAutomine', [], ({ chain }) => chain.automine),
-  defineMethod('chain_setAutomine', [param('enabled', boolean)], async ({ chain }, enabled) => {
+  defineMethod({ name: 'chain_getAutomine', aliases: ['hardhat_getAutomine', 'anvil_getAutomine'] }, [], ({ chain }) => chain.automine),
+  defineMethod({ name: 'chain_setAutomine', aliases: ['evm_setAutomine', 'anvil_setAutomine'] }, [param('enabled', boolean)], async ({ chain }, enabled) => {
     await chain.setAutomine(enabled);
     return true;
   }),
@@ -118,47 +121,74 @@ export const controlMethods = [
     return true;
   }),
 
-  // Each answers the clock's whole offset in its tool's own form: a quantity here, Hardhat's
-  // decimal string ("an exception", its source says), Anvil's JSON number.
-  defineMethod('chain_increaseTime', [param('seconds', count)], ({ chain }, seconds) => encodeQuantity(chain.increaseTime(seconds))),
-  defineMethod('evm_increaseTime', [param('seconds', count)], ({ chain }, seconds) => chain.increaseTime(seconds).toString()),
-  defineMethod('anvil_increaseTime', [param('seconds', count)], ({ chain }, seconds) => Number(chain.increaseTime(seconds))),
-  defineMethod('chain_setNextBlockTimestamp', [param('timestamp', count)], ({ chain }, timestamp) => {
-    chain.setNextBlockTimestamp(timestamp);
-    return null;
-  }),
-  defineMethod('chain_setTime', [param('timestamp', count)], ({ chain }, timestamp) => {
+  defineMethod(
+    {
+      // Each answers the clock's whole offset in its tool's own form: a quantity here, Hardhat's
+      // decimal string ("an exception", its source says), Anvil's JSON number.
+      name: 'chain_increaseTime',
+      answer: (offset: bigint) => encodeQuantity(offset),
+      variants: [
+        { name: 'evm_increaseTime', answer: (offset: bigint) => offset.toString() },
+        { name: 'anvil_increaseTime', answer: (offset: bigint) => Number(offset) },
+      ],
+    },
+    [param('seconds', count)],
+    ({ chain }, seconds) => chain.increaseTime(seconds),
+  ),
+  defineMethod(
+    { name: 'chain_setNextBlockTimestamp', aliases: ['evm_setNextBlockTimestamp', 'anvil_setNextBlockTimestamp'] },
+    [param('timestamp', count)],
+    ({ chain }, timestamp) => {
+      chain.setNextBlockTimestamp(timestamp);
+      return null;
+    },
+  ),
+  defineMethod({ name: 'chain_setTime', aliases: ['evm_setTime', 'anvil_setTime'] }, [param('timestamp', count)], ({ chain }, timestamp) => {
     chain.setTime(timestamp);
     return true;
   }),
 
-  defineMethod('chain_setBlockTimestampInterval', [param('seconds', count)], ({ chain }, seconds) => {
+  defineMethod({ name: 'chain_setBlockTimestampInterval', aliases: ['anvil_setBlockTimestampInterval'] }, [param('seconds', count)], ({ chain }, seconds) => {
     // Timestamps must increase from block to block.
     if (seconds === 0n) throw invalidParams('invalid argument 0 (seconds): must be at least 1');
     chain.clock.setBlockInterval(seconds);
     return true;
   }),
-  defineMethod('chain_removeBlockTimestampInterval', [], ({ chain }) => chain.clock.clearBlockInterval()),
+  defineMethod({ name: 'chain_removeBlockTimestampInterval', aliases: ['anvil_removeBlockTimestampInterval'] }, [], ({ chain }) =>
+    chain.clock.clearBlockInterval(),
+  ),
 
-  defineMethod('chain_setBalance', [param('address', address), param('balance', uint256)], async ({ chain }, who, balance) => {
-    await chain.modifyAccount(who, { balance });
-    return true;
-  }),
-  defineMethod('chain_setCode', [param('address', address), param('code', data)], async ({ chain }, who, code) => {
-    await chain.modifyAccount(who, { code });
-    return true;
-  }),
-  defineMethod('chain_setNonce', [param('address', address), param('nonce', uint64)], async ({ chain }, who, nonce) => {
-    await chain.modifyAccount(who, { nonce });
-    return true;
-  }),
+  defineMethod(
+    { name: 'chain_setBalance', aliases: ['hardhat_setBalance', 'anvil_setBalance', 'evm_setAccountBalance'] },
+    [param('address', address), param('balance', uint256)],
+    async ({ chain }, who, balance) => {
+      await chain.modifyAccount(who, { balance });
+      return true;
+    },
+  ),
+  defineMethod(
+    { name: 'chain_setCode', aliases: ['hardhat_setCode', 'anvil_setCode', 'evm_setAccountCode'] },
+    [param('address', address), param('code', data)],
+    async ({ chain }, who, code) => {
+      await chain.modifyAccount(who, { code });
+      return true;
+    },
+  ),
+  defineMethod(
+    { name: 'chain_setNonce', aliases: ['anvil_setNonce', 'evm_setAccountNonce'] },
+    [param('address', address), param('nonce', uint64)],
+    async ({ chain }, who, nonce) => {
+      await chain.modifyAccount(who, { nonce });
+      return true;
+    },
+  ),
   // Hardhat refuses to lower a nonce or to change one while the pool holds transactions; Anvil and Ganache do neither.
   defineMethod('hardhat_setNonce', [param('address', address), param('nonce', uint64)], async ({ chain }, who, nonce) => {
     await chain.raiseNonce(who, nonce);
     return true;
   }),
   defineMethod(
-    'chain_setStorageAt',
+    { name: 'chain_setStorageAt', aliases: ['hardhat_setStorageAt', 'anvil_setStorageAt', 'evm_setAccountStorageAt'] },
     [param('address', address), param('position', storageSlot), param('value', storageValue)],
     async ({ chain }, who, slot, value) => {
       await chain.setStorageAt(who, slot, value);
@@ -166,38 +196,65 @@ export const controlMethods = [
     },
   ),
 
-  defineMethod('chain_impersonateAccount', [param('address', address)], ({ chain }, who) => {
-    chain.accounts.impersonate(who);
-    return true;
-  }),
-  defineMethod('chain_stopImpersonatingAccount', [param('address', address)], ({ chain }, who) => {
-    chain.accounts.stopImpersonating(who);
-    return true;
-  }),
-  defineMethod('chain_autoImpersonateAccount', [param('enabled', boolean)], ({ chain }, enabled) => {
+  defineMethod(
+    { name: 'chain_impersonateAccount', aliases: ['hardhat_impersonateAccount', 'anvil_impersonateAccount'] },
+    [param('address', address)],
+    ({ chain }, who) => {
+      chain.accounts.impersonate(who);
+      return true;
+    },
+  ),
+  defineMethod(
+    { name: 'chain_stopImpersonatingAccount', aliases: ['hardhat_stopImpersonatingAccount', 'anvil_stopImpersonatingAccount'] },
+    [param('address', address)],
+    ({ chain }, who) => {
+      chain.accounts.stopImpersonating(who);
+      return true;
+    },
+  ),
+  defineMethod({ name: 'chain_autoImpersonateAccount', aliases: ['anvil_autoImpersonateAccount'] }, [param('enabled', boolean)], ({ chain }, enabled) => {
     chain.accounts.impersonateAll = enabled;
     return true;
   }),
-  defineMethod('chain_setCoinbase', [param('address', address)], ({ chain }, who) => {
+  defineMethod({ name: 'chain_setCoinbase', aliases: ['hardhat_setCoinbase', 'anvil_setCoinbase'] }, [param('address', address)], ({ chain }, who) => {
     chain.coinbase = who;
     return true;
   }),
-  defineMethod('chain_setNextBlockBaseFeePerGas', [param('baseFee', uint256)], ({ chain }, fee) => {
-    chain.setNextBaseFee(fee);
-    return true;
-  }),
-  defineMethod('chain_setPrevRandao', [param('prevRandao', fixedData(32))], ({ chain }, value) => {
-    chain.setNextPrevRandao(value);
-    return true;
-  }),
-  defineMethod('chain_setBlockGasLimit', [param('gasLimit', quantity(63))], ({ chain }, limit) => {
-    if (limit < 5000n) throw invalidParams('invalid argument 0 (gasLimit): must be at least 5000');
-    chain.blockGasLimit = limit;
-    return true;
-  }),
-  defineMethod('chain_dropTransaction', [param('transactionHash', hash)], ({ chain }, h) => chain.dropTransaction(h)),
-  // Anvil answers with the dropped transaction's hash, or null when it was not in the pool.
-  defineMethod('anvil_dropTransaction', [param('transactionHash', hash)], ({ chain }, h) => (chain.dropTransaction(h) ? h : null)),
+  defineMethod(
+    { name: 'chain_setNextBlockBaseFeePerGas', aliases: ['hardhat_setNextBlockBaseFeePerGas', 'anvil_setNextBlockBaseFeePerGas'] },
+    [param('baseFee', uint256)],
+    ({ chain }, fee) => {
+      chain.setNextBaseFee(fee);
+      return true;
+    },
+  ),
+  defineMethod(
+    { name: 'chain_setPrevRandao', aliases: ['hardhat_setPrevRandao', 'anvil_setNextBlockPrevRandao'] },
+    [param('prevRandao', fixedData(32))],
+    ({ chain }, value) => {
+      chain.setNextPrevRandao(value);
+      return true;
+    },
+  ),
+  defineMethod(
+    { name: 'chain_setBlockGasLimit', aliases: ['evm_setBlockGasLimit', 'anvil_setBlockGasLimit'] },
+    [param('gasLimit', quantity(63))],
+    ({ chain }, limit) => {
+      if (limit < 5000n) throw invalidParams('invalid argument 0 (gasLimit): must be at least 5000');
+      chain.blockGasLimit = limit;
+      return true;
+    },
+  ),
+  defineMethod(
+    {
+      name: 'chain_dropTransaction',
+      aliases: ['hardhat_dropTransaction'],
+      // Anvil answers with the dropped transaction's hash, or null when it was not in the pool.
+      variants: [{ name: 'anvil_dropTransaction', answer: (dropped, h) => (dropped ? h : null) }],
+    },
+    [param('transactionHash', hash)],
+    ({ chain }, h) => chain.dropTransaction(h),
+  ),
   defineMethod('anvil_dropAllTransactions', [], ({ chain }) => {
     chain.dropTransactions();
     return null;
@@ -207,13 +264,17 @@ export const controlMethods = [
     return null;
   }),
 
-  defineMethod('chain_setLoggingEnabled', [param('enabled', boolean)], ({ requestLog }, enabled) => {
-    requestLog.enabled = enabled;
-    return true;
-  }),
+  defineMethod(
+    { name: 'chain_setLoggingEnabled', aliases: ['hardhat_setLoggingEnabled', 'anvil_setLoggingEnabled'] },
+    [param('enabled', boolean)],
+    ({ requestLog }, enabled) => {
+      requestLog.enabled = enabled;
+      return true;
+    },
+  ),
 
   // What hardhat_metadata answers: tools look for this method to recognise a development node.
-  defineMethod('chain_metadata', [], ({ chain, clientVersion, fork }) => ({
+  defineMethod({ name: 'chain_metadata', aliases: ['hardhat_metadata', 'anvil_metadata'] }, [], ({ chain, clientVersion, fork }) => ({
     clientVersion,
     chainId: Number(chain.chainId),
     instanceId: encodeData(chain.instanceId),

@@ -35,7 +35,7 @@ const traceCallConfig = (value: unknown, path: string): { trace: TracerConfig; o
 
 export const debugMethods = [
   defineMethod(
-    'chain_traceTransaction',
+    { name: 'chain_traceTransaction', aliases: ['debug_traceTransaction'] },
     [param('transactionHash', hash), optionalParam('config', traceConfig)],
     async ({ chain }, txHash, config = DEFAULT_TRACE_CONFIG) => {
       const trace = startTrace(config, new TraceBudget());
@@ -45,7 +45,7 @@ export const debugMethods = [
     },
   ),
   defineMethod(
-    'chain_traceCall',
+    { name: 'chain_traceCall', aliases: ['debug_traceCall'] },
     [param('transaction', callRequest), optionalParam('block', blockRef), optionalParam('config', traceCallConfig)],
     async ({ chain }, request, ref, config = { trace: DEFAULT_TRACE_CONFIG, overrides: undefined }) => {
       const trace = startTrace(config.trace, new TraceBudget());

@@ -96,7 +96,7 @@ const timeoutParam = optionalParam('timeout', (value, path) => {
 export const dropinMethods = [
   // An EIP-7702 authorization signed with one of the node's keys, as a signed authorizationList entry.
   defineMethod(
-    'chain_signAuthorization',
+    { name: 'chain_signAuthorization', aliases: ['eth_signAuthorization'] },
     [param('authorization', unsignedAuthorization), optionalParam('authority', address)],
     ({ chain }, request, authority) => {
       const signer = authority ?? request.authority;

@@ -40,7 +40,7 @@ const ALLOWANCE = Buffer.from('dd62ed3e', 'hex');
 
 export const erc20Methods = [
   defineMethod(
-    'anvil_dealERC20',
+    { name: 'anvil_dealERC20', aliases: ['anvil_setERC20Balance'] },
     [param('address', address), param('token', address), param('balance', uint256)],
     async ({ chain }, holder, token, balance) => {
       await setBySlotSearch(chain, token, Buffer.concat([BALANCE_OF, abiAddress(holder)]), balance, 'balance');

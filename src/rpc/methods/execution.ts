@@ -6,7 +6,7 @@ import { blockOverrides, callOverrides, stateOverrides } from '../overrides.js';
 
 export const executionMethods = [
   defineMethod(
-    'chain_call',
+    { name: 'chain_call', aliases: ['eth_call'] },
     [
       param('transaction', callRequest),
       optionalParam('block', blockRef),
@@ -17,7 +17,7 @@ export const executionMethods = [
   ),
   // Every property optional, the object itself too (SPEC 2.7).
   defineMethod(
-    'chain_estimateGas',
+    { name: 'chain_estimateGas', aliases: ['eth_estimateGas'] },
     [
       optionalParam('transaction', callRequest),
       optionalParam('block', blockRef),
@@ -28,7 +28,7 @@ export const executionMethods = [
       encodeQuantity(await chain.estimateGas(request ?? {}, ref ?? { tag: 'latest' }, callOverrides(state, block))),
   ),
   defineMethod(
-    'chain_createAccessList',
+    { name: 'chain_createAccessList', aliases: ['eth_createAccessList'] },
     [param('transaction', callRequest), optionalParam('block', blockRef), optionalParam('stateOverrides', stateOverrides)],
     async ({ chain }, request, ref, state) => {
       const { accessList, gasUsed, error } = await chain.createAccessList(request, ref ?? { tag: 'latest' }, callOverrides(state));

@@ -49,15 +49,17 @@ function rewardsAt(mined: MinedBlock, wanted: readonly number[]): string[] {
 }
 
 export const feeMethods = [
-  defineMethod('chain_gasPrice', [], ({ chain }) => encodeQuantity(chain.gasPrice ?? (chain.nextBaseFee() ?? 0n) + chain.suggestedTip)),
-  defineMethod('chain_maxPriorityFeePerGas', [], ({ chain }) => encodeQuantity(chain.suggestedTip)),
-  defineMethod('chain_blobBaseFee', [], ({ chain }) => {
+  defineMethod({ name: 'chain_gasPrice', aliases: ['eth_gasPrice'] }, [], ({ chain }) =>
+    encodeQuantity(chain.gasPrice ?? (chain.nextBaseFee() ?? 0n) + chain.suggestedTip),
+  ),
+  defineMethod({ name: 'chain_maxPriorityFeePerGas', aliases: ['eth_maxPriorityFeePerGas'] }, [], ({ chain }) => encodeQuantity(chain.suggestedTip)),
+  defineMethod({ name: 'chain_blobBaseFee', aliases: ['eth_blobBaseFee'] }, [], ({ chain }) => {
     const common = chain.nextBlockCommon();
     if (!common.isActivatedEIP(4844)) return encodeQuantity(0);
     return encodeQuantity(chain.head.block.header.calcNextBlobGasPrice(common));
   }),
   defineMethod(
-    'chain_feeHistory',
+    { name: 'chain_feeHistory', aliases: ['eth_feeHistory'] },
     [param('blockCount', blockCount), param('newestBlock', blockNumberOrTag), optionalParam('rewardPercentiles', percentiles)],
     ({ chain }, count, ref, wanted) => {
       const newest = chain.resolve(ref);

@@ -51,20 +51,34 @@ function subscriptionsOf(ctx: RpcContext): Subscriptions {
 const subscriptionOptions = (value: unknown): unknown => value;
 
 export const filterMethods = [
-  defineMethod('chain_newFilter', [param('filter', logFilter)], ({ filters }, query) => encodeQuantity(filters.newLogFilter(query))),
-  defineMethod('chain_newBlockFilter', [], ({ filters }) => encodeQuantity(filters.newBlockFilter())),
-  defineMethod('chain_newPendingTransactionFilter', [], ({ filters }) => encodeQuantity(filters.newPendingTransactionFilter())),
-  defineMethod('chain_getFilterChanges', [param('filterId', filterId)], ({ filters }, id) => formatChanges(filters.changes(id))),
-  defineMethod('chain_getFilterLogs', [param('filterId', filterId)], ({ filters }, id) => limited(() => filters.logs(id))),
-  defineMethod('chain_uninstallFilter', [param('filterId', filterId)], ({ filters }, id) => filters.uninstall(id)),
-  defineMethod('chain_getLogs', [param('filter', logFilter)], ({ filters }, query) => limited(() => filters.query(query))),
+  defineMethod({ name: 'chain_newFilter', aliases: ['eth_newFilter'] }, [param('filter', logFilter)], ({ filters }, query) =>
+    encodeQuantity(filters.newLogFilter(query)),
+  ),
+  defineMethod({ name: 'chain_newBlockFilter', aliases: ['eth_newBlockFilter'] }, [], ({ filters }) => encodeQuantity(filters.newBlockFilter())),
+  defineMethod({ name: 'chain_newPendingTransactionFilter', aliases: ['eth_newPendingTransactionFilter'] }, [], ({ filters }) =>
+    encodeQuantity(filters.newPendingTransactionFilter()),
+  ),
+  defineMethod({ name: 'chain_getFilterChanges', aliases: ['eth_getFilterChanges'] }, [param('filterId', filterId)], ({ filters }, id) =>
+    formatChanges(filters.changes(id)),
+  ),
+  defineMethod({ name: 'chain_getFilterLogs', aliases: ['eth_getFilterLogs'] }, [param('filterId', filterId)], ({ filters }, id) =>
+    limited(() => filters.logs(id)),
+  ),
+  defineMethod({ name: 'chain_uninstallFilter', aliases: ['eth_uninstallFilter'] }, [param('filterId', filterId)], ({ filters }, id) => filters.uninstall(id)),
+  defineMethod({ name: 'chain_getLogs', aliases: ['eth_getLogs'] }, [param('filter', logFilter)], ({ filters }, query) => limited(() => filters.query(query))),
 
   // Push notifications: over WebSocket and through the in-process provider's 'message' events.
-  defineMethod('chain_subscribe', [param('subscription', subscriptionKind), optionalParam('options', subscriptionOptions)], (ctx, kind, options) => {
-    const subscriptions = subscriptionsOf(ctx);
-    if (kind === 'logs') return subscriptions.subscribe(kind, logFilter(options ?? {}, '1 (options)'));
-    if (options !== undefined) throw invalidParams(`invalid argument 1 (options): ${kind} takes no options`);
-    return subscriptions.subscribe(kind);
-  }),
-  defineMethod('chain_unsubscribe', [param('subscriptionId', quantity(256))], (ctx, id) => subscriptionsOf(ctx).unsubscribe(encodeQuantity(id))),
+  defineMethod(
+    { name: 'chain_subscribe', aliases: ['eth_subscribe'] },
+    [param('subscription', subscriptionKind), optionalParam('options', subscriptionOptions)],
+    (ctx, kind, options) => {
+      const subscriptions = subscriptionsOf(ctx);
+      if (kind === 'logs') return subscriptions.subscribe(kind, logFilter(options ?? {}, '1 (options)'));
+      if (options !== undefined) throw invalidParams(`invalid argument 1 (options): ${kind} takes no options`);
+      return subscriptions.subscribe(kind);
+    },
+  ),
+  defineMethod({ name: 'chain_unsubscribe', aliases: ['eth_unsubscribe'] }, [param('subscriptionId', quantity(256))], (ctx, id) =>
+    subscriptionsOf(ctx).unsubscribe(encodeQuantity(id)),
+  ),
 ];

@@ -29,53 +29,65 @@ const storageRequest = (value: unknown, path: string): Array<{ address: string; 
 };
 
 export const gethReadMethods = [
-  defineMethod('chain_getStorageValues', [param('requests', storageRequest), optionalParam('block', blockRef)], async ({ chain }, requests, ref) => {
-    const out: Record<string, Json> = {};
-    for (const request of requests) {
-      const who = createAddressFromString(request.address);
-      const values: string[] = [];
-      for (const slot of request.slots) values.push(encodeData(await chain.getStorageAt(who, slot, ref ?? LATEST)));
-      out[request.address] = values;
-    }
-    return out;
-  }),
+  defineMethod(
+    { name: 'chain_getStorageValues', aliases: ['eth_getStorageValues'] },
+    [param('requests', storageRequest), optionalParam('block', blockRef)],
+    async ({ chain }, requests, ref) => {
+      const out: Record<string, Json> = {};
+      for (const request of requests) {
+        const who = createAddressFromString(request.address);
+        const values: string[] = [];
+        for (const slot of request.slots) values.push(encodeData(await chain.getStorageAt(who, slot, ref ?? LATEST)));
+        out[request.address] = values;
+      }
+      return out;
+    },
+  ),
   // The next block's base fee, as go-ethereum answers it; null before London.
-  defineMethod('chain_baseFee', [], ({ chain }) => {
+  defineMethod({ name: 'chain_baseFee', aliases: ['eth_baseFee'] }, [], ({ chain }) => {
     const fee = chain.nextBaseFee();
     return fee === undefined ? null : encodeQuantity(fee);
   }),
-  defineMethod('chain_getHeaderByNumber', [param('block', blockNumberOrTag)], async ({ chain }, ref) => {
+  defineMethod({ name: 'chain_getHeaderByNumber', aliases: ['eth_getHeaderByNumber'] }, [param('block', blockNumberOrTag)], async ({ chain }, ref) => {
     const mined = 'tag' in ref && ref.tag === 'pending' ? await chain.pendingBlock() : chain.find(ref);
     return mined ? formatHeader(mined.block.header, 'tag' in ref && ref.tag === 'pending' ? undefined : mined.hashHex) : null;
   }),
-  defineMethod('chain_getHeaderByHash', [param('blockHash', hash)], ({ chain }, h) => {
+  defineMethod({ name: 'chain_getHeaderByHash', aliases: ['eth_getHeaderByHash'] }, [param('blockHash', hash)], ({ chain }, h) => {
     const mined = chain.find({ hash: h, requireCanonical: false });
     return mined ? formatHeader(mined.block.header, mined.hashHex) : null;
   }),
   // go-ethereum's eth_getAccount: the account's trie fields.
-  defineMethod('chain_getAccount', [param('address', address), param('block', blockRef)], async ({ chain }, who, ref) => {
-    const proof = await chain.getProof(who, [], ref);
-    return { codeHash: proof.codeHash, storageRoot: proof.storageHash, balance: proof.balance, nonce: proof.nonce };
-  }),
+  defineMethod(
+    { name: 'chain_getAccount', aliases: ['eth_getAccount'] },
+    [param('address', address), param('block', blockRef)],
+    async ({ chain }, who, ref) => {
+      const proof = await chain.getProof(who, [], ref);
+      return { codeHash: proof.codeHash, storageRoot: proof.storageHash, balance: proof.balance, nonce: proof.nonce };
+    },
+  ),
   // Pool transactions sent by the node's own accounts (go-ethereum's eth_pendingTransactions).
-  defineMethod('chain_pendingTransactions', [], async ({ chain }) => {
+  defineMethod({ name: 'chain_pendingTransactions', aliases: ['eth_pendingTransactions'] }, [], async ({ chain }) => {
     const { pending, queued } = await chain.poolContent();
     return [...pending, ...queued].filter((e) => chain.accounts.privateKeyOf(e.sender) !== undefined).map((e) => formatTransaction(e.tx, e.sender, undefined));
   }),
-  defineMethod('chain_getTransactionBySenderAndNonce', [param('address', address), param('nonce', uint64)], async ({ chain }, who, nonce) => {
-    const { pending, queued } = await chain.poolContent();
-    const pooled = [...pending, ...queued].find((e) => e.sender.equals(who) && e.tx.nonce === nonce);
-    if (pooled) return formatTransaction(pooled.tx, pooled.sender, undefined);
-    // Newest first: a simulator's chain is short, and the sender's latest nonces are the ones asked for.
-    for (let n = chain.head.number; n > 0n; n--) {
-      const mined = chain.find({ number: n })!;
-      const index = mined.block.transactions.findIndex((tx, i) => tx.nonce === nonce && mined.senders[i]!.equals(who));
-      if (index >= 0) return formatTransaction(mined.block.transactions[index]!, who, { mined, index });
-    }
-    return null;
-  }),
+  defineMethod(
+    { name: 'chain_getTransactionBySenderAndNonce', aliases: ['eth_getTransactionBySenderAndNonce'] },
+    [param('address', address), param('nonce', uint64)],
+    async ({ chain }, who, nonce) => {
+      const { pending, queued } = await chain.poolContent();
+      const pooled = [...pending, ...queued].find((e) => e.sender.equals(who) && e.tx.nonce === nonce);
+      if (pooled) return formatTransaction(pooled.tx, pooled.sender, undefined);
+      // Newest first: a simulator's chain is short, and the sender's latest nonces are the ones asked for.
+      for (let n = chain.head.number; n > 0n; n--) {
+        const mined = chain.find({ number: n })!;
+        const index = mined.block.transactions.findIndex((tx, i) => tx.nonce === nonce && mined.senders[i]!.equals(who));
+        if (index >= 0) return formatTransaction(mined.block.transactions[index]!, who, { mined, index });
+      }
+      return null;
+    },
+  ),
   // EIP routing capabilities: an in-memory chain keeps everything from genesis (no delete strategy).
-  defineMethod('chain_capabilities', [], ({ chain }) => {
+  defineMethod({ name: 'chain_capabilities', aliases: ['eth_capabilities'] }, [], ({ chain }) => {
     const all = { disabled: false, oldestBlock: '0x0' };
     return {
       head: { number: encodeQuantity(chain.head.number), hash: chain.head.hashHex },

@@ -5,12 +5,12 @@ import { encodeData, encodeQuantity } from '../encode.js';
 import { defineMethod, param as p } from '../method.js';
 
 export const nodeMethods = [
-  defineMethod('chain_chainId', [], ({ chain }) => encodeQuantity(chain.chainId)),
-  defineMethod('chain_syncing', [], () => false),
-  defineMethod('chain_mining', [], ({ chain, pow }) => chain.isMining() || (pow?.mining ?? false)),
-  defineMethod('chain_accounts', [], ({ chain }) => chain.accounts.addresses().map((a) => a.toString())),
-  defineMethod('chain_coinbase', [], ({ chain }) => chain.coinbase.toString()),
-  defineMethod('chain_protocolVersion', [], () => '0x41'),
+  defineMethod({ name: 'chain_chainId', aliases: ['eth_chainId'] }, [], ({ chain }) => encodeQuantity(chain.chainId)),
+  defineMethod({ name: 'chain_syncing', aliases: ['eth_syncing'] }, [], () => false),
+  defineMethod({ name: 'chain_mining', aliases: ['eth_mining'] }, [], ({ chain, pow }) => chain.isMining() || (pow?.mining ?? false)),
+  defineMethod({ name: 'chain_accounts', aliases: ['eth_accounts'] }, [], ({ chain }) => chain.accounts.addresses().map((a) => a.toString())),
+  defineMethod({ name: 'chain_coinbase', aliases: ['eth_coinbase'] }, [], ({ chain }) => chain.coinbase.toString()),
+  defineMethod({ name: 'chain_protocolVersion', aliases: ['eth_protocolVersion'] }, [], () => '0x41'),
   defineMethod('net_version', [], ({ chain, networkId }) => (networkId ?? chain.chainId).toString()),
   defineMethod('net_listening', [], () => true),
   defineMethod('net_peerCount', [], () => encodeQuantity(0)),

@@ -26,15 +26,15 @@ function summary({ tx }: PooledTransaction): string {
 const details = (entry: PooledTransaction): Json => formatTransaction(entry.tx, entry.sender, undefined);
 
 export const poolMethods = [
-  defineMethod('chain_txpoolStatus', [], async ({ chain }) => {
+  defineMethod({ name: 'chain_txpoolStatus', aliases: ['txpool_status'] }, [], async ({ chain }) => {
     const { pending, queued } = await chain.poolContent();
     return { pending: encodeQuantity(pending.length), queued: encodeQuantity(queued.length) };
   }),
-  defineMethod('chain_txpoolContent', [], async ({ chain }) => {
+  defineMethod({ name: 'chain_txpoolContent', aliases: ['txpool_content'] }, [], async ({ chain }) => {
     const { pending, queued } = await chain.poolContent();
     return { pending: bySenderAndNonce(pending, details), queued: bySenderAndNonce(queued, details) };
   }),
-  defineMethod('chain_txpoolInspect', [], async ({ chain }) => {
+  defineMethod({ name: 'chain_txpoolInspect', aliases: ['txpool_inspect'] }, [], async ({ chain }) => {
     const { pending, queued } = await chain.poolContent();
     return { pending: bySenderAndNonce(pending, summary), queued: bySenderAndNonce(queued, summary) };
   }),

@@ -11,20 +11,24 @@ const hashrate: Decoder<bigint> = (value, path) =>
 
 // Without --mining pow these answer as go-ethereum does after the merge: "not supported", false, 0.
 export const powMethods = [
-  defineMethod('chain_getWork', [], async ({ pow }) => {
+  defineMethod({ name: 'chain_getWork', aliases: ['eth_getWork'] }, [], async ({ pow }) => {
     if (!pow) throw serverError('not supported: start chain-sim with --mining pow to mine with getWork/submitWork');
     const work = await pow.getWork();
     return [encodeData(work.powHash), encodeData(work.seedHash), encodeData(work.boundary)];
   }),
   defineMethod(
-    'chain_submitWork',
+    { name: 'chain_submitWork', aliases: ['eth_submitWork'] },
     [param('nonce', fixedData(8)), param('powHash', fixedData(32)), param('mixDigest', fixedData(32))],
     async ({ pow }, nonce, powHash, mixDigest) => (pow ? pow.submitWork(nonce, powHash, mixDigest) : false),
   ),
-  defineMethod('chain_submitHashrate', [param('hashrate', hashrate), param('id', fixedData(32))], ({ pow }, rate, id) => {
-    if (!pow) return false;
-    pow.submitHashrate(rate, id);
-    return true;
-  }),
-  defineMethod('chain_hashrate', [], ({ pow }) => encodeQuantity(pow?.hashrate.total() ?? 0n)),
+  defineMethod(
+    { name: 'chain_submitHashrate', aliases: ['eth_submitHashrate'] },
+    [param('hashrate', hashrate), param('id', fixedData(32))],
+    ({ pow }, rate, id) => {
+      if (!pow) return false;
+      pow.submitHashrate(rate, id);
+      return true;
+    },
+  ),
+  defineMethod({ name: 'chain_hashrate', aliases: ['eth_hashrate'] }, [], ({ pow }) => encodeQuantity(pow?.hashrate.total() ?? 0n)),
 ];

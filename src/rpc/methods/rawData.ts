@@ -50,11 +50,15 @@ export const rawDataMethods = [
   }),
   // go-ethereum answers empty bytes ("0x") for an unknown transaction or index, as for an unknown block.
   defineMethod('debug_getRawTransaction', [param('transactionHash', hash)], byHash),
-  defineMethod('chain_getRawTransactionByHash', [param('transactionHash', hash)], byHash),
-  defineMethod('chain_getRawTransactionByBlockHashAndIndex', [param('blockHash', hash), param('index', index)], ({ chain }, blockHash, i) =>
-    rawTransaction(chain.find({ hash: blockHash }), i),
+  defineMethod({ name: 'chain_getRawTransactionByHash', aliases: ['eth_getRawTransactionByHash'] }, [param('transactionHash', hash)], byHash),
+  defineMethod(
+    { name: 'chain_getRawTransactionByBlockHashAndIndex', aliases: ['eth_getRawTransactionByBlockHashAndIndex'] },
+    [param('blockHash', hash), param('index', index)],
+    ({ chain }, blockHash, i) => rawTransaction(chain.find({ hash: blockHash }), i),
   ),
-  defineMethod('chain_getRawTransactionByBlockNumberAndIndex', [param('block', blockNumberOrTag), param('index', index)], async (ctx, ref, i) =>
-    rawTransaction('tag' in ref && ref.tag === 'pending' ? await ctx.chain.pendingBlock() : ctx.chain.find(ref), i),
+  defineMethod(
+    { name: 'chain_getRawTransactionByBlockNumberAndIndex', aliases: ['eth_getRawTransactionByBlockNumberAndIndex'] },
+    [param('block', blockNumberOrTag), param('index', index)],
+    async (ctx, ref, i) => rawTransaction('tag' in ref && ref.tag === 'pending' ? await ctx.chain.pendingBlock() : ctx.chain.find(ref), i),
   ),
 ];

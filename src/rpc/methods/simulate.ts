@@ -81,8 +81,12 @@ export function formatSimulatedBlock(block: SimulatedBlock, fullTransactions: bo
 }
 
 export const simulateMethods = [
-  defineMethod('chain_simulateV1', [param('options', simulateOptions), optionalParam('block', blockRef)], async ({ chain }, options, ref) => {
-    const blocks = await chain.simulate(options, ref ?? { tag: 'latest' });
-    return blocks.map((block) => formatSimulatedBlock(block, options.returnFullTransactions));
-  }),
+  defineMethod(
+    { name: 'chain_simulateV1', aliases: ['eth_simulateV1'] },
+    [param('options', simulateOptions), optionalParam('block', blockRef)],
+    async ({ chain }, options, ref) => {
+      const blocks = await chain.simulate(options, ref ?? { tag: 'latest' });
+      return blocks.map((block) => formatSimulatedBlock(block, options.returnFullTransactions));
+    },
+  ),
 ];

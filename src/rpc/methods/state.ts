@@ -43,16 +43,28 @@ const stateInput = (value: unknown, path: string): StateFile => {
 };
 
 export const stateMethods = [
-  defineMethod('chain_dumpState', [], async (ctx) => encodeStateFile(await currentState(ctx))),
-  defineMethod('anvil_dumpState', [], async (ctx) => `0x${gzipSync(JSON.stringify(encodeStateFile(await currentState(ctx)))).toString('hex')}`),
-  defineMethod('chain_loadState', [param('state', stateInput)], async ({ chain }, state) => {
+  defineMethod(
+    {
+      name: 'chain_dumpState',
+      // Anvil's form: the same file gzipped, as hex. viem's hardhat mode sends hardhat_dumpState
+      // and wants Anvil's form, which anvil_loadState and hardhat_loadState take.
+      variants: [{ name: 'anvil_dumpState', aliases: ['hardhat_dumpState'], answer: (file) => `0x${gzipSync(JSON.stringify(file)).toString('hex')}` }],
+    },
+    [],
+    async (ctx) => encodeStateFile(await currentState(ctx)),
+  ),
+  defineMethod({ name: 'chain_loadState', aliases: ['anvil_loadState', 'hardhat_loadState'] }, [param('state', stateInput)], async ({ chain }, state) => {
     await chain.loadState(state.alloc);
     return true;
   }),
-  defineMethod('chain_reset', [optionalParam('options', resetOptions)], async ({ chain, fork }, request) => {
-    if (fork) await fork.reset(request);
-    else if (request) throw invalidParams('forking is not available on this node');
-    else await chain.reset();
-    return true;
-  }),
+  defineMethod(
+    { name: 'chain_reset', aliases: ['hardhat_reset', 'anvil_reset'] },
+    [optionalParam('options', resetOptions)],
+    async ({ chain, fork }, request) => {
+      if (fork) await fork.reset(request);
+      else if (request) throw invalidParams('forking is not available on this node');
+      else await chain.reset();
+      return true;
+    },
+  ),
 ];

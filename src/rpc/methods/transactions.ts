@@ -42,17 +42,29 @@ async function typedDataDigest(input: TypedDataInput, path: string): Promise<Uin
 }
 
 export const transactionMethods = [
-  defineMethod('chain_sendRawTransaction', [param('signedTransaction', data)], async ({ chain }, raw) => chain.submitRawTransaction(raw)),
-  defineMethod('chain_sendTransaction', [param('transaction', callRequest)], async ({ chain }, request) => chain.sendTransaction(request)),
-  defineMethod('chain_sendUnsignedTransaction', [param('transaction', callRequest)], async ({ chain }, request) => chain.sendUnsignedTransaction(request)),
-  defineMethod('chain_signTransaction', [param('transaction', callRequest)], async ({ chain }, request) => encodeData(await chain.signTransaction(request))),
-  defineMethod('chain_sign', [param('address', address), param('message', data)], ({ chain }, who, message) =>
+  defineMethod({ name: 'chain_sendRawTransaction', aliases: ['eth_sendRawTransaction'] }, [param('signedTransaction', data)], async ({ chain }, raw) =>
+    chain.submitRawTransaction(raw),
+  ),
+  defineMethod({ name: 'chain_sendTransaction', aliases: ['eth_sendTransaction'] }, [param('transaction', callRequest)], async ({ chain }, request) =>
+    chain.sendTransaction(request),
+  ),
+  defineMethod(
+    { name: 'chain_sendUnsignedTransaction', aliases: ['eth_sendUnsignedTransaction'] },
+    [param('transaction', callRequest)],
+    async ({ chain }, request) => chain.sendUnsignedTransaction(request),
+  ),
+  defineMethod({ name: 'chain_signTransaction', aliases: ['eth_signTransaction'] }, [param('transaction', callRequest)], async ({ chain }, request) =>
+    encodeData(await chain.signTransaction(request)),
+  ),
+  defineMethod({ name: 'chain_sign', aliases: ['eth_sign'] }, [param('address', address), param('message', data)], ({ chain }, who, message) =>
     encodeData(signDigest(chain.accounts, who, personalMessageDigest(message))),
   ),
   defineMethod('personal_sign', [param('message', data), param('address', address)], ({ chain }, message, who) =>
     encodeData(signDigest(chain.accounts, who, personalMessageDigest(message))),
   ),
-  defineMethod('chain_signTypedData_v4', [param('address', address), param('typedData', typedData)], async ({ chain }, who, input) =>
-    encodeData(signDigest(chain.accounts, who, await typedDataDigest(input, '1 (typedData)'))),
+  defineMethod(
+    { name: 'chain_signTypedData_v4', aliases: ['eth_signTypedData_v4', 'eth_signTypedData'] },
+    [param('address', address), param('typedData', typedData)],
+    async ({ chain }, who, input) => encodeData(signDigest(chain.accounts, who, await typedDataDigest(input, '1 (typedData)'))),
   ),
 ];
