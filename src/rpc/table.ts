@@ -12,6 +12,7 @@ import { gethReadMethods } from './methods/gethReads.js';
 import { erc20Methods } from './methods/erc20.js';
 import { blockTraceMethods } from './methods/blockTraces.js';
 import { rawDataMethods } from './methods/rawData.js';
+import { blobMethods } from './methods/blobs.js';
 import { parityTraceMethods } from './methods/parityTraces.js';
 import { otterscanMethods } from './methods/otterscan.js';
 import { controlMethods } from './methods/control.js';
@@ -131,6 +132,7 @@ const DEFAULT_GROUPS = [
   erc20Methods,
   blockTraceMethods,
   rawDataMethods,
+  blobMethods,
   parityTraceMethods,
   otterscanMethods,
   forkMethods,
