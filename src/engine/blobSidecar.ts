@@ -136,6 +136,7 @@ export function versionedHash(commitment: Uint8Array): Uint8Array {
 function failingBlobProof({ blobs, commitments, proofs }: BlobSidecar): number | undefined {
   const hex = (list: readonly Uint8Array[]) => list.map(toHex);
   if (verifies(() => lazyKzg.verifyBlobProofBatch(hex(blobs), hex(commitments), hex(proofs)))) return undefined;
+  if (blobs.length === 1) return 0;
   const index = blobs.findIndex((blob, i) => !verifies(() => lazyKzg.verifyBlobProofBatch([toHex(blob)], [toHex(commitments[i]!)], [toHex(proofs[i]!)])));
   return index === -1 ? 0 : index;
 }
@@ -154,6 +155,7 @@ function failingCellProofBlob({ blobs, commitments, proofs }: BlobSidecar): numb
     );
   const all = blobs.map((_, i) => i);
   if (check(all)) return undefined;
+  if (blobs.length === 1) return 0;
   const index = all.find((b) => !check([b]));
   return index ?? 0;
 }
