@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RLP } from '@ethereumjs/rlp';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { expect } from 'chai';
 import { type Hex, bytesToHex, hexToBytes, parseGwei, parseTransaction, serializeTransaction, toBlobs } from 'viem';
@@ -39,6 +40,13 @@ function httpRpc(url: string): Rpc {
 }
 
 type RlpItem = Uint8Array | RlpItem[];
+
+/** EIP-4844's kzg_to_versioned_hash: 0x01 || sha256(commitment)[1:]. */
+function versionedHashOf(commitment: Uint8Array): Uint8Array {
+  const hash = sha256(commitment);
+  hash[0] = 0x01;
+  return hash;
+}
 /** The parts of a network-form blob transaction: [tx fields, (version,) blobs, commitments, proofs]. */
 const wrapperOf = (raw: Hex) => RLP.decode(hexToBytes(raw).subarray(1)) as RlpItem[];
 const rewrap = (items: RlpItem[]): Hex => bytesToHex(Uint8Array.from([0x03, ...RLP.encode(items)]));
@@ -320,5 +328,35 @@ describe('blob transactions in their network form', function () {
       anvil.kill();
       await cli.stop();
     }
+  });
+
+  it('the point-evaluation precompile (0x0a) verifies real KZG proofs', async () => {
+    const { rpc } = newNode({ hardfork: 'prague' });
+    const kzg = new KZG(trustedSetup);
+    const blob = first.blobs[0]!;
+    const commitment = kzg.blobToKzgCommitment(blob) as Hex;
+    const z = `0x${'00'.repeat(31)}05` as Hex;
+    const [proof, y] = kzg.computeProof(blob, z) as [Hex, Hex];
+    const versionedHash = bytesToHex(versionedHashOf(hexToBytes(commitment)));
+    const input = `0x${[versionedHash, z, y, commitment, proof].map((part) => part.slice(2)).join('')}`;
+    // FIELD_ELEMENTS_PER_BLOB (4096) and the BLS modulus, as EIP-4844 specifies.
+    const answer = await rpc<string>('eth_call', [{ to: `0x${'00'.repeat(19)}0a`, data: input }]);
+    expect(answer).to.equal(`0x${(4096).toString(16).padStart(64, '0')}73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001`);
+    // Another y for the same point: the proof does not verify, the call fails.
+    const wrongY = `0x${(BigInt(y) ^ 1n).toString(16).padStart(64, '0')}`;
+    await expectRpcError(rpc('eth_call', [{ to: `0x${'00'.repeat(19)}0a`, data: input.replace(y.slice(2), wrongY.slice(2)) }]), -32000, /kzg proof invalid/);
+  });
+
+  it('eth_sendTransaction refuses blobs, commitments and proofs by name, as go-ethereum (nothing dropped)', async () => {
+    const { rpc } = newNode({ hardfork: 'prague' });
+    const from = privateKeyToAccount(KEYS[0]).address;
+    for (const field of ['blobs', 'commitments', 'proofs']) {
+      await expectRpcError(
+        rpc('eth_sendTransaction', [{ from, to: TO, [field]: [first.blobs[0]!.slice(0, 98)] }]),
+        -32602,
+        new RegExp(`${field}.*blob sidecars are not taken`),
+      );
+    }
+    expect(await rpc('eth_blockNumber')).to.equal('0x0');
   });
 });
