@@ -263,8 +263,8 @@ describe('blob transactions in their network form', function () {
     });
 
     it("takes the EIP-4844 wrapper at Osaka too, as go-ethereum's eth_sendRawTransaction does", async () => {
-      const hash = await sendAndCheckMined(rpc, (await signBlobTx(1)).raw);
-      expect((await rpc<string[]>('anvil_getBlobsByTransactionHash', [hash])).length).to.equal(1);
+      const hash = await sendAndCheckMined(rpc, second.raw, 2);
+      expect(await rpc('anvil_getBlobsByTransactionHash', [hash])).to.deep.equal(second.blobs);
     });
   });
 
