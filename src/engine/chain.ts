@@ -50,7 +50,9 @@ import { SerialQueue } from './serial.js';
 import { type ChainSnapshot, SnapshotRegistry } from './snapshots.js';
 import { type Alloc, type AccountState, TrackingStateManager } from './stateDump.js';
 import { type PoolOrder, type PooledTransaction, TxPool } from './txpool.js';
-import { decodeRawTransaction, hashHexOf, senderOf, translateTxError, validateAdmission } from './validation.js';
+import { hashHexOf, senderOf, translateTxError, validateAdmission } from './validation.js';
+import { decodeSubmission } from './blobSidecar.js';
+import { BlobStore } from './blobStore.js';
 
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
 
@@ -180,6 +182,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Every operation on the state, one at a time; an answer waits for the console.log lines printed before it. */
   readonly queue = new SerialQueue(() => this.consoleLines.take());
   readonly pool: TxPool;
+  /** Sidecars of blob transactions sent in their network form (anvil_getBlobsByTransactionHash). */
+  readonly blobs = new BlobStore();
   readonly clock: BlockClock;
   readonly accounts: AccountRegistry;
   coinbase: Address;
@@ -387,6 +391,11 @@ export class Chain extends EventEmitter<ChainEvents> {
 
   transaction(hashHex: string): TransactionLocation | undefined {
     return this.blocks.transaction(hashHex);
+  }
+
+  /** Whether a block of the chain holds this transaction (blob answers follow the chain). */
+  holds(hashHex: string): boolean {
+    return this.blocks.transaction(hashHex) !== undefined;
   }
 
   // ---- state reads -------------------------------------------------------------------
@@ -688,8 +697,11 @@ export class Chain extends EventEmitter<ChainEvents> {
   /** Decode, validate and pool a signed transaction; under automine, mine it right after answering. */
   submitRawTransaction(raw: Uint8Array): Promise<string> {
     return this.queue.run(async () => {
-      const tx = decodeRawTransaction(raw, this.nextBlockCommon());
-      return this.admit(tx, senderOf(tx));
+      const { tx, sidecar } = decodeSubmission(raw, this.nextBlockCommon());
+      const sender = senderOf(tx);
+      // Kept before admission: automine may mine it (and a failure be thrown) inside admit.
+      if (sidecar) this.blobs.keep(hashHexOf(tx), sidecar, (hash) => this.pool.get(hash) !== undefined || this.holds(hash));
+      return this.admit(tx, sender);
     });
   }
 
@@ -1253,6 +1265,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       const dropped = this.blocks.truncateAbove(base ? -1n : this.genesisPoint!.headNumber);
       if (!base) await this.restore(this.genesisPoint!);
       this.snapshots.clear();
+      this.blobs.clear();
       this.state.closeJournals();
       this.trieNodes.rewind(0);
       this.trieNodes.closeLog();

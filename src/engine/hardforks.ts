@@ -4,7 +4,7 @@ import { paramsTx } from '@ethereumjs/tx';
 import { secp256k1Ecrecover, secp256k1Ecsign } from './secp256k1.js';
 import { type ForkSchedule, forkAt } from './forkSchedule.js';
 import { keccak256 } from './keccak256.js';
-import { sidecarlessKzg } from './kzg.js';
+import { lazyKzg } from './kzg.js';
 import { clip } from './clip.js';
 
 export const HARDFORK_NAMES: readonly string[] = Object.values(Hardfork);
@@ -42,7 +42,7 @@ export function createChainCommon(chainId: bigint, hardfork: string): Common {
   );
 }
 
-const CUSTOM_CRYPTO = { kzg: sidecarlessKzg, ecrecover: secp256k1Ecrecover, ecsign: secp256k1Ecsign, keccak256 };
+const CUSTOM_CRYPTO = { kzg: lazyKzg, ecrecover: secp256k1Ecrecover, ecsign: secp256k1Ecsign, keccak256 };
 /** EIP-4844: gas per blob; blob schedules count blobs. */
 const GAS_PER_BLOB = 131072;
 

