@@ -155,7 +155,7 @@ describe('blob transactions in their network form', function () {
     );
     // A blob changed after its proof was made: found by the batch, then named.
     const changed = blobs.map((b) => Uint8Array.from(b));
-    changed[1]![100] ^= 1;
+    changed[1]![100]! ^= 1;
     await expectRpcError(
       rpc('eth_sendRawTransaction', [rewrap([fields, changed, commitments, proofs])]),
       -32000,
