@@ -77,14 +77,11 @@ async function workload(url: string, token: string, holders: number, prefix: 'an
   }
 }
 
-async function chainSimRun(upstream: string, block: bigint, cacheDir: string, token: string, holders: number): Promise<number> {
-  const started = performance.now();
-  const server = await createServer({ quiet: true, port: 0, fork: upstream, forkBlockNumber: block.toString(), forkCacheDir: cacheDir });
-  const { url } = await server.listen(0, '127.0.0.1');
-  await workload(url, token, holders, 'anvil');
-  const elapsed = performance.now() - started;
-  await server.close();
-  return elapsed;
+/** The CLI as a child process, like the other tools (an in-process server would share the bench client's thread). */
+function chainSimRun(upstream: string, block: bigint, cacheDir: string, token: string, holders: number): Promise<number> {
+  const args = [path.join(ROOT, 'bin', 'chain-sim.js'), '--port', '0', '--quiet', '--fork', upstream, '--fork-block-number', String(block)];
+  args.push('--fork-cache-dir', cacheDir);
+  return childRun(process.execPath, args, {}, /Listening on (http:\/\/\S+)/, (url) => workload(url, token, holders, 'anvil'));
 }
 
 /** Spawn a server, wait for `listening` to match its output, run the workload, stop it with SIGINT (both tools save caches then). */

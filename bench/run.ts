@@ -102,12 +102,7 @@ function parseOptions(argv: string[]): Options | undefined {
     },
   });
   if (values.help) return undefined;
-  const selected = parseList(
-    'workloads',
-    values.workloads,
-    [...WORKLOADS.map((w) => w.name), FORK_SET],
-    DEFAULT_WORKLOADS,
-  );
+  const selected = parseList('workloads', values.workloads, [...WORKLOADS.map((w) => w.name), FORK_SET], DEFAULT_WORKLOADS);
   return {
     targets: parseList('only', values.only, TARGET_NAMES, TARGET_NAMES),
     workloads: WORKLOADS.filter((w) => selected.includes(w.name)),

@@ -170,6 +170,17 @@ describe('forking: a misbehaving upstream', function () {
     expect(Date.now() - started).to.be.at.least(400); // three requests at most five a second, after the start-up ones
   });
 
+  it('a reset to an upstream that cannot be reached fails with -32000 and leaves the chain as it was', async () => {
+    const [dev] = await rpc<string[]>('eth_accounts');
+    await rpc('eth_sendTransaction', [{ from: dev, to: '0x00000000000000000000000000000000000000bb', value: '0x2' }]);
+    expect(await rpc('eth_blockNumber')).to.equal('0x65');
+    await expectRpcError(rpc('hardhat_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1/', blockNumber: 5 } }]), -32000, /127\.0\.0\.1:1.*unreachable/);
+    // Not reset: the local block and its state stay, and the old upstream still serves.
+    expect(await rpc('eth_blockNumber')).to.equal('0x65');
+    expect(await rpc('eth_getBalance', ['0x00000000000000000000000000000000000000bb', 'latest'])).to.equal('0x2');
+    expect(await rpc('eth_getBalance', [BAD, 'latest'])).to.equal('0xde0b6b3a7640000');
+  });
+
   it('HTTP 429: waits Retry-After and retries', async () => {
     fake.mode = '429';
     fake.refusals = 1;
