@@ -102,7 +102,11 @@ describe('--state on a fork (CLI, SIGTERM and restart)', function () {
       expect(error.message).to.match(
         /not connected .*without --fork.*eth_getStorageAt for slot 0x[0-9a-f]{64} of 0x[0-9a-f]{40}.*not in the disk cache.*restart with --fork URL of chain id 31337 \(block \d+ hash 0x[0-9a-f]{64}\)/,
       );
-      // Resets need a URL now; the node keeps serving.
+      // A reset to another block needs a URL now (the saved one is masked); the node keeps serving.
+      const reset = await postJson(cli.url, { jsonrpc: '2.0', id: 1, method: 'hardhat_reset', params: [{ forking: { blockNumber: 5 } }] });
+      expect((JSON.parse(reset.body) as { error: { message: string } }).error.message).to.match(
+        /forking\.jsonRpcUrl is required: this fork of http:\/\/127\.0\.0\.1:\d+\/ was restored without its upstream/,
+      );
       expect(await rpc(cli.url, 'eth_blockNumber')).to.equal(hex(up().head + 3n));
       expect(up().callCount()).to.equal(before);
     } finally {
