@@ -72,9 +72,13 @@ describe('--state on a fork (CLI, SIGTERM and restart)', function () {
 
     // 1. No --fork: everything from the state file and the disk cache; the upstream hears nothing.
     const before = up().callCount();
-    cli = await startCli(base);
+    cli = await startCli(base.filter((arg) => arg !== '--quiet'));
     try {
-      expect(cli.output()).to.not.match(/error/i);
+      const banner = cli.output();
+      expect(banner).to.not.match(/error/i);
+      expect(banner).to.include(`Upstream:        ${up().url.replace(/\/?$/, '/')} (not connected: restored by --state without --fork`);
+      expect(banner).to.include(`Block:           ${up().head} `);
+      expect(banner).to.match(new RegExp(`Cache:\\s+${cacheDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/31337/${up().head}-[0-9a-f]{16}\\.json`));
       const head = await rpc<{ number: string; hash: string; stateRoot: string }>(cli.url, 'eth_getBlockByNumber', ['latest', false]);
       expect(head).to.include({ number: saved.number, hash: saved.hash, stateRoot: saved.stateRoot });
       expect(await rpc(cli.url, 'eth_chainId')).to.equal(hex(31337));
