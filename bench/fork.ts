@@ -1,18 +1,21 @@
-// Forking rows: chain-sim and Anvil fork the same local upstream (a chain-sim with an ERC-20 held
+// Forking rows: chain-sim, Hardhat and Anvil fork the same local upstream (a chain-sim with an ERC-20 held
 // by many accounts) and run the same workload: for each of H holders the run has not touched yet,
 // impersonate it, transfer tokens, read the recipient's balance. Cold: nothing cached; warm: a
 // second run at the same pinned block (chain-sim's disk cache; Anvil's storage cache under an
-// isolated HOME). Reported: wall time from start-up to the last answer, and the JSON-RPC calls
-// the upstream answered (counted on its side).
-//   node dist/bench/fork.js [--holders H]
+// isolated HOME; Hardhat's fork cache in its project directory). Reported: wall time from
+// start-up to the last answer, and the JSON-RPC calls the upstream answered (counted on its side).
+//   node dist/bench/run.js --workloads fork [--holders H] [--only chain-sim,hardhat,anvil]
+//   node dist/bench/fork.js [--holders H]        (the same rows alone)
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Interface } from 'ethers';
 import { createServer } from '../src/index.js';
 import { anvilBinary } from './anvil.js';
+import { renderTable, type Row } from './report.js';
+import type { TargetName } from './targets.js';
 
 const ROOT = path.resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const TRANSFER = new Interface(['function transfer(address,uint256) returns (bool)', 'function balanceOf(address) view returns (uint256)']);
@@ -58,84 +61,173 @@ async function upstreamChain(holders: number) {
   await rpc('chain_mine', ['0x1']);
   await rpc('chain_setAutomine', [true]);
   await rpc('chain_mine', ['0x32']);
+  // Pinned 200 blocks below the head: Hardhat caches fork data on disk only for blocks that deep (safe from reorgs).
   const head = BigInt((await rpc('eth_blockNumber')) as string);
+  await rpc('chain_mine', ['0xc8']);
   return { url, server, calls, token, head };
 }
 
-async function workload(url: string, token: string, holders: number): Promise<void> {
+async function workload(url: string, token: string, holders: number, prefix: 'anvil' | 'hardhat'): Promise<void> {
   for (let i = 0; i < holders; i++) {
     const from = holder(i);
-    await post(url, 'anvil_impersonateAccount', [from]);
-    await post(url, 'anvil_setBalance', [from, '0xde0b6b3a7640000']);
+    await post(url, `${prefix}_impersonateAccount`, [from]);
+    await post(url, `${prefix}_setBalance`, [from, '0xde0b6b3a7640000']);
     await post(url, 'eth_sendTransaction', [{ from, to: token, gas: '0x30d40', data: TRANSFER.encodeFunctionData('transfer', [holder(holders + i), 1n]) }]);
     await post(url, 'eth_call', [{ to: token, data: TRANSFER.encodeFunctionData('balanceOf', [holder(holders + i)]) }, 'latest']);
   }
 }
 
-async function chainSimRun(upstream: string, block: bigint, cacheDir: string, token: string, holders: number): Promise<number> {
-  const started = performance.now();
-  const server = await createServer({ quiet: true, port: 0, fork: upstream, forkBlockNumber: block.toString(), forkCacheDir: cacheDir });
-  const { url } = await server.listen(0, '127.0.0.1');
-  await workload(url, token, holders);
-  const elapsed = performance.now() - started;
-  await server.close();
-  return elapsed;
+/** The CLI as a child process, like the other tools (an in-process server would share the bench client's thread). */
+function chainSimRun(upstream: string, block: bigint, cacheDir: string, token: string, holders: number): Promise<number> {
+  const args = [path.join(ROOT, 'bin', 'chain-sim.js'), '--port', '0', '--quiet', '--fork', upstream, '--fork-block-number', String(block)];
+  args.push('--fork-cache-dir', cacheDir);
+  return childRun(process.execPath, args, {}, /Listening on (http:\/\/\S+)/, (url) => workload(url, token, holders, 'anvil'));
 }
 
-async function anvilRun(upstream: string, block: bigint, home: string, cached: boolean, token: string, holders: number): Promise<number> {
+/** Spawn a server, wait for `listening` to match its output, run the workload, stop it with SIGINT (both tools save caches then). */
+async function childRun(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string },
+  listening: RegExp,
+  run: (url: string) => Promise<void>,
+): Promise<number> {
   const started = performance.now();
-  const args = ['--port', '0', '--fork-url', upstream, '--fork-block-number', String(block), ...(cached ? [] : ['--no-storage-caching'])];
-  const child: ChildProcess = spawn(anvilBinary(ROOT), args, { env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Listening on (\S+)/.exec(output);
-      if (match) resolve(`http://${match[1]}`);
-    });
-    child.once('exit', () => reject(new Error(`anvil exited:\n${output}`)));
-  });
-  await workload(url, token, holders);
-  const elapsed = performance.now() - started;
-  child.kill('SIGINT'); // Anvil writes its storage cache on a clean shutdown
-  await new Promise((resolve) => child.once('exit', resolve));
-  return elapsed;
-}
-
-async function main(): Promise<void> {
-  const at = process.argv.indexOf('--holders');
-  const holders = at > 0 ? Number(process.argv[at + 1]) : 100;
-  const up = await upstreamChain(holders * 2);
-  const rows: Array<[string, string, number, number]> = [];
-  const measure = async (target: string, run: string, body: () => Promise<number>) => {
-    const before = up.calls.count;
-    const ms = await body();
-    rows.push([target, run, ms, up.calls.count - before]);
-  };
-  const cacheDir = mkdtempSync(path.join(tmpdir(), 'chain-sim-bench-fork-'));
-  const home = mkdtempSync(path.join(tmpdir(), 'anvil-bench-home-'));
+  const child: ChildProcess = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    await measure('chain-sim', 'cold', () => chainSimRun(up.url, up.head, cacheDir, up.token, holders));
-    await measure('chain-sim', 'warm (disk cache)', () => chainSimRun(up.url, up.head, cacheDir, up.token, holders));
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = listening.exec(output);
+        if (match) resolve(match[1]!.startsWith('http') ? match[1]! : `http://${match[1]}`);
+      };
+      child.stdout!.on('data', onData);
+      child.stderr!.on('data', onData);
+      child.once('exit', () => reject(new Error(`${path.basename(command)} exited:\n${output.slice(-2000)}`)));
+    });
+    await run(url);
+    return performance.now() - started;
+  } finally {
+    if (child.exitCode === null) {
+      child.kill('SIGINT');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }
+}
+
+function anvilRun(upstream: string, block: bigint, home: string, cached: boolean, token: string, holders: number): Promise<number> {
+  const args = ['--port', '0', '--fork-url', upstream, '--fork-block-number', String(block), ...(cached ? [] : ['--no-storage-caching'])];
+  return childRun(anvilBinary(ROOT), args, { env: { ...process.env, HOME: home } }, /Listening on (\S+)/, (url) => workload(url, token, holders, 'anvil'));
+}
+
+/** A Hardhat project in `dir` (its fork cache goes to dir/cache); the config path. */
+function hardhatProject(dir: string): string {
+  const config = path.join(dir, 'hardhat.config.cjs');
+  writeFileSync(config, `module.exports = ${JSON.stringify({ networks: { hardhat: { loggingEnabled: false } } })};\n`);
+  // Hardhat resolves itself from the project directory.
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return config;
+}
+
+function hardhatRun(upstream: string, block: bigint, project: string, token: string, holders: number): Promise<number> {
+  const bootstrap = path.join(ROOT, 'node_modules', 'hardhat', 'internal', 'cli', 'bootstrap.js');
+  const args = [bootstrap, '--config', path.join(project, 'hardhat.config.cjs'), 'node', '--hostname', '127.0.0.1', '--port', '0'];
+  args.push('--fork', upstream, '--fork-block-number', String(block));
+  return childRun(
+    process.execPath,
+    args,
+    { cwd: project, env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' } },
+    /JSON-RPC server at (http:\/\/[^\s/]+)/,
+    (url) => workload(url, token, holders, 'hardhat'),
+  );
+}
+
+const FORK_TARGETS = ['chain-sim', 'hardhat', 'anvil'] as const satisfies readonly TargetName[];
+
+export interface ForkBenchOptions {
+  readonly holders: number;
+  /** Which of chain-sim, hardhat and anvil to run (others are ignored). */
+  readonly targets: readonly TargetName[];
+  readonly log?: (line: string) => void;
+}
+
+/** Run the fork rows; returns the markdown (a title line and the table, with ratios). */
+export async function forkMain({ holders, targets, log = (line) => process.stderr.write(`${line}\n`) }: ForkBenchOptions): Promise<string> {
+  const chosen = FORK_TARGETS.filter((name) => targets.includes(name));
+  const up = await upstreamChain(holders * 2);
+  type Figures = { coldMs?: number; coldCalls?: number; warmMs?: number; warmCalls?: number; error?: string };
+  const figures: Partial<Record<TargetName, Figures>> = {};
+  const scratch = mkdtempSync(path.join(tmpdir(), 'chain-sim-bench-fork-'));
+  const measure = async (name: TargetName, run: 'cold' | 'warm', body: () => Promise<number>) => {
+    const entry = (figures[name] ??= {});
+    if (entry.error !== undefined) return;
+    const before = up.calls.count;
     try {
-      await measure('anvil', 'cold (--no-storage-caching)', () => anvilRun(up.url, up.head, home, false, up.token, holders));
-      await measure('anvil', 'warm (storage cache)', () => anvilRun(up.url, up.head, home, true, up.token, holders));
-      await measure('anvil', 'warm (storage cache), again', () => anvilRun(up.url, up.head, home, true, up.token, holders));
+      const ms = await body();
+      const calls = up.calls.count - before;
+      if (run === 'cold') Object.assign(entry, { coldMs: ms, coldCalls: calls });
+      else Object.assign(entry, { warmMs: ms, warmCalls: calls });
+      log(`fork ${name} ${run}: ${ms.toFixed(0)} ms, ${calls} upstream calls`);
     } catch (error) {
-      console.error(`anvil rows skipped: ${error instanceof Error ? error.message : String(error)}`);
+      entry.error = error instanceof Error ? error.message : String(error);
+      log(`fork ${name} ${run} FAILED: ${entry.error}`);
+    }
+  };
+  try {
+    for (const name of chosen) {
+      const dir = mkdtempSync(path.join(scratch, `${name}-`));
+      if (name === 'chain-sim') {
+        for (const run of ['cold', 'warm'] as const) await measure(name, run, () => chainSimRun(up.url, up.head, dir, up.token, holders));
+      } else if (name === 'anvil') {
+        // Cold: no storage cache at all. Warm: a first run with caching writes the cache (not measured), then the measured one.
+        await measure(name, 'cold', () => anvilRun(up.url, up.head, dir, false, up.token, holders));
+        await anvilRun(up.url, up.head, dir, true, up.token, holders).catch(() => undefined);
+        await measure(name, 'warm', () => anvilRun(up.url, up.head, dir, true, up.token, holders));
+      } else {
+        hardhatProject(dir);
+        for (const run of ['cold', 'warm'] as const) await measure(name, run, () => hardhatRun(up.url, up.head, dir, up.token, holders));
+      }
     }
   } finally {
-    rmSync(cacheDir, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
     await up.server.close();
   }
-  console.log(`\nfork workload: ${holders} untouched holders, each impersonated, one transfer, one balanceOf call (upstream at block ${up.head})\n`);
-  console.log('| target | run | wall time (ms) | upstream JSON-RPC calls |');
-  console.log('|---|---|---:|---:|');
-  for (const [target, run, ms, calls] of rows) console.log(`| ${target} | ${run} | ${ms.toFixed(0)} | ${calls} |`);
+  const row = (label: string, unit: string, pick: (f: Figures) => number | undefined): Row => ({
+    label,
+    unit,
+    higherIsBetter: false,
+    cells: Object.fromEntries(
+      chosen.map((name) => {
+        const entry = figures[name] ?? {};
+        const value = pick(entry);
+        return [name, value !== undefined ? { value } : { error: entry.error ?? 'not run' }];
+      }),
+    ),
+  });
+  const rows = [
+    row('fork, cold: wall time', 'ms', (f) => f.coldMs),
+    row('fork, cold: upstream JSON-RPC calls', 'calls', (f) => f.coldCalls),
+    row('fork, warm (disk cache): wall time', 'ms', (f) => f.warmMs),
+    row('fork, warm (disk cache): upstream JSON-RPC calls', 'calls', (f) => f.warmCalls),
+  ];
+  return (
+    `fork rows: ${holders} untouched token holders, each impersonated, given ETH, one transfer, one balanceOf call; ` +
+    `the upstream is a local chain-sim, pinned at block ${up.head} (200 below its head).\n\n${renderTable(rows, chosen)}\n`
+  );
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+// Run directly: node dist/bench/fork.js [--holders H]
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const at = process.argv.indexOf('--holders');
+  const holders = at > 0 ? Number(process.argv[at + 1]) : 100;
+  forkMain({ holders, targets: [...FORK_TARGETS] })
+    .then((table) => {
+      process.stdout.write(`\n${table}`);
+      process.exit(0);
+    })
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+}

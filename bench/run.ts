@@ -12,6 +12,7 @@ import { deriveAccounts, TxSigner } from './accounts.js';
 import { renderTable, type Cell, type Row } from './report.js';
 import { CHAIN_ID, killAllChildren, makeTargets, MNEMONIC, TargetUnavailable, TARGET_NAMES, type Running, type Target, type TargetName } from './targets.js';
 import { importMain } from './importChain.js';
+import { forkMain } from './fork.js';
 import { powMain } from './pow.js';
 import { SIMULATION_WORKLOADS } from './simulation.js';
 import { soakMain } from './soak.js';
@@ -31,7 +32,10 @@ import {
 
 const WORKLOADS = [...BASE_WORKLOADS, ...EXTRA_WORKLOADS, ...SIMULATION_WORKLOADS];
 
-const DEFAULT_WORKLOADS = WORKLOADS.filter((w) => !w.optIn).map((w) => w.name);
+/** The fork rows (bench/fork.ts): a set of their own (each target forks a local upstream), selected like a workload. */
+const FORK_SET = 'fork';
+
+const DEFAULT_WORKLOADS = [...WORKLOADS.filter((w) => !w.optIn).map((w) => w.name), FORK_SET];
 
 const USAGE = `usage: node dist/bench/run.js [options]
   --only LIST          targets, comma-separated (default: all): ${TARGET_NAMES.join(',')}
@@ -39,6 +43,8 @@ const USAGE = `usage: node dist/bench/run.js [options]
                        opt-in:  ${WORKLOADS.filter((w) => w.optIn)
                          .map((w) => w.name)
                          .join(',')}
+                       fork: chain-sim, hardhat and anvil each fork a local chain-sim upstream, cold and warm (bench/fork.ts)
+  --holders H          fork rows: token holders the workload touches (default 100)
   --n N                transactions/calls per workload (default 2000; snapshot runs N/4 cycles)
   --repeat R           runs of each workload, median reported (default 3)
   --warmup N           un-timed transfers before the workloads (default 200)
@@ -57,6 +63,8 @@ interface Options {
   warmup: number;
   startupRuns: number;
   json: string | undefined;
+  /** Run the fork rows, with this many holders; undefined: not selected. */
+  forkHolders: number | undefined;
 }
 
 function parseList<T extends string>(flag: string, value: string | undefined, known: readonly T[], fallback: readonly T[]): T[] {
@@ -89,16 +97,12 @@ function parseOptions(argv: string[]): Options | undefined {
       warmup: { type: 'string' },
       'startup-runs': { type: 'string' },
       json: { type: 'string' },
+      holders: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return undefined;
-  const selected = parseList(
-    'workloads',
-    values.workloads,
-    WORKLOADS.map((w) => w.name),
-    DEFAULT_WORKLOADS,
-  );
+  const selected = parseList('workloads', values.workloads, [...WORKLOADS.map((w) => w.name), FORK_SET], DEFAULT_WORKLOADS);
   return {
     targets: parseList('only', values.only, TARGET_NAMES, TARGET_NAMES),
     workloads: WORKLOADS.filter((w) => selected.includes(w.name)),
@@ -107,6 +111,7 @@ function parseOptions(argv: string[]): Options | undefined {
     warmup: parseCount('warmup', values.warmup, 200, 0),
     startupRuns: parseCount('startup-runs', values['startup-runs'], 3, 1),
     json: values.json,
+    forkHolders: selected.includes(FORK_SET) ? parseCount('holders', values.holders, 100, 1) : undefined,
   };
 }
 
@@ -293,6 +298,11 @@ async function main(): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 
   const begun = performance.now();
+  // Only the fork rows: no target is started for the other workloads.
+  if (options.workloads.length === 0 && options.forkHolders !== undefined) {
+    process.stdout.write(`\n${await forkMain({ holders: options.forkHolders, targets: options.targets, log })}`);
+    return 0;
+  }
   const targets = makeTargets({ tmpDir });
   const accounts = deriveAccounts(MNEMONIC, ACCOUNT_COUNT);
   const signer = new TxSigner(CHAIN_ID);
@@ -318,6 +328,7 @@ async function main(): Promise<number> {
     const meta = { date: new Date().toISOString(), node: process.version, cpus: cpus.length, n, repeat, warmup, startupRuns, seconds };
     writeFileSync(options.json, `${JSON.stringify({ meta, results }, null, 2)}\n`);
   }
+  if (options.forkHolders !== undefined) process.stdout.write(`\n${await forkMain({ holders: options.forkHolders, targets: options.targets, log })}`);
   if (options.targets.includes('chain-sim')) {
     await powMain();
     await importMain();

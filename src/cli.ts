@@ -106,7 +106,7 @@ function forkBanner(node: Awaited<ReturnType<typeof startNode>>): string[] {
     '',
     'Fork',
     '==================',
-    `Upstream:        ${session.upstream.masked}`,
+    `Upstream:        ${session.upstream.masked}${session.offline ? ' (not connected: restored by --state without --fork; the disk cache only)' : ''}`,
     `Chain id:        ${session.chainId}${session.chainId === node.chain.chainId ? '' : ` (this node: ${node.chain.chainId})`}`,
     `Block:           ${session.number} (rerun with --fork-block-number ${session.number} to reproduce)`,
     `Block hash:      ${session.hashHex}`,

@@ -12,7 +12,8 @@ import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { importChainFile } from './chainFile.js';
 import { readFixtures } from './fixtures.js';
 import { GenesisFileError, readGethGenesis } from './genesis/gethGenesis.js';
-import { StateSaver, readStateFile, restoreState, withSavedSettings } from './persistence.js';
+import { StatePersistenceError, StateSaver, readStateFile, restoreState, withSavedSettings } from './persistence.js';
+import { decodeSavedFork, resumeFork } from './fork/savedFork.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
 import { ForkController } from './fork/controller.js';
@@ -65,12 +66,20 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   // Settings saved in files apply unless given explicitly (resolved options are taken as they are); a genesis file's win over a fixture's.
   const plain = isResolved(input) ? undefined : input;
   const withFixtures = plain && fixtures && !genesis ? { ...plain, ...definedOnly(fixtures.settings), ...definedOnly(plain) } : plain;
-  const resolved = !withFixtures || (!saved && !fixtures) ? given : resolveOptions(saved ? withSavedSettings(withFixtures, saved) : withFixtures);
+  const savedFork = saved?.fork === undefined ? undefined : await inStateFile(given.stateFile!, () => decodeSavedFork(saved.fork!));
+  if (saved && !savedFork && given.fork)
+    throw new StatePersistenceError(given.stateFile!, 'holds a local chain: --fork cannot continue it (give another state file)');
+  // A saved fork's rules are the fork's (savedFork.ts), not a setting given: only the chain id and gas limit carry over.
+  const savedSettings = saved && savedFork ? { ...saved, hardfork: undefined } : saved;
+  const resolved =
+    !withFixtures || (!saved && !fixtures) ? given : resolveOptions(savedSettings ? withSavedSettings(withFixtures, savedSettings) : withFixtures);
   const withGenesis: ResolvedOptions = genesis ? { ...resolved, chainId: genesis.chainId, gasLimit: genesis.header.gasLimit } : resolved;
-  const forkSession =
-    withGenesis.fork === undefined
+  const givenHardfork = withGenesis.given.hardfork ? withGenesis.hardfork : undefined;
+  const forkSession = savedFork
+    ? await inStateFile(given.stateFile!, () => resumeFork(savedFork, withGenesis.fork, withGenesis.forkDefaults, givenHardfork))
+    : withGenesis.fork === undefined
       ? undefined
-      : await connectFork({ ...withGenesis.fork, hardfork: withGenesis.given.hardfork ? withGenesis.hardfork : undefined });
+      : await connectFork({ ...withGenesis.fork, hardfork: givenHardfork });
   const options = forkSession ? forkedOptions(withGenesis, forkSession) : withGenesis;
   const keyed = options.accountKeys.map(({ privateKey }) => ({ address: createAddressFromPrivateKey(privateKey), privateKey }));
   const accounts = [...deriveAccounts(options.mnemonic, options.accounts, options.derivationPath), ...keyed];
@@ -121,8 +130,12 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   const stateSaver =
     options.stateFile === undefined
       ? undefined
-      : new StateSaver(chain, options.stateFile, options.stateInterval, (error) =>
-          console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`),
+      : new StateSaver(
+          chain,
+          options.stateFile,
+          options.stateInterval,
+          (error) => console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`),
+          () => fork.session,
         );
   const pow = options.mining === 'pow' ? startPow(chain, options) : undefined;
   chain.startConfiguredMining();
@@ -183,6 +196,16 @@ async function createChain(engineOptions: EngineOptions, genesisPath: string | u
   } catch (error) {
     if (genesisPath === undefined) throw error;
     throw new GenesisFileError(genesisPath, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** A problem with a state file's saved fork, as that file's error. */
+async function inStateFile<T>(path: string, work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof StatePersistenceError) throw error;
+    throw new StatePersistenceError(path, error instanceof Error ? error.message : String(error));
   }
 }
 

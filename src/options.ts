@@ -688,7 +688,6 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
       ['genesis', 'genesis'],
       ['import', 'import'],
       ['fixtures', 'fixture'],
-      ['stateFile', 'state'],
     ];
     for (const [key, flag] of conflicts) if (input[key] !== undefined) throw new OptionError('fork', `cannot be combined with --${flag} (not supported yet)`);
     if (mining === 'pow') throw new OptionError('fork', 'cannot be combined with --mining pow');

@@ -26,6 +26,9 @@ import { SavedBlockDecoder } from './savedBlocks.js';
 import { isStateStream, readStateStreamHead, streamedBlocks, writeStateStream } from './stateStream.js';
 import { type ChainSimOptions, OptionError, resolveOptions } from './options.js';
 import { type StateFile, StateFileError, decodeStateFile, preview } from './stateFile.js';
+import { dumpForkOverlay, restoreForkOverlay } from './engine/forkOverlay.js';
+import { decodeSavedFork, encodeSavedFork } from './fork/savedFork.js';
+import type { ForkSession } from './fork/session.js';
 
 /** A state file that cannot be used; the message is one line naming the file. */
 export class StatePersistenceError extends Error {
@@ -36,7 +39,7 @@ export class StatePersistenceError extends Error {
 }
 
 /** The top-level fields chain-sim writes; a file with any other is not one of its state files. */
-const STATE_FIELDS = new Set(['chainSimState', 'chainId', 'hardfork', 'gasLimit', 'timestamp', 'clockOffset', 'privateKeys', 'alloc', 'blocks']);
+const STATE_FIELDS = new Set(['chainSimState', 'chainId', 'hardfork', 'gasLimit', 'timestamp', 'clockOffset', 'privateKeys', 'alloc', 'blocks', 'fork']);
 
 /**
  * `--state` rewrites its file on exit, so it takes only a file chain-sim could have written:
@@ -124,12 +127,18 @@ export function withSavedSettings(input: ChainSimOptions, saved: StateFile): Cha
 export async function restoreState(chain: Chain, saved: StateFile, path: string): Promise<void> {
   try {
     if (saved.blocks) {
-      const decoder = new SavedBlockDecoder(chain.common);
+      // On a fork the saved blocks are those after the pinned block, which the fork session has just put first.
+      const decoder = new SavedBlockDecoder(chain.common, 'state.blocks', saved.fork === undefined ? undefined : chain.head);
       const entries: (MinedBlock | ReservedBlocks)[] = [];
       for await (const entry of saved.blocks) entries.push(decoder.decode(entry));
       await chain.adoptSavedBlocks(entries);
     }
-    await chain.loadState(saved.alloc);
+    if (saved.fork === undefined) await chain.loadState(saved.alloc);
+    else {
+      const { overlay } = decodeSavedFork(saved.fork);
+      // The overlay's entries over the fork's start state (forkOverlay.ts), not a plain load that would drop the upstream's storage.
+      await chain.queue.run(() => restoreForkOverlay(chain.vm.stateManager as TrackingStateManager, { ...overlay, alloc: new Map(saved.alloc) }));
+    }
     for (const privateKey of saved.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
     if (saved.clockOffset !== undefined) {
       chain.clock.offset = saved.clockOffset;
@@ -155,20 +164,27 @@ export interface CapturedState {
  * the same moment. The blocks are a list of references (blocks are immutable, a run is a
  * few fields), so writing them can happen after the task, while the node serves requests.
  */
-export function captureState(chain: Chain): Promise<CapturedState> {
-  return chain.queue.run(async () => ({
-    file: {
-      chainId: chain.chainId,
-      hardfork: chain.common.hardfork(),
-      gasLimit: chain.blockGasLimit,
-      timestamp: chain.blocks.headTimestamp,
-      clockOffset: chain.clock.offset,
-      privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
-      // chain.dumpState() would queue a second task behind this one and never run.
-      alloc: await (chain.vm.stateManager as TrackingStateManager).dump(),
-    },
-    segments: chain.segments(),
-  }));
+export function captureState(chain: Chain, fork?: ForkSession): Promise<CapturedState> {
+  return chain.queue.run(async () => {
+    const state = chain.vm.stateManager as TrackingStateManager;
+    // On a fork: the overlay on the upstream's state, and the blocks after the pinned one (savedFork.ts).
+    const overlay = fork ? await dumpForkOverlay(state) : undefined;
+    const segments = chain.segments();
+    return {
+      file: {
+        chainId: chain.chainId,
+        hardfork: chain.common.hardfork(),
+        gasLimit: chain.blockGasLimit,
+        timestamp: chain.blocks.headTimestamp,
+        clockOffset: chain.clock.offset,
+        privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
+        // chain.dumpState() would queue a second task behind this one and never run.
+        alloc: overlay ? overlay.alloc : await state.dump(),
+        fork: fork && overlay ? encodeSavedFork(fork, overlay) : undefined,
+      },
+      segments: fork ? segments.slice(1) : segments,
+    };
+  });
 }
 
 /**
@@ -194,6 +210,8 @@ export class StateSaver {
     readonly path: string,
     intervalSeconds: number,
     onError: (error: unknown) => void,
+    /** The fork session in force at each save (undefined: the chain is local). */
+    private readonly fork: () => ForkSession | undefined = () => undefined,
   ) {
     this.last = removeStaleTempFiles(path);
     if (intervalSeconds > 0) {
@@ -210,7 +228,7 @@ export class StateSaver {
   save(): Promise<void> {
     this.inFlight++;
     const next = this.last.then(async () => {
-      const { file, segments } = await captureState(this.chain);
+      const { file, segments } = await captureState(this.chain, this.fork());
       await writeStateFile(this.path, file, segments);
     });
     this.last = next.catch(() => {}).finally(() => this.inFlight--);

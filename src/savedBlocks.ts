@@ -112,7 +112,12 @@ export class SavedBlockDecoder {
   constructor(
     private readonly common: Common,
     private readonly where = 'state.blocks',
-  ) {}
+    /** The block the saved ones follow (a fork's pinned block); undefined: they start at block 0. */
+    after?: MinedBlock,
+  ) {
+    this.parent = after;
+    this.next = after ? after.number + 1n : 0n;
+  }
 
   /** The head so far, undefined before the first entry. */
   get head(): MinedBlock | undefined {

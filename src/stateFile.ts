@@ -29,6 +29,8 @@ export interface StateFile {
    * (see savedBlocks.ts), checked there; read one at a time from a streamed file (stateStream.ts).
    */
   readonly blocks?: readonly Json[] | AsyncIterable<Json>;
+  /** `--state` on a fork: the fork and its overlay (fork/savedFork.ts checks it); `alloc` is then the overlay's accounts. */
+  readonly fork?: Json;
 }
 
 export class StateFileError extends Error {
@@ -67,6 +69,7 @@ export function encodeStateFile(file: StateFile): JsonObject {
   if (file.timestamp !== undefined) out.timestamp = hex(file.timestamp);
   if (file.clockOffset !== undefined) out.clockOffset = file.clockOffset < 0n ? `-${hex(-file.clockOffset)}` : hex(file.clockOffset);
   if (file.privateKeys && file.privateKeys.length > 0) out.privateKeys = file.privateKeys.map((k) => bytesToHex(k));
+  if (file.fork !== undefined) out.fork = file.fork;
   out.alloc = alloc;
   if (Array.isArray(file.blocks)) out.blocks = [...(file.blocks as readonly Json[])];
   return out;
@@ -178,6 +181,7 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
     clockOffset: top.clockOffset === undefined ? undefined : signedInteger(top.clockOffset, `${where}.clockOffset`, MAX_UINT64),
     privateKeys,
     alloc,
+    fork: top.fork as Json | undefined,
     blocks:
       top.blocks === undefined
         ? undefined

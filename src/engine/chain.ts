@@ -1205,7 +1205,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   adoptSavedBlocks(saved: readonly (MinedBlock | ReservedBlocks)[]): Promise<void> {
     return this.queue.run(async () => {
       if (saved.length === 0) return;
-      this.blocks.truncateAbove(-1n);
+      // On a fork the saved blocks follow the pinned block, which stays.
+      this.blocks.truncateAbove(this.forkPoint ? this.forkPoint.number : -1n);
       // Saved runs of empty blocks come back as reservations: nothing is hashed until read.
       for (const entry of saved) entry instanceof ReservedBlocks ? this.blocks.reserve(entry) : this.blocks.append(entry);
       this.pending = undefined;

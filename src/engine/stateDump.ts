@@ -30,6 +30,11 @@ export class TrackingStateManager extends WarmCacheStateManager {
     return slots;
   }
 
+  /** Every address written, with the slots written at it (a fork's --state save walks them: forkOverlay.ts). */
+  writtenKeys(): ReadonlyMap<string, ReadonlySet<string>> {
+    return this.written;
+  }
+
   override async putAccount(address: Address, account: Account | undefined): Promise<void> {
     this.note(address);
     return super.putAccount(address, account);

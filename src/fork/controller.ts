@@ -36,6 +36,8 @@ export class ForkController {
       this.session = this.initial;
       return this.chain.reset({ fork: this.initial?.point });
     }
+    if (request.url === undefined && this.session?.offline)
+      throw new EngineError('invalidInput', `forking.jsonRpcUrl is required: this fork of ${this.session.upstream.masked} was restored without its upstream`);
     const url = request.url ?? this.session?.settings.url;
     if (url === undefined) throw new EngineError('invalidInput', 'forking.jsonRpcUrl is required: this chain is not forking');
     const settings: ForkSettings = {
@@ -54,6 +56,8 @@ export class ForkController {
   setRpcUrl(url: string): void {
     const session = this.session;
     if (!session) throw new EngineError('unsupported', 'anvil_setRpcUrl: this chain is not forking (start with --fork URL)');
+    // A fork restored offline (savedFork.ts) gets a real upstream from now on.
+    if (session.offline) (session as { offline?: boolean }).offline = false;
     const upstream = new Upstream({ ...session.settings, url });
     session.state.upstream = upstream;
     (session as { upstream: Upstream }).upstream = upstream;

@@ -40,6 +40,12 @@ export interface ForkSession {
   readonly cache: ForkDiskCache | undefined;
   /** Answers of forwarded history requests (immutable at or before the pinned block), by request. */
   readonly answers: Map<string, unknown>;
+  /** The pinned block as the upstream answered eth_getBlockByNumber (a --state file keeps it). */
+  readonly block: Readonly<Record<string, unknown>>;
+  /** Whether --hardfork chose the rules (a --state file keeps that choice). */
+  readonly hardforkGiven: boolean;
+  /** Restored from a --state file without an upstream (savedFork.ts): every fetch is refused. */
+  readonly offline?: boolean;
 }
 
 const KNOWN_CHAINS: ReadonlyMap<bigint, ChainConfig> = new Map(
@@ -78,7 +84,21 @@ export async function connectFork(settings: ForkSettings): Promise<ForkSession> 
   if (raw === null || typeof raw !== 'object') {
     throw new UpstreamError(`fork upstream ${upstream.masked} has no block ${number} (beyond its head, or pruned)`);
   }
-  const block = raw as Record<string, unknown>;
+  return openSession(settings, upstream, chainId, number, raw as Record<string, unknown>, nodeInfo);
+}
+
+/**
+ * A session on a pinned block already fetched (or kept in a --state file): its header,
+ * rules, fork point and the disk cache of what was fetched at it before.
+ */
+export function openSession(
+  settings: ForkSettings,
+  upstream: Upstream,
+  chainId: bigint,
+  number: bigint,
+  block: Readonly<Record<string, unknown>>,
+  nodeInfo: unknown,
+): ForkSession {
   const header = headerOf(block, upstream);
   const hashHex = String(block.hash).toLowerCase();
   if (!/^0x[0-9a-f]{64}$/.test(hashHex)) throw new UpstreamError(`fork upstream ${upstream.masked}: block ${number} has no valid hash`);
@@ -101,9 +121,11 @@ export async function connectFork(settings: ForkSettings): Promise<ForkSession> 
     olderHash: (older) => {
       let hash = olderHashes.get(older);
       if (!hash) {
-        hash = upstream.request('eth_getBlockByNumber', [`0x${older.toString(16)}`, false], `block ${older}`).then((answer) => {
+        // The state's upstream: anvil_setRpcUrl moves it.
+        const current = state.upstream;
+        hash = current.request('eth_getBlockByNumber', [`0x${older.toString(16)}`, false], `block ${older}`).then((answer) => {
           const found = (answer as { hash?: unknown } | null)?.hash;
-          if (typeof found !== 'string') throw new UpstreamError(`fork upstream ${upstream.masked} has no block ${older}`);
+          if (typeof found !== 'string') throw new UpstreamError(`fork upstream ${current.masked} has no block ${older}`);
           return bytesOf(found);
         });
         hash.catch(() => olderHashes.delete(older));
@@ -112,7 +134,21 @@ export async function connectFork(settings: ForkSettings): Promise<ForkSession> 
       return hash;
     },
   };
-  return { settings, upstream, chainId, number, hashHex, hardfork, hardforkSource: source, point, state, cache, answers };
+  return {
+    settings,
+    upstream,
+    chainId,
+    number,
+    hashHex,
+    hardfork,
+    hardforkSource: source,
+    point,
+    state,
+    cache,
+    answers,
+    block,
+    hardforkGiven: settings.hardfork !== undefined,
+  };
 }
 
 /** The rules at the pinned block: --hardfork, a known network's schedule, the upstream's word, or the header's fields. */
@@ -188,7 +224,7 @@ const DATA_FIELDS: ReadonlyArray<[string, keyof HeaderData]> = [
 ];
 
 /** The header fields of an upstream block (the state root is the overlay's, set later). */
-function headerOf(block: Record<string, unknown>, upstream: Upstream): HeaderData {
+function headerOf(block: Readonly<Record<string, unknown>>, upstream: Upstream): HeaderData {
   const header: Record<string, unknown> = {};
   for (const field of QUANTITY_FIELDS) {
     const value = block[field];

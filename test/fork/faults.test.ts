@@ -8,13 +8,15 @@ import { expectRpcError } from '../helpers/chain.js';
 const BAD = '0x00000000000000000000000000000000000000bd';
 const BLOCK_HASH = `0x${'ab'.repeat(32)}`;
 
-type Mode = 'ok' | 'timeout' | '429' | 'malformed' | 'drop' | 'error';
+type Mode = 'ok' | 'timeout' | '429' | '503' | 'malformed' | 'drop' | 'error';
 
 interface FakeUpstream {
   url: string;
   mode: Mode;
-  /** With 429: how many refusals before answering. */
+  /** With 429 or 503: how many refusals before answering. */
   refusals: number;
+  /** With 429: the Retry-After header sent. */
+  retryAfter: string;
   requests: number;
   close(): Promise<void>;
 }
@@ -70,7 +72,7 @@ function answer(call: { id: unknown; method: string; params: unknown[] }): unkno
 }
 
 async function startFake(): Promise<FakeUpstream> {
-  const fake: FakeUpstream = { url: '', mode: 'ok', refusals: 0, requests: 0, close: async () => {} };
+  const fake: FakeUpstream = { url: '', mode: 'ok', refusals: 0, retryAfter: '1', requests: 0, close: async () => {} };
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -84,8 +86,13 @@ async function startFake(): Promise<FakeUpstream> {
       if (mode === 'drop') return request.socket.destroy();
       if (mode === '429' && fake.refusals > 0) {
         fake.refusals--;
-        response.writeHead(429, { 'retry-after': '1' });
+        response.writeHead(429, { 'retry-after': fake.retryAfter });
         return response.end('slow down');
+      }
+      if (mode === '503' && fake.refusals > 0) {
+        fake.refusals--;
+        response.writeHead(503);
+        return response.end('unavailable');
       }
       if (mode === 'malformed') {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -170,12 +177,46 @@ describe('forking: a misbehaving upstream', function () {
     expect(Date.now() - started).to.be.at.least(400); // three requests at most five a second, after the start-up ones
   });
 
+  it('a reset to an upstream that cannot be reached fails with -32000 and leaves the chain as it was', async () => {
+    const [dev] = await rpc<string[]>('eth_accounts');
+    await rpc('eth_sendTransaction', [{ from: dev, to: '0x00000000000000000000000000000000000000bb', value: '0x2' }]);
+    expect(await rpc('eth_blockNumber')).to.equal('0x65');
+    await expectRpcError(rpc('hardhat_reset', [{ forking: { jsonRpcUrl: 'http://127.0.0.1:1/', blockNumber: 5 } }]), -32000, /127\.0\.0\.1:1.*unreachable/);
+    // Not reset: the local block and its state stay, and the old upstream still serves.
+    expect(await rpc('eth_blockNumber')).to.equal('0x65');
+    expect(await rpc('eth_getBalance', ['0x00000000000000000000000000000000000000bb', 'latest'])).to.equal('0x2');
+    expect(await rpc('eth_getBalance', [BAD, 'latest'])).to.equal('0xde0b6b3a7640000');
+  });
+
   it('HTTP 429: waits Retry-After and retries', async () => {
     fake.mode = '429';
     fake.refusals = 1;
     const started = Date.now();
     expect(await rpc('eth_getBalance', [BAD, 'latest'])).to.equal('0xde0b6b3a7640000');
     expect(Date.now() - started).to.be.at.least(900);
+  });
+
+  it('HTTP 429 with a Retry-After beyond 30 s fails at once, naming the wait; the node keeps serving', async () => {
+    fake.mode = '429';
+    fake.refusals = 5;
+    fake.retryAfter = '120';
+    const before = fake.requests;
+    const started = Date.now();
+    await expectRpcError(rpc('eth_getBalance', [BAD, 'latest']), -32000, /HTTP 429.*Retry-After 120 s is longer than 30 s/);
+    expect(Date.now() - started).to.be.below(5000);
+    expect(fake.requests - before).to.equal(1); // no retry
+    await stillServing();
+  });
+
+  it('HTTP 5xx: retried, failing with the status once the retries are spent; nothing failed is kept', async () => {
+    fake.mode = '503';
+    fake.refusals = 5;
+    const before = fake.requests;
+    await expectRpcError(rpc('eth_getBalance', [BAD, 'latest']), -32000, /HTTP 503/);
+    expect(fake.requests - before).to.equal(2); // --fork-retries 1
+    await stillServing();
+    fake.refusals = 1; // the retry gets the answer
+    expect(await rpc('eth_getBalance', [BAD, 'latest'])).to.equal('0xde0b6b3a7640000');
   });
 
   it('a transaction whose execution needs a failing key is refused and leaves the chain as it was', async () => {

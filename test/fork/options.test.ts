@@ -26,7 +26,7 @@ describe('forking options in every spelling', () => {
     refused({ fork: 'http://h:1', forkHeader: ['no colon'] }, /fork-header: expected "Name: value"/);
     refused({ fork: 'http://h:1', forkTimeout: -1 }, /fork-timeout/);
     refused({ fork: 'http://h:1', genesis: 'g.json' }, /fork: cannot be combined with --genesis/);
-    refused({ fork: 'http://h:1', stateFile: 's.json' }, /fork: cannot be combined with --state/);
+    expect(() => resolveOptions({ fork: 'http://h:1', stateFile: 's.json' })).to.not.throw(); // test/fork/state.test.ts
     refused({ fork: 'http://h:1', forking: { url: 'http://h:2' } }, /either fork or forking/);
   });
 

@@ -3,10 +3,17 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { StateFileError, decodeStateFile, encodeStateFile } from '../../stateFile.js';
 import type { StateFile } from '../../stateFile.js';
 import { invalidParams } from '../errors.js';
+import { EngineError } from '../../engine/errors.js';
 import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
 import { resetOptions } from './fork.js';
 
-async function currentState({ chain }: RpcContext): Promise<StateFile> {
+async function currentState({ chain, fork }: RpcContext): Promise<StateFile> {
+  // On a fork the state is an overlay on the upstream's: its local accounts alone would load as another state (docs/forking.md).
+  if (fork?.session)
+    throw new EngineError(
+      'unsupported',
+      "chain_dumpState / anvil_dumpState: not on a fork (the state is the upstream's at the pinned block under local changes; a dump of the local accounts would not restore it): use --state FILE, which records the fork",
+    );
   return {
     chainId: chain.chainId,
     hardfork: chain.nextBlockCommon().hardfork(),
