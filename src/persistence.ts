@@ -19,8 +19,8 @@ import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { removeStaleTempFiles, writeFileAtomically } from './atomicFile.js';
 import type { Chain } from './engine/chain.js';
 import { MAX_TIMESTAMP } from './engine/clock.js';
-import type { TrackingStateManager } from './engine/stateDump.js';
 import type { ChainSegment, MinedBlock } from './engine/blocks.js';
+import { captureState } from './stateCapture.js';
 import type { ReservedBlocks } from './engine/emptyRanges.js';
 import { SavedBlockDecoder } from './savedBlocks.js';
 import { isStateStream, readStateStreamHead, streamedBlocks, writeStateStream } from './stateStream.js';
@@ -142,33 +142,6 @@ export async function restoreState(chain: Chain, saved: StateFile, path: string)
     if (error instanceof StateFileError) throw new StatePersistenceError(path, error.message);
     throw new StatePersistenceError(path, error instanceof Error ? error.message : String(error));
   }
-}
-
-/** What a save writes: the state file's fields, and the chain as segments (runs of empty blocks uncomputed). */
-export interface CapturedState {
-  readonly file: StateFile;
-  readonly segments: readonly ChainSegment[];
-}
-
-/**
- * The chain's state now, every field read in one task of the chain's queue so they describe
- * the same moment. The blocks are a list of references (blocks are immutable, a run is a
- * few fields), so writing them can happen after the task, while the node serves requests.
- */
-export function captureState(chain: Chain): Promise<CapturedState> {
-  return chain.queue.run(async () => ({
-    file: {
-      chainId: chain.chainId,
-      hardfork: chain.common.hardfork(),
-      gasLimit: chain.blockGasLimit,
-      timestamp: chain.blocks.headTimestamp,
-      clockOffset: chain.clock.offset,
-      privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
-      // chain.dumpState() would queue a second task behind this one and never run.
-      alloc: await (chain.vm.stateManager as TrackingStateManager).dump(),
-    },
-    segments: chain.segments(),
-  }));
 }
 
 /**

@@ -3,18 +3,9 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { StateFileError, decodeStateFile, encodeStateFile } from '../../stateFile.js';
 import type { StateFile } from '../../stateFile.js';
 import { invalidParams } from '../errors.js';
-import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
+import { defineMethod, optionalParam, param } from '../method.js';
 import { resetOptions } from './fork.js';
-
-async function currentState({ chain }: RpcContext): Promise<StateFile> {
-  return {
-    chainId: chain.chainId,
-    hardfork: chain.nextBlockCommon().hardfork(),
-    gasLimit: chain.blockGasLimit,
-    timestamp: chain.head.block.header.timestamp,
-    alloc: await chain.dumpState(),
-  };
-}
+import { dumpedState } from '../../stateCapture.js';
 
 /** chain_loadState takes the JSON object; Anvil's clients send hex of gzipped JSON (or of plain JSON). */
 const stateInput = (value: unknown, path: string): StateFile => {
@@ -43,8 +34,8 @@ const stateInput = (value: unknown, path: string): StateFile => {
 };
 
 export const stateMethods = [
-  defineMethod('chain_dumpState', [], async (ctx) => encodeStateFile(await currentState(ctx))),
-  defineMethod('anvil_dumpState', [], async (ctx) => `0x${gzipSync(JSON.stringify(encodeStateFile(await currentState(ctx)))).toString('hex')}`),
+  defineMethod('chain_dumpState', [], async (ctx) => encodeStateFile(await dumpedState(ctx.chain))),
+  defineMethod('anvil_dumpState', [], async (ctx) => `0x${gzipSync(JSON.stringify(encodeStateFile(await dumpedState(ctx.chain)))).toString('hex')}`),
   defineMethod('chain_loadState', [param('state', stateInput)], async ({ chain }, state) => {
     await chain.loadState(state.alloc);
     return true;

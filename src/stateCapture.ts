@@ -1,0 +1,48 @@
+/**
+ * The chain's state as a state file (stateFile.ts) describes it: the one reading behind both
+ * `chain_dumpState` (and anvil_dumpState) and `--state` saves, so the two write the same fields
+ * read the same way.
+ */
+import type { ChainSegment } from './engine/blocks.js';
+import type { Chain } from './engine/chain.js';
+import type { TrackingStateManager } from './engine/stateDump.js';
+import type { StateFile } from './stateFile.js';
+
+/** What a save writes: the state file's fields, and the chain as segments (runs of empty blocks uncomputed). */
+export interface CapturedState {
+  readonly file: StateFile;
+  readonly segments: readonly ChainSegment[];
+}
+
+/**
+ * The chain's state now, every field read in one task of the chain's queue so they describe
+ * the same moment. The blocks are a list of references (blocks are immutable, a run is a
+ * few fields), so writing them can happen after the task, while the node serves requests.
+ */
+export function captureState(chain: Chain): Promise<CapturedState> {
+  return chain.queue.run(async () => ({ file: await readState(chain), segments: chain.segments() }));
+}
+
+/** chain_dumpState's answer: the chain settings and the accounts, without the node's keys, clock or blocks. */
+export function dumpedState(chain: Chain): Promise<StateFile> {
+  return chain.queue.run(async () => {
+    const { chainId, hardfork, gasLimit, timestamp, alloc } = await readState(chain);
+    return { chainId, hardfork, gasLimit, timestamp, alloc };
+  });
+}
+
+/** Every state file field; call inside the chain's queue. */
+async function readState(chain: Chain): Promise<StateFile> {
+  return {
+    chainId: chain.chainId,
+    // The rules the next block is mined under: what a chain started from this file continues with.
+    // Not chain.common.hardfork(): with a fork schedule the VM's Common sits on whichever block it last ran.
+    hardfork: chain.nextBlockCommon().hardfork(),
+    gasLimit: chain.blockGasLimit,
+    timestamp: chain.blocks.headTimestamp,
+    clockOffset: chain.clock.offset,
+    privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
+    // chain.dumpState() would queue a second task behind this one and never run.
+    alloc: await (chain.vm.stateManager as TrackingStateManager).dump(),
+  };
+}
