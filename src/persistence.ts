@@ -24,7 +24,7 @@ import { captureState } from './stateCapture.js';
 import type { ReservedBlocks } from './engine/emptyRanges.js';
 import { SavedBlockDecoder } from './savedBlocks.js';
 import { isStateStream, readStateStreamHead, streamedBlocks, writeStateStream } from './stateStream.js';
-import { type ChainSimOptions, OptionError, resolveOptions } from './options.js';
+import { OptionError, resolveOptions } from './options.js';
 import { type StateFile, StateFileError, decodeStateFile, preview } from './stateFile.js';
 
 /** A state file that cannot be used; the message is one line naming the file. */
@@ -112,12 +112,6 @@ export async function readStateFile(path: string, { overwrites = false }: ReadSt
     if (error instanceof StateFileError) throw new StatePersistenceError(path, error.message);
     throw error;
   }
-}
-
-/** The saved chain settings, under whatever the user gave explicitly. */
-export function withSavedSettings(input: ChainSimOptions, saved: StateFile): ChainSimOptions {
-  const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as ChainSimOptions;
-  return { chainId: saved.chainId, hardfork: saved.hardfork, gasLimit: saved.gasLimit, ...given };
 }
 
 /** Apply a saved state to a freshly built chain: accounts, owned keys and the clock; any failure is the file's. */
