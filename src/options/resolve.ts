@@ -52,7 +52,7 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
   const fail = (option: string, problem: string) => new OptionError(option, problem);
   const forkDefaults = resolveForkDefaults(input, fail);
   const fork = resolveFork(input, forkDefaults, fail);
-  if (fork) refuseBeside(input, 'fork', { genesis: 'genesis', import: 'import', fixtures: 'fixture', stateFile: 'state' }, ' (not supported yet)');
+  if (fork) refuseBeside(input, 'fork', ['genesis', 'import', 'fixtures', 'stateFile'], ' (not supported yet)');
   if (fork && mining === 'pow') throw new OptionError('fork', 'cannot be combined with --mining pow');
   // Proof-of-work settings mean nothing in instant mode; saying so beats ignoring them.
   for (const [key, option] of [
@@ -79,21 +79,15 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
   };
 }
 
-const FLAGS: Partial<Record<keyof ChainSimOptions, string>> = {
-  hardfork: 'hardfork',
-  chainId: 'chain-id',
-  gasLimit: 'gas-limit',
-  baseFee: 'base-fee',
-  stateFile: 'state',
-  codeSizeLimit: 'code-size-limit',
-  disableBlockGasLimit: 'disable-block-gas-limit',
-  disableCodeSizeLimit: 'disable-code-size-limit',
-};
+/** An option's flag, as errors name it. */
+function flagOf(key: keyof ChainSimOptions): string {
+  return (OPTION_TABLE as Readonly<Record<string, OptionRow<unknown>>>)[key]?.flag ?? key;
+}
 
 /** Refuses each of `others` given beside `option`, naming its flag. */
-function refuseBeside(input: ChainSimOptions, option: string, others: Partial<Record<keyof ChainSimOptions, string>>, why: string): void {
-  for (const [key, flagName] of Object.entries(others)) {
-    if (input[key as keyof ChainSimOptions] !== undefined) throw new OptionError(option, `cannot be combined with --${flagName}${why}`);
+function refuseBeside(input: ChainSimOptions, option: string, others: readonly (keyof ChainSimOptions)[], why: string): void {
+  for (const key of others) {
+    if (input[key] !== undefined) throw new OptionError(option, `cannot be combined with --${flagOf(key)}${why}`);
   }
 }
 
@@ -107,16 +101,16 @@ function refuseBeside(input: ChainSimOptions, option: string, others: Partial<Re
 function checkFiles(input: ChainSimOptions): void {
   if (input.genesis !== undefined) {
     for (const key of ['hardfork', 'chainId', 'gasLimit', 'baseFee'] as const) {
-      if (input[key] !== undefined) throw new OptionError('genesis', `cannot be combined with --${FLAGS[key]}: the genesis file sets it`);
+      if (input[key] !== undefined) throw new OptionError('genesis', `cannot be combined with --${flagOf(key)}: the genesis file sets it`);
     }
-    refuseBeside(input, 'genesis', { stateFile: 'state' }, ' (not supported yet)');
+    refuseBeside(input, 'genesis', ['stateFile'], ' (not supported yet)');
     if (input.mining === 'pow') throw new OptionError('genesis', 'cannot be combined with --mining pow (not supported yet)');
   }
   if (input.stateFile === undefined && input.stateInterval !== undefined && input.stateInterval !== 0) {
     throw new OptionError('state-interval', 'needs a state file (--state FILE)');
   }
   if (input.number !== undefined && BigInt(input.number) !== 0n) {
-    refuseBeside(input, 'number', { fork: 'fork', genesis: 'genesis', import: 'import', stateFile: 'state' }, '');
+    refuseBeside(input, 'number', ['fork', 'genesis', 'import', 'stateFile'], '');
     if (input.mining === 'pow') throw new OptionError('number', 'cannot be combined with --mining pow');
   }
 }
@@ -129,8 +123,8 @@ function unlessDisabled<T, D>(
   value: T,
   disabled: D,
 ): T | D {
-  if (!flag(FLAGS[disable]!, input[disable])) return value;
-  if (input[limit] !== undefined) throw new OptionError(FLAGS[disable]!, `cannot be combined with --${FLAGS[limit]}`);
+  if (!flag(flagOf(disable), input[disable])) return value;
+  if (input[limit] !== undefined) throw new OptionError(flagOf(disable), `cannot be combined with --${flagOf(limit)}`);
   return disabled;
 }
 

@@ -105,4 +105,27 @@ describe('options table', () => {
     expect((await parseCommandLine(['--no-exit-with-launcher'])).exitWithLauncher).to.equal(false);
     expect((await parseCommandLine([])).exitWithLauncher).to.equal(true);
   });
+
+  it('the rules between options name the flags (resolve.ts)', () => {
+    const cases: Array<[Parameters<typeof resolveOptions>[0], string]> = [
+      [{ difficulty: 5 }, 'invalid value for difficulty: applies to --mining pow only'],
+      [{ minerThreads: 2 }, 'invalid value for miner-threads: applies to --mining pow only'],
+      [{ fork: 'http://127.0.0.1:1', fixtures: ['a.json'] }, 'invalid value for fork: cannot be combined with --fixture (not supported yet)'],
+      [{ fork: 'http://127.0.0.1:1', import: 'a.rlp' }, 'invalid value for fork: cannot be combined with --import (not supported yet)'],
+      [{ fork: 'http://127.0.0.1:1', mining: 'pow' }, 'invalid value for fork: cannot be combined with --mining pow'],
+      [{ genesis: 'g.json', baseFee: 1 }, 'invalid value for genesis: cannot be combined with --base-fee: the genesis file sets it'],
+      [{ genesis: 'g.json', stateFile: 's.json' }, 'invalid value for genesis: cannot be combined with --state (not supported yet)'],
+      [{ genesis: 'g.json', mining: 'pow' }, 'invalid value for genesis: cannot be combined with --mining pow (not supported yet)'],
+      [{ number: 3, genesis: 'g.json' }, 'invalid value for number: cannot be combined with --genesis'],
+      [{ number: 3, import: 'a.rlp' }, 'invalid value for number: cannot be combined with --import'],
+      [{ number: 3, stateFile: 's.json' }, 'invalid value for number: cannot be combined with --state'],
+      [{ number: 3, mining: 'pow' }, 'invalid value for number: cannot be combined with --mining pow'],
+      [{ miningInterval: 5, blockTime: 1 }, 'invalid value for mining-interval: cannot be combined with --block-time'],
+      [{ disableBlockGasLimit: true, gasLimit: 1_000_000 }, 'invalid value for disable-block-gas-limit: cannot be combined with --gas-limit'],
+    ];
+    for (const [input, message] of cases) expect(() => resolveOptions(input), JSON.stringify(input)).to.throw(message);
+    expect(resolveOptions({ number: 0, genesis: 'g.json' }).genesisNumber).to.equal(0n);
+    expect(resolveOptions({ disableCodeSizeLimit: true }).codeSizeLimit).to.equal('unlimited');
+    expect(resolveOptions({ miningInterval: '2,5' }).miningInterval).to.deep.equal([2, 5]);
+  });
 });
