@@ -5,7 +5,7 @@
  */
 import type { WallClock } from '../engine/clock.js';
 import { HARDFORK_NAMES } from '../engine/hardforks.js';
-import { MAX_GAS_LIMIT } from '../optionValues.js';
+import { MAX_GAS_LIMIT } from './values.js';
 import { DEFAULT_CORS_ORIGINS } from '../server/cors.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../server/hostCheck.js';
 import { HOST_ENTRY, ORIGIN_ENTRY, addressOf, asGiven, busyPollOf, choice, count, difficultyOf, ether, list, timerSeconds, whole } from './parsers.js';

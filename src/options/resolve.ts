@@ -8,8 +8,8 @@
 import { createChainCommon, HARDFORK_NAMES, isPostMerge, newestLiveHardfork } from '../engine/hardforks.js';
 import { clip } from '../engine/clip.js';
 import { type ForkDefaults, type ResolvedFork, resolveFork, resolveForkDefaults } from '../fork/options.js';
-import { MAX_GAS_LIMIT, OptionError, flag } from '../optionValues.js';
-import { GANACHE_DETERMINISTIC_MNEMONIC, jsonLines } from '../startupOptions.js';
+import { MAX_GAS_LIMIT, OptionError, flag } from './values.js';
+import { GANACHE_DETERMINISTIC_MNEMONIC, jsonLines } from './toolParsers.js';
 import { DEFAULT_MNEMONIC } from './chainRows.js';
 import type { OptionRow } from './row.js';
 import { type ChainSimOptions, OPTION_TABLE, type TableOutputs } from './table.js';

@@ -1,6 +1,6 @@
 /** Options table, third part: other tools' switches (Ganache, Hardhat, Anvil), with their spellings as aliases. */
-import { MAX_GAS_LIMIT } from '../optionValues.js';
-import { type AccountKeyInput, accountKeysOf, checkInstamine, compatOf, ganacheTime, intervalOf, unlockOf } from '../startupOptions.js';
+import { MAX_GAS_LIMIT } from './values.js';
+import { type AccountKeyInput, accountKeysOf, checkInstamine, compatOf, ganacheTime, intervalOf, unlockOf } from './toolParsers.js';
 import { bool, count, filePath, maybe, whole } from './parsers.js';
 import type { Rows } from './row.js';
 

@@ -3,7 +3,7 @@
  * checked and turned into chain-sim's (docs/options.md). The options table's rows (options/) call these.
  */
 import { type Address, createAddressFromString } from '@ethereumjs/util';
-import { OptionError, integer } from './optionValues.js';
+import { OptionError, integer } from './values.js';
 
 /** Ganache's wallet.deterministic mnemonic. */
 export const GANACHE_DETERMINISTIC_MNEMONIC = 'myth like bonus scare over problem client lizard pioneer submit female collect';
