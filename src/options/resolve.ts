@@ -33,7 +33,10 @@ export interface ResolvedOptions extends TableOutputs {
 function parseRows(input: ChainSimOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, row] of Object.entries(OPTION_TABLE as Readonly<Record<string, OptionRow<unknown>>>)) {
-    const value = row.parse((input as Record<string, unknown>)[key] ?? row.default);
+    const given = (input as Record<string, unknown>)[key];
+    // Unset (undefined, or null where there is a default) takes the default; without one null is a
+    // value (ethashCacheDir: null, no cache files) or the parser's error.
+    const value = row.parse(given === undefined || (given === null && row.default !== undefined) ? row.default : given);
     if (row.as !== null) out[row.as ?? key] = value;
   }
   return out;

@@ -81,6 +81,9 @@ describe('options table', () => {
     expect(resolveOptions({ accountKeys: [key], accounts: 2 }).accounts).to.equal(2);
     expect(resolveOptions({ mining: 'pow' }).hardfork).to.equal('grayGlacier');
     expect(resolveOptions({ disableBlockGasLimit: true }).gasLimit).to.equal(2n ** 63n - 1n);
+    expect(resolveOptions({ ethashCacheDir: null }).ethashCacheDir).to.equal(null);
+    expect(resolveOptions({ host: null as unknown as string }).host).to.equal('127.0.0.1');
+    expect(() => resolveOptions({ networkId: null as unknown as number })).to.throw('invalid value for network-id');
     expect(resolveOptions({ deterministic: true }).mnemonic).to.equal('myth like bonus scare over problem client lizard pioneer submit female collect');
   });
 
