@@ -58,11 +58,8 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
   if (fork) refuseBeside(input, 'fork', ['genesis', 'import', 'fixtures', 'stateFile'], ' (not supported yet)');
   if (fork && mining === 'pow') throw new OptionError('fork', 'cannot be combined with --mining pow');
   // Proof-of-work settings mean nothing in instant mode; saying so beats ignoring them.
-  for (const [key, option] of [
-    ['difficulty', 'difficulty'],
-    ['minerThreads', 'miner-threads'],
-  ] as const) {
-    if (input[key] !== undefined && input[key] !== 0 && mining !== 'pow') throw new OptionError(option, 'applies to --mining pow only');
+  for (const key of ['difficulty', 'minerThreads'] as const) {
+    if (input[key] !== undefined && input[key] !== 0 && mining !== 'pow') throw new OptionError(flagOf(key), 'applies to --mining pow only');
   }
   const rows = parseRows(input) as unknown as TableOutputs;
   checkFiles(input);
