@@ -165,6 +165,16 @@ function shutDownOnSignals(server: ChainSimServer, exitWithLauncher: boolean): v
   }
 }
 
+/** The node options the command line gives (unresolved: startNode merges them with the files they name) and the CLI's own switch. */
+export async function parseCommandLine(argv: string[]): Promise<{ options: ChainSimOptions; exitWithLauncher: boolean }> {
+  const args = await buildParser(expandNegations(normalizeForkFlags(argv)))
+    .fail((message, error) => {
+      throw error ?? new Error(message);
+    })
+    .parseAsync();
+  return { options: toOptions(args as Record<string, unknown>), exitWithLauncher: args['exit-with-launcher'] !== false };
+}
+
 export async function main(argv: string[] = hideBin(process.argv)): Promise<number> {
   if (argv[0] === 'export') return (await import('./exportCommand.js')).exportCommand(argv.slice(1));
   if (argv[0] === 'compile-serpent') {
@@ -175,14 +185,9 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     return compileSerpentCommand(argv[1]!);
   }
   try {
-    const args = await buildParser(expandNegations(normalizeForkFlags(argv)))
-      .fail((message, error) => {
-        throw error ?? new Error(message);
-      })
-      .parseAsync();
-    const exitWithLauncher = args['exit-with-launcher'] !== false;
+    const { options: given, exitWithLauncher } = await parseCommandLine(argv);
     // Resolved by startNode, which lets a saved state file fill in the chain settings not given here.
-    const server = new ChainSimServer(await startNode(toOptions(args as Record<string, unknown>)));
+    const server = new ChainSimServer(await startNode(given));
     shutDownOnSignals(server, exitWithLauncher);
     const options = server.node.options;
     const { url } = await server.listen();

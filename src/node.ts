@@ -7,18 +7,16 @@ import { deriveAccounts } from './engine/accounts.js';
 import { Chain, type EngineOptions } from './engine/chain.js';
 import { FilterManager } from './engine/filters.js';
 import { startPow } from './engine/pow/start.js';
-import { type ChainSimOptions, type ResolvedOptions, resolveOptions } from './options.js';
+import type { ChainSimOptions, ResolvedOptions } from './options.js';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { importChainFile } from './chainFile.js';
-import { readFixtures } from './fixtures.js';
-import { GenesisFileError, readGethGenesis } from './genesis/gethGenesis.js';
-import { StatePersistenceError, StateSaver, readStateFile, restoreState, withSavedSettings } from './persistence.js';
-import { decodeSavedFork, resumeFork } from './fork/savedFork.js';
+import { GenesisFileError } from './genesis/gethGenesis.js';
+import { StateSaver, restoreState } from './persistence.js';
+import { mergeStartupSources } from './startupSources.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
 import { ForkController } from './fork/controller.js';
 import { routeForkHistory } from './fork/router.js';
-import { type ForkSession, connectFork } from './fork/session.js';
 import { withCompatForms } from './rpc/compatForms.js';
 import { applyStartupSettings, configuredMining } from './startupSettings.js';
 import { printTraces } from './printTraces.js';
@@ -59,28 +57,7 @@ export interface SimNode {
 }
 
 export async function startNode(input: ChainSimOptions | ResolvedOptions): Promise<SimNode> {
-  const given = isResolved(input) ? input : resolveOptions(input);
-  const saved = given.stateFile === undefined ? undefined : await readStateFile(given.stateFile, { overwrites: true });
-  const fixtures = given.fixtures.length > 0 ? await readFixtures(given.fixtures) : undefined;
-  const genesis = given.genesis === undefined ? undefined : await readGethGenesis(given.genesis);
-  // Settings saved in files apply unless given explicitly (resolved options are taken as they are); a genesis file's win over a fixture's.
-  const plain = isResolved(input) ? undefined : input;
-  const withFixtures = plain && fixtures && !genesis ? { ...plain, ...definedOnly(fixtures.settings), ...definedOnly(plain) } : plain;
-  const savedFork = saved?.fork === undefined ? undefined : await inStateFile(given.stateFile!, () => decodeSavedFork(saved.fork!));
-  if (saved && !savedFork && given.fork)
-    throw new StatePersistenceError(given.stateFile!, 'holds a local chain: --fork cannot continue it (give another state file)');
-  // A saved fork's rules are the fork's (savedFork.ts), not a setting given: only the chain id and gas limit carry over.
-  const savedSettings = saved && savedFork ? { ...saved, hardfork: undefined } : saved;
-  const resolved =
-    !withFixtures || (!saved && !fixtures) ? given : resolveOptions(savedSettings ? withSavedSettings(withFixtures, savedSettings) : withFixtures);
-  const withGenesis: ResolvedOptions = genesis ? { ...resolved, chainId: genesis.chainId, gasLimit: genesis.header.gasLimit } : resolved;
-  const givenHardfork = withGenesis.given.hardfork ? withGenesis.hardfork : undefined;
-  const forkSession = savedFork
-    ? await inStateFile(given.stateFile!, () => resumeFork(savedFork, withGenesis.fork, withGenesis.forkDefaults, givenHardfork))
-    : withGenesis.fork === undefined
-      ? undefined
-      : await connectFork({ ...withGenesis.fork, hardfork: givenHardfork });
-  const options = forkSession ? forkedOptions(withGenesis, forkSession) : withGenesis;
+  const { options, saved, fixtures, genesis, forkSession, fileAlloc, genesisTimestamp } = await mergeStartupSources(input);
   const keyed = options.accountKeys.map(({ privateKey }) => ({ address: createAddressFromPrivateKey(privateKey), privateKey }));
   const accounts = [...deriveAccounts(options.mnemonic, options.accounts, options.derivationPath), ...keyed];
   // Keys given with a balance get it through the genesis alloc, which is written after the prefunded accounts.
@@ -89,7 +66,6 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
       balance === undefined ? [] : [[keyed[i]!.address.toString(), { balance, nonce: 0n, code: new Uint8Array(), storage: new Map() }] as const],
     ),
   );
-  const fileAlloc = genesis ? new Map([...genesis.alloc, ...(fixtures?.alloc ?? [])]) : fixtures?.alloc;
   const chain = await createChain(
     {
       chainId: options.chainId,
@@ -104,8 +80,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
       mining: options.mining,
       miningMode: configuredMining(options),
       genesisNumber: options.genesisNumber,
-      // Without saved blocks (a plain state file) the new genesis continues from the saved head's time.
-      genesisTimestamp: saved?.blocks ? undefined : (options.timestamp ?? saved?.timestamp ?? fixtures?.timestamp),
+      genesisTimestamp,
       genesisAlloc: keyedAlloc.size === 0 ? fileAlloc : new Map([...(fileAlloc ?? []), ...keyedAlloc]),
       genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
       // Ganache's vmErrorsOnRPCResponse, when asked for, answers a failed send in Ganache's form instead.
@@ -179,16 +154,6 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   };
 }
 
-/** On a fork: the upstream's chain id, rules and block gas limit, unless given. */
-function forkedOptions(options: ResolvedOptions, session: ForkSession): ResolvedOptions {
-  return {
-    ...options,
-    chainId: options.given.chainId ? options.chainId : session.chainId,
-    hardfork: session.hardfork,
-    gasLimit: options.given.gasLimit ? options.gasLimit : (session.point.header.gasLimit as bigint),
-  };
-}
-
 /** A chain that a genesis file cannot build (e.g. a header field its forks rule out) is that file's error. */
 async function createChain(engineOptions: EngineOptions, genesisPath: string | undefined): Promise<Chain> {
   try {
@@ -197,22 +162,4 @@ async function createChain(engineOptions: EngineOptions, genesisPath: string | u
     if (genesisPath === undefined) throw error;
     throw new GenesisFileError(genesisPath, error instanceof Error ? error.message : String(error));
   }
-}
-
-/** A problem with a state file's saved fork, as that file's error. */
-async function inStateFile<T>(path: string, work: () => T | Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof StatePersistenceError) throw error;
-    throw new StatePersistenceError(path, error instanceof Error ? error.message : String(error));
-  }
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-function isResolved(input: ChainSimOptions | ResolvedOptions): input is ResolvedOptions {
-  return typeof (input as ResolvedOptions).balanceWei === 'bigint';
 }

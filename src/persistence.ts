@@ -19,15 +19,16 @@ import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { removeStaleTempFiles, writeFileAtomically } from './atomicFile.js';
 import type { Chain } from './engine/chain.js';
 import { MAX_TIMESTAMP } from './engine/clock.js';
-import type { TrackingStateManager } from './engine/stateDump.js';
 import type { ChainSegment, MinedBlock } from './engine/blocks.js';
+import { captureState } from './stateCapture.js';
 import type { ReservedBlocks } from './engine/emptyRanges.js';
 import { SavedBlockDecoder } from './savedBlocks.js';
 import { isStateStream, readStateStreamHead, streamedBlocks, writeStateStream } from './stateStream.js';
-import { type ChainSimOptions, OptionError, resolveOptions } from './options.js';
+import { OptionError, resolveOptions } from './options.js';
 import { type StateFile, StateFileError, decodeStateFile, preview } from './stateFile.js';
-import { dumpForkOverlay, restoreForkOverlay } from './engine/forkOverlay.js';
-import { decodeSavedFork, encodeSavedFork } from './fork/savedFork.js';
+import { restoreForkOverlay } from './engine/forkOverlay.js';
+import { decodeSavedFork } from './fork/savedFork.js';
+import type { TrackingStateManager } from './engine/stateDump.js';
 import type { ForkSession } from './fork/session.js';
 
 /** A state file that cannot be used; the message is one line naming the file. */
@@ -117,12 +118,6 @@ export async function readStateFile(path: string, { overwrites = false }: ReadSt
   }
 }
 
-/** The saved chain settings, under whatever the user gave explicitly. */
-export function withSavedSettings(input: ChainSimOptions, saved: StateFile): ChainSimOptions {
-  const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as ChainSimOptions;
-  return { chainId: saved.chainId, hardfork: saved.hardfork, gasLimit: saved.gasLimit, ...given };
-}
-
 /** Apply a saved state to a freshly built chain: accounts, owned keys and the clock; any failure is the file's. */
 export async function restoreState(chain: Chain, saved: StateFile, path: string): Promise<void> {
   try {
@@ -151,40 +146,6 @@ export async function restoreState(chain: Chain, saved: StateFile, path: string)
     if (error instanceof StateFileError) throw new StatePersistenceError(path, error.message);
     throw new StatePersistenceError(path, error instanceof Error ? error.message : String(error));
   }
-}
-
-/** What a save writes: the state file's fields, and the chain as segments (runs of empty blocks uncomputed). */
-export interface CapturedState {
-  readonly file: StateFile;
-  readonly segments: readonly ChainSegment[];
-}
-
-/**
- * The chain's state now, every field read in one task of the chain's queue so they describe
- * the same moment. The blocks are a list of references (blocks are immutable, a run is a
- * few fields), so writing them can happen after the task, while the node serves requests.
- */
-export function captureState(chain: Chain, fork?: ForkSession): Promise<CapturedState> {
-  return chain.queue.run(async () => {
-    const state = chain.vm.stateManager as TrackingStateManager;
-    // On a fork: the overlay on the upstream's state, and the blocks after the pinned one (savedFork.ts).
-    const overlay = fork ? await dumpForkOverlay(state) : undefined;
-    const segments = chain.segments();
-    return {
-      file: {
-        chainId: chain.chainId,
-        hardfork: chain.common.hardfork(),
-        gasLimit: chain.blockGasLimit,
-        timestamp: chain.blocks.headTimestamp,
-        clockOffset: chain.clock.offset,
-        privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
-        // chain.dumpState() would queue a second task behind this one and never run.
-        alloc: overlay ? overlay.alloc : await state.dump(),
-        fork: fork && overlay ? encodeSavedFork(fork, overlay) : undefined,
-      },
-      segments: fork ? segments.slice(1) : segments,
-    };
-  });
 }
 
 /**

@@ -47,48 +47,83 @@ export interface ForkDefaults {
   readonly cacheDir: string | null;
 }
 
-export const FORK_OPTION_DECLARATIONS = [
-  {
-    key: 'fork',
+/**
+ * The forking rows of the options table (options/table.ts). Their values are resolved together
+ * (resolveFork, resolveForkDefaults: several spellings fill one fork), so no row fills a field of its own.
+ */
+export const FORK_ROWS = {
+  fork: {
     flag: 'fork',
     alias: 'f',
-    type: 'string',
-    describe: 'fork the chain at this JSON-RPC URL (URL@BLOCK pins a block; also --fork-url, --fork.url)',
-    defaultText: 'none',
+    cli: 'string',
+    help: 'fork the chain at this JSON-RPC URL (URL@BLOCK pins a block; also --fork-url, --fork.url)',
+    parse: given<ForkOptionsInput['fork']>,
+    as: null,
   },
-  {
-    key: 'forkBlockNumber',
+  forkBlockNumber: {
     flag: 'fork-block-number',
-    type: 'string',
-    describe: 'block to fork at; negative counts back from the upstream head (also --fork.blockNumber)',
-    defaultText: 'the upstream head at start-up',
+    cli: 'string',
+    help: 'block to fork at; negative counts back from the upstream head (also --fork.blockNumber)',
+    shown: 'the upstream head at start-up',
+    parse: given<ForkOptionsInput['forkBlockNumber']>,
+    as: null,
   },
-  {
-    key: 'forkHeader',
+  forkHeader: {
     flag: 'fork-header',
-    type: 'string',
+    cli: 'string',
     array: true,
-    describe: "HTTP header for upstream requests, 'Name: value' (repeatable; also --fork.headers)",
-    defaultText: 'none',
+    help: "HTTP header for upstream requests, 'Name: value' (repeatable; also --fork.headers)",
+    parse: given<ForkOptionsInput['forkHeader']>,
+    as: null,
   },
-  { key: 'forkRetries', flag: 'fork-retries', type: 'number', describe: 'retries of a failed upstream request (network, timeout, 429, 5xx)', defaultText: '3' },
-  { key: 'forkTimeout', flag: 'fork-timeout', type: 'number', describe: 'milliseconds an upstream request may take', defaultText: '45000' },
-  {
-    key: 'forkRequestsPerSecond',
+  forkRetries: {
+    flag: 'fork-retries',
+    cli: 'number',
+    help: 'retries of a failed upstream request (network, timeout, 429, 5xx)',
+    default: 3,
+    parse: given<ForkOptionsInput['forkRetries']>,
+    as: null,
+  },
+  forkTimeout: {
+    flag: 'fork-timeout',
+    cli: 'number',
+    help: 'milliseconds an upstream request may take',
+    default: 45_000,
+    parse: given<ForkOptionsInput['forkTimeout']>,
+    as: null,
+  },
+  forkRequestsPerSecond: {
     flag: 'fork-requests-per-second',
-    type: 'number',
-    describe: 'most upstream HTTP requests a second (0: no limit)',
-    defaultText: '0',
+    cli: 'number',
+    help: 'most upstream HTTP requests a second (0: no limit)',
+    default: 0,
+    parse: given<ForkOptionsInput['forkRequestsPerSecond']>,
+    as: null,
   },
-  {
-    key: 'forkCache',
+  forkCache: {
     flag: 'fork-cache',
-    type: 'boolean',
-    describe: 'keep fetched upstream state on disk (--no-fork-cache: memory only)',
-    defaultText: 'true',
+    cli: 'boolean',
+    help: 'keep fetched upstream state on disk (--no-fork-cache: memory only)',
+    default: true,
+    parse: given<ForkOptionsInput['forkCache']>,
+    as: null,
   },
-  { key: 'forkCacheDir', flag: 'fork-cache-dir', type: 'string', describe: 'directory of the fork disk cache', defaultText: '~/.cache/chain-sim/fork' },
-] as const;
+  forkCacheDir: {
+    flag: 'fork-cache-dir',
+    cli: 'string',
+    help: 'directory of the fork disk cache',
+    shown: '~/.cache/chain-sim/fork',
+    parse: given<ForkOptionsInput['forkCacheDir']>,
+    as: null,
+  },
+  /** Hardhat's config shape: { url, blockNumber, httpHeaders, enabled }. */
+  forking: { parse: given<ForkOptionsInput['forking']>, as: null },
+} as const;
+
+/** Checked with the other fork options (resolveFork), not by itself. */
+function given<T>(value: T): T {
+  return value;
+}
 
 /** Other tools' flag spellings, rewritten to ours before parsing. */
 const FLAG_SPELLINGS: Readonly<Record<string, string>> = {
@@ -174,9 +209,9 @@ export function resolveForkDefaults(input: ForkOptionsInput, fail: Fail): ForkDe
     throw fail('fork-cache-dir', 'expected a directory');
   return {
     headers: headersOf(input.forkHeader, 'fork-header', fail),
-    retries: positive(input.forkRetries, 'fork-retries', 3, 0, 100, fail),
-    timeoutMs: positive(input.forkTimeout, 'fork-timeout', 45_000, 1, 3_600_000, fail),
-    requestsPerSecond: positive(input.forkRequestsPerSecond, 'fork-requests-per-second', 0, 0, 1_000_000, fail),
+    retries: positive(input.forkRetries, 'fork-retries', FORK_ROWS.forkRetries.default, 0, 100, fail),
+    timeoutMs: positive(input.forkTimeout, 'fork-timeout', FORK_ROWS.forkTimeout.default, 1, 3_600_000, fail),
+    requestsPerSecond: positive(input.forkRequestsPerSecond, 'fork-requests-per-second', FORK_ROWS.forkRequestsPerSecond.default, 0, 1_000_000, fail),
     cacheDir: input.forkCache === false ? null : (input.forkCacheDir ?? defaultForkCacheDir()),
   };
 }

@@ -6,21 +6,16 @@ import { invalidParams } from '../errors.js';
 import { EngineError } from '../../engine/errors.js';
 import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
 import { resetOptions } from './fork.js';
+import { dumpedState } from '../../stateCapture.js';
 
-async function currentState({ chain, fork }: RpcContext): Promise<StateFile> {
+function currentState({ chain, fork }: RpcContext): Promise<StateFile> {
   // On a fork the state is an overlay on the upstream's: its local accounts alone would load as another state (docs/forking.md).
   if (fork?.session)
     throw new EngineError(
       'unsupported',
       "chain_dumpState / anvil_dumpState: not on a fork (the state is the upstream's at the pinned block under local changes; a dump of the local accounts would not restore it): use --state FILE, which records the fork",
     );
-  return {
-    chainId: chain.chainId,
-    hardfork: chain.nextBlockCommon().hardfork(),
-    gasLimit: chain.blockGasLimit,
-    timestamp: chain.head.block.header.timestamp,
-    alloc: await chain.dumpState(),
-  };
+  return dumpedState(chain);
 }
 
 /** chain_loadState takes the JSON object; Anvil's clients send hex of gzipped JSON (or of plain JSON). */

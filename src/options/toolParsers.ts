@@ -1,30 +1,37 @@
 /**
  * The start-up switches other tools' users reach for (Ganache, Hardhat, Anvil): their values
- * checked and turned into chain-sim's (docs/options.md). resolveOptions calls these.
+ * checked and turned into chain-sim's (docs/options.md). The options table's rows (options/) call these.
  */
 import { type Address, createAddressFromString } from '@ethereumjs/util';
-import type { ChainSimOptions, KeyedAccount } from './options.js';
-import { MAX_GAS_LIMIT, OptionError, flag, integer } from './optionValues.js';
+import { OptionError, integer } from './values.js';
 
 /** Ganache's wallet.deterministic mnemonic. */
 export const GANACHE_DETERMINISTIC_MNEMONIC = 'myth like bonus scare over problem client lizard pioneer submit female collect';
 
 /** Ganache's --chain.time: a number is milliseconds since 1970, anything else a date string. */
-export function ganacheTime(value: unknown): unknown {
+export function ganacheTime(value: unknown): bigint {
   const text = String(value).trim();
   const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
   if (!Number.isFinite(ms)) throw new OptionError('chain.time', `expected a date or milliseconds since 1970, got "${text}"`);
   return BigInt(Math.floor(ms / 1000));
 }
 
-export function compatOf(value: string | undefined): 'ganache' | undefined {
+export function compatOf(value: 'ganache' | undefined): 'ganache' | undefined {
   if (value === undefined || value === 'ganache') return value;
   throw new OptionError('compat', `expected "ganache", got "${String(value)}"`);
 }
 
 /** `KEY` or `KEY,BALANCE` (the CLI's form), or { privateKey, balance } (Hardhat's and code's). */
-export function accountKeysOf(value: ChainSimOptions['accountKeys']): readonly KeyedAccount[] {
-  if (value === undefined) return [];
+/** An account given by key: `KEY` or `KEY,BALANCE` (the CLI's form), or { privateKey, balance } (Hardhat's and code's). */
+export type AccountKeyInput = string | { readonly privateKey: string; readonly balance?: number | bigint | string };
+
+/** A private key with its genesis balance (wei). */
+export interface KeyedAccount {
+  readonly privateKey: Uint8Array;
+  readonly balance: bigint | undefined;
+}
+
+export function accountKeysOf(value: readonly AccountKeyInput[]): readonly KeyedAccount[] {
   if (!Array.isArray(value)) throw new OptionError('account', 'expected a list of private keys');
   return value.map((entry: unknown, i) => {
     let key: unknown;
@@ -44,8 +51,7 @@ export function accountKeysOf(value: ChainSimOptions['accountKeys']): readonly K
 }
 
 /** Addresses, or account indexes as Ganache's --unlock 0 gives them. */
-export function unlockOf(value: ReadonlyArray<string | number> | undefined): ReadonlyArray<Address | number> {
-  if (value === undefined) return [];
+export function unlockOf(value: ReadonlyArray<string | number>): ReadonlyArray<Address | number> {
   if (!Array.isArray(value)) throw new OptionError('unlock', 'expected a list of addresses');
   return value.map((entry: unknown) => {
     if (typeof entry === 'number' && Number.isSafeInteger(entry) && entry >= 0) return entry;
@@ -62,28 +68,8 @@ export function jsonLines(json: boolean, log: (line: string) => void): (line: st
   return json ? (line) => log(JSON.stringify({ time: new Date().toISOString(), message: line })) : log;
 }
 
-export function gasLimitOf(input: ChainSimOptions): bigint {
-  if (!flag('disable-block-gas-limit', input.disableBlockGasLimit)) return integer('gas-limit', input.gasLimit, 30_000_000n, 5000n, MAX_GAS_LIMIT);
-  if (input.gasLimit !== undefined) throw new OptionError('disable-block-gas-limit', 'cannot be combined with --gas-limit');
-  return MAX_GAS_LIMIT;
-}
-
-export function codeSizeLimitOf(input: ChainSimOptions): number | 'unlimited' | undefined {
-  if (flag('disable-code-size-limit', input.disableCodeSizeLimit)) {
-    if (input.codeSizeLimit !== undefined) throw new OptionError('disable-code-size-limit', 'cannot be combined with --code-size-limit');
-    return 'unlimited';
-  }
-  return input.codeSizeLimit === undefined ? undefined : Number(integer('code-size-limit', input.codeSizeLimit, 0n, 1n, 2n ** 31n));
-}
-
 /** Hardhat's mining.interval: ms, or [min, max] ms (the CLI's "MIN,MAX"). Node timers hold at most 2^31-1 ms. */
-export function miningIntervalOf(input: ChainSimOptions): readonly [number, number] | undefined {
-  const value = input.miningInterval;
-  if (value === undefined) {
-    if (input.mixedMining && !(input.blockTime! > 0)) throw new OptionError('mixed-mining', 'needs --block-time or --mining-interval');
-    return undefined;
-  }
-  if (input.blockTime !== undefined && input.blockTime !== 0) throw new OptionError('mining-interval', 'cannot be combined with --block-time');
+export function intervalOf(value: number | readonly [number, number] | string): readonly [number, number] {
   const parts = typeof value === 'string' ? value.split(',').map((part) => Number(part.trim())) : Array.isArray(value) ? [...value] : [value];
   const bounds = parts.length === 1 ? [parts[0], parts[0]] : parts;
   const max = 2 ** 31 - 1;
@@ -97,23 +83,4 @@ export function miningIntervalOf(input: ChainSimOptions): readonly [number, numb
 export function checkInstamine(value: string | undefined): object {
   if (value !== undefined && value !== 'eager' && value !== 'strict') throw new OptionError('instamine', `expected eager or strict, got "${String(value)}"`);
   return {};
-}
-
-/**
- * --number: where the chain starts. The chains that bring their own first block (a fork, a genesis
- * file, an imported chain, a saved state) and proof of work (its difficulty follows from block 0)
- * decide it themselves, so a number beside them is refused rather than ignored.
- */
-export function genesisNumberOf(input: ChainSimOptions): bigint {
-  const number = integer('number', input.number, 0n, 0n, 2n ** 63n - 1n);
-  if (number === 0n) return number;
-  const conflicts: Array<[keyof ChainSimOptions, string]> = [
-    ['fork', 'fork'],
-    ['genesis', 'genesis'],
-    ['import', 'import'],
-    ['stateFile', 'state'],
-  ];
-  for (const [key, flag] of conflicts) if (input[key] !== undefined) throw new OptionError('number', `cannot be combined with --${flag}`);
-  if (input.mining === 'pow') throw new OptionError('number', 'cannot be combined with --mining pow');
-  return number;
 }

@@ -1,0 +1,70 @@
+/** Options table, second part: the files a node starts from and saves to, its identity, logging. */
+import { FORK_ROWS } from '../fork/options.js';
+import { asGiven, bool, filePath, fixturesOf, timerSeconds } from './parsers.js';
+import type { Rows } from './row.js';
+
+export const FILE_ROWS = {
+  /** State files (the chain_dumpState format, a superset of a geth genesis alloc) written into the genesis state, in order. */
+  fixtures: {
+    flag: 'fixture',
+    cli: 'string',
+    array: true,
+    help: 'state file loaded into the genesis block (repeatable; later files win)',
+    default: [] as string[],
+    parse: fixturesOf,
+  },
+  /** A chain file as `geth export` writes it (RLP blocks): executed, validated and appended at start. */
+  import: {
+    flag: 'import',
+    cli: 'string',
+    help: 'chain file of RLP blocks (geth export format): each block executed, validated and appended at start',
+    parse: filePath('import'),
+    as: 'importFile',
+  },
+  /** A go-ethereum genesis.json: chain id, fork schedule, genesis header and alloc. */
+  genesis: {
+    flag: 'genesis',
+    cli: 'string',
+    help: 'go-ethereum genesis.json: chain id, fork schedule (by block and time), genesis header and alloc',
+    parse: filePath('genesis'),
+  },
+  /** State file: loaded at start if it exists, saved atomically on shutdown. */
+  stateFile: {
+    flag: 'state',
+    alias: ['database.dbPath', 'db'],
+    cli: 'string',
+    help: 'state file: loaded at start if it exists, saved atomically on exit (SIGINT, SIGTERM, SIGHUP)',
+    parse: filePath('state'),
+  },
+  /** With stateFile: also save every this many seconds (fractions allowed; 0: only on shutdown). */
+  stateInterval: {
+    flag: 'state-interval',
+    cli: 'number',
+    help: 'with --state: also save every N seconds',
+    default: 0,
+    shown: '0 (only on exit)',
+    parse: timerSeconds('state-interval'),
+  },
+  /**
+   * Present as Hardhat's node (default true): web3_clientVersion starts with `HardhatNetwork/`, and
+   * under automine a send whose transaction fails answers Hardhat's error (the transaction is
+   * still mined). false: `chain-sim/...` and sends answer the hash, as go-ethereum and Anvil.
+   */
+  hardhatNode: {
+    flag: 'hardhat-node',
+    cli: 'boolean',
+    help: "present as Hardhat's node: HardhatNetwork/ client version, and a send whose transaction fails under automine answers Hardhat's error (the transaction is still mined); --no-hardhat-node: chain-sim/ version, sends answer the hash",
+    default: true,
+    parse: bool('hardhat-node'),
+  },
+  ...FORK_ROWS,
+  quiet: { flag: 'quiet', alias: ['q', 'logging.quiet'], cli: 'boolean', help: 'print nothing but errors', default: false, parse: asGiven<boolean> },
+  verbose: {
+    flag: 'verbose',
+    alias: ['v', 'logging.verbose'],
+    cli: 'boolean',
+    help: 'log each request: method and duration',
+    default: false,
+    parse: asGiven<boolean>,
+  },
+} as const satisfies Rows;
