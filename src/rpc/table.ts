@@ -6,6 +6,7 @@ import type { RpcMethod } from './method.js';
 import { invalidParams } from './errors.js';
 import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
+import { configMethods } from './methods/config.js';
 import { debugMethods } from './methods/debug.js';
 import { dropinMethods } from './methods/dropin.js';
 import { gethReadMethods } from './methods/gethReads.js';
@@ -134,4 +135,5 @@ const DEFAULT_GROUPS = [
   parityTraceMethods,
   otterscanMethods,
   forkMethods,
+  configMethods,
 ];
