@@ -7,6 +7,7 @@ import { invalidParams } from './errors.js';
 import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
 import { configMethods } from './methods/config.js';
+import { testingMethods } from './methods/testing.js';
 import { debugMethods } from './methods/debug.js';
 import { dropinMethods } from './methods/dropin.js';
 import { gethReadMethods } from './methods/gethReads.js';
@@ -136,4 +137,5 @@ const DEFAULT_GROUPS = [
   otterscanMethods,
   forkMethods,
   configMethods,
+  testingMethods,
 ];
