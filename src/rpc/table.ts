@@ -6,6 +6,7 @@ import type { RpcMethod } from './method.js';
 import { invalidParams } from './errors.js';
 import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
+import { accountInfoMethods } from './methods/accountInfo.js';
 import { configMethods } from './methods/config.js';
 import { testingMethods } from './methods/testing.js';
 import { debugMethods } from './methods/debug.js';
@@ -138,4 +139,5 @@ const DEFAULT_GROUPS = [
   forkMethods,
   configMethods,
   testingMethods,
+  accountInfoMethods,
 ];
