@@ -599,6 +599,7 @@ export class Chain extends EventEmitter<ChainEvents> {
           align: (target, number, timestamp) => this.alignVm(target, number, timestamp),
           canonicalHash: (number) => this.blocks.byNumber(number)?.hash,
           checksum: (address) => toChecksumAddress(address.toString()),
+          accounts: this.accounts,
         },
         options,
       );

@@ -10,9 +10,10 @@ import { Address, createZeroAddress } from '@ethereumjs/util';
 import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
 import type { EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { AccountRegistry } from './accounts.js';
 import { letContractSend } from './contractSenders.js';
 import { CodedError, rejected } from './errors.js';
-import type { CallRequest } from './execution.js';
+import { type CallRequest, withAuthorizations } from './execution.js';
 import { PRELOADED_PARAMS, isPostMerge } from './hardforks.js';
 import { LeanBlockBuilder } from './miner.js';
 import { type BlockOverrides, type StateOverride, applyStateOverrides, resetPrecompiles } from './overrides.js';
@@ -50,6 +51,8 @@ export interface SimulationHost {
   /** The hash of a canonical block at or below the base (BLOCKHASH). */
   canonicalHash(number: bigint): Uint8Array | undefined;
   checksum(address: Address): string;
+  /** The node's accounts: an authorization without a signature names one of them to sign it. */
+  readonly accounts?: AccountRegistry;
 }
 
 export interface SimulatedCallError {
@@ -270,6 +273,7 @@ class CallRunner {
       if (nonce < state) throw new CodedError(ERR.nonceTooLow, `err: nonce too low: address ${who}, tx: ${nonce} state: ${state} (supplied gas ${gas})`);
       if (nonce > state) throw new CodedError(ERR.nonceTooHigh, `err: nonce too high: address ${who}, tx: ${nonce} state: ${state} (supplied gas ${gas})`);
     }
+    if (request.authorizationList !== undefined) this.checkAuthorizations(request, from, gas);
     const tx = this.transaction(request, from, nonce, gas);
     const baseFee = this.header.baseFeePerGas as bigint | undefined;
     // go-ethereum's NoBaseFee outside validation: a call paying nothing runs in a header with base fee 0.
@@ -325,6 +329,18 @@ class CallRunner {
     return { ...base, status: 0, error: { code: ERR.vmError, message } };
   }
 
+  /** go-ethereum's pre-checks of a set-code call (state_transition.go preCheck; CallDefaults for gasPrice), in its words. */
+  private checkAuthorizations(request: CallRequest, from: Address, gas: bigint): void {
+    const list = request.authorizationList!;
+    if (request.gasPrice !== undefined) throw rejected('both gasPrice and authorizationList specified');
+    if (request.blobVersionedHashes !== undefined) throw rejected('both blobVersionedHashes and authorizationList specified');
+    const who = this.host.checksum(from);
+    if (request.to === undefined) {
+      throw new CodedError(ERR.internal, `err: EIP-7702 transaction cannot be used to create contract (sender ${who}) (supplied gas ${gas})`);
+    }
+    if (list.length === 0) throw new CodedError(ERR.internal, `err: EIP-7702 transaction with empty auth list (sender ${who}) (supplied gas ${gas})`);
+  }
+
   /** The header a call runs under: the block's, with the blob base fee override (its gasUsed is not read by runTx). */
   private runBlock(baseFee: bigint | undefined): Block {
     const known = this.runBlocks.get(baseFee);
@@ -369,6 +385,9 @@ class CallRunner {
         maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n,
         accessList,
       };
+      // go-ethereum's ToTransaction: an authorization list makes it a set-code (type 4) transaction,
+      // whose authorizations the state transition applies before the call runs.
+      if (request.authorizationList !== undefined) data = withAuthorizations(data, request.authorizationList, this.host.accounts, common);
     }
     let tx: TypedTransaction;
     try {
