@@ -41,6 +41,7 @@ import { PRELOADED_PARAMS, createChainCommon, createScheduledCommon, isPostMerge
 import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { installStepLoop } from './stepLoop.js';
 import { installRevertTraceGuard } from './revertTraceGuard.js';
+import { installLogNumbering } from './logNumbering.js';
 import { TrieNodeDB } from './trieDb.js';
 import { type CallOverrides, applyStateOverrides, applyStateOverridesReversibly, blockWithOverrides, hasOverrides } from './overrides.js';
 import { type SimulateOptions, type SimulatedBlock, checkSimulateLimits, simulate } from './simulate.js';
@@ -253,6 +254,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     await installJumpAnalysisCache();
     await installStepLoop();
     await installRevertTraceGuard();
+    await installLogNumbering();
     askTerminalColorsOnce();
     const store = new BlockStore();
     const trieNodes = new TrieNodeDB();

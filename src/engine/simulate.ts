@@ -18,6 +18,7 @@ import { PRELOADED_PARAMS, isPostMerge } from './hardforks.js';
 import { LeanBlockBuilder } from './miner.js';
 import { type BlockOverrides, type StateOverride, applyStateOverrides, resetPrecompiles } from './overrides.js';
 import { describeRevert, executionErrorText } from './revert.js';
+import { LogNumbers } from './logNumbering.js';
 import { type SimLog, TransferLogCollector } from './simulateLogs.js';
 
 /** go-ethereum's limits (simulate.go) and default RPC gas cap (the budget of one request). */
@@ -217,7 +218,8 @@ async function simulateBlock(
   const runner = new CallRunner(host, options, builder, headerData, o.blobBaseFee, budget);
   const calls: SimulatedCall[] = [];
   const collector = options.traceTransfers ? new TransferLogCollector() : undefined;
-  const detach = collector?.attach(vm.evm as EVM);
+  // Without traceTransfers the receipt's logs are numbered as go-ethereum's tracer counts them (logNumbering.ts).
+  const detach = collector ? collector.attach(vm.evm as EVM) : runner.numbers.attach(vm.evm);
   try {
     for (const request of planned.calls) calls.push(await runner.run(request, collector));
   } finally {
@@ -233,7 +235,7 @@ type Internals = { transactions: TypedTransaction[]; transactionResults: RunTxRe
 /** Turns calls into transactions and runs them in the block being built. */
 class CallRunner {
   readonly senders: Address[] = [];
-  private logCount = 0;
+  readonly numbers = new LogNumbers();
   /** The header calls run under, built once per base fee (the block's, or 0 for fee-less calls). */
   private readonly runBlocks = new Map<bigint | undefined, Block>();
 
@@ -311,7 +313,7 @@ class CallRunner {
     internals._minerValue += result.minerValue;
     this.senders.push(from);
     this.budget.remaining -= result.totalGasSpent;
-    const receiptLogs = result.receipt.logs.map(([address, topics, data]) => ({ address: new Address(address), topics, data, index: this.logCount++ }));
+    const receiptLogs = result.receipt.logs.map((log) => ({ address: new Address(log[0]), topics: log[1], data: log[2], index: this.numbers.numberOf(log) }));
     const failure = result.execResult.exceptionError;
     const logs = collector ? collector.logs() : failure ? [] : receiptLogs;
     const base = {
