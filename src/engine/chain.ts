@@ -33,6 +33,7 @@ import {
 import { RangeBlock, ReservedBlocks, baseFeeAfterEmpty, emptySuccessor, reserveEmptyBlocks } from './emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks } from './importer.js';
 import { type ForkSchedule, alignFork, forkAt, forkBlock } from './forkSchedule.js';
+import { GETH_MINER_GAS_CEIL, type TestingBlock, type TestingBlockRequest, buildTestingBlock } from './testingBlock.js';
 import { type GenesisHeader, createGenesis } from './genesis.js';
 import { type ForkPoint, startFork } from './forkStart.js';
 import { EMPTY_TRIE_ROOT } from './trieRoot.js';
@@ -40,6 +41,7 @@ import { PRELOADED_PARAMS, createChainCommon, createScheduledCommon, isPostMerge
 import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { installStepLoop } from './stepLoop.js';
 import { installRevertTraceGuard } from './revertTraceGuard.js';
+import { installLogNumbering } from './logNumbering.js';
 import { TrieNodeDB } from './trieDb.js';
 import { type CallOverrides, applyStateOverrides, applyStateOverridesReversibly, blockWithOverrides, hasOverrides } from './overrides.js';
 import { type SimulateOptions, type SimulatedBlock, checkSimulateLimits, simulate } from './simulate.js';
@@ -256,6 +258,7 @@ export class Chain extends EventEmitter<ChainEvents> {
     await installJumpAnalysisCache();
     await installStepLoop();
     await installRevertTraceGuard();
+    await installLogNumbering();
     askTerminalColorsOnce();
     const store = new BlockStore();
     const trieNodes = new TrieNodeDB();
@@ -607,8 +610,28 @@ export class Chain extends EventEmitter<ChainEvents> {
           align: (target, number, timestamp) => this.alignVm(target, number, timestamp),
           canonicalHash: (number) => this.blocks.byNumber(number)?.hash,
           checksum: (address) => toChecksumAddress(address.toString()),
+          accounts: this.accounts,
         },
         options,
+      );
+    });
+  }
+
+  /** testing_buildBlockV1: a block on the head, on a throwaway copy of the state; the chain does not change (testingBlock.ts). */
+  buildTestingBlock(request: TestingBlockRequest): Promise<TestingBlock> {
+    return this.queue.run(async () => {
+      const vm = await copyOf(this.vm);
+      const london = this.schedule ? forkBlock(this.schedule, 'london') : undefined;
+      return buildTestingBlock(
+        {
+          vm,
+          head: this.head,
+          align: (number, timestamp) => this.alignVm(vm, number, timestamp),
+          targetGasLimit: GETH_MINER_GAS_CEIL,
+          isLondonBlock: (number) => number > 0n && number === london,
+          pooled: () => this.executable(),
+        },
+        request,
       );
     });
   }

@@ -10,6 +10,8 @@ export interface ForkActivation {
   readonly name: string;
   readonly block?: bigint;
   readonly timestamp?: bigint;
+  /** Placed by chain-sim, not named by the genesis config (go-ethereum's fork id leaves it out). */
+  readonly implied?: boolean;
 }
 
 /** EIP-7840 blob parameters of one fork (counts of blobs, not gas). */
@@ -24,6 +26,8 @@ export interface ForkSchedule {
   readonly forks: readonly ForkActivation[];
   /** Blob parameters by fork name, for the forks that set them. */
   readonly blobSchedule: ReadonlyMap<string, BlobParams>;
+  /** The genesis config's depositContractAddress (EIP-6110), which eth_config reports; absent = zero address. */
+  readonly depositContract?: Uint8Array;
 }
 
 /**

@@ -50,6 +50,8 @@ export interface Interpreter {
     readonly events: { listenerCount(event: string): number };
   };
   readonly _runState: RunState;
+  /** The frame's result so far: its logs, and those of its children that succeeded. */
+  readonly _result: { readonly logs: readonly object[] };
   readonly common: { isActivatedEIP(eip: number): boolean; param(name: string): bigint };
   readonly profilerOpts?: { readonly enabled?: boolean };
   run(code: Uint8Array, opts?: { pc?: number }): Promise<RunResult>;
@@ -65,6 +67,8 @@ export interface InterpreterPrototype {
   /** Emits the step event to listeners (tracers). */
   _runStepHook(this: Interpreter, dynamicFee: bigint, gasLeft: bigint, memoryWordCount: bigint): Promise<void>;
   _getValidJumpDestinations(this: Interpreter, code: Uint8Array): JumpAnalysis;
+  /** LOG0..LOG4: appends [address, topics, data] to the frame's result logs. */
+  log(this: Interpreter, data: Uint8Array, numberOfTopics: number, topics: Uint8Array[]): void;
 }
 
 let found: Promise<InterpreterPrototype> | undefined;

@@ -180,7 +180,7 @@ export class LeanBlockBuilder extends BlockBuilder {
  * What @ethereumjs/vm's buildBlock does, with the builder above, for a block kept out of the
  * VM's blockchain (the chain stores its blocks itself) and built from fields set here.
  */
-async function startBlock(vm: VM, opts: Omit<BuildBlockOpts, 'blockOpts'>): Promise<BlockBuilder> {
+export async function startBlock(vm: VM, opts: Omit<BuildBlockOpts, 'blockOpts'>): Promise<BlockBuilder> {
   const builder = new LeanBlockBuilder(vm, {
     ...opts,
     blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
@@ -190,7 +190,7 @@ async function startBlock(vm: VM, opts: Omit<BuildBlockOpts, 'blockOpts'>): Prom
 }
 
 /** Runs a transaction in the block being built; a sender with code may send too (contractSenders.ts). */
-async function addTransaction(vm: VM, builder: BlockBuilder, tx: TypedTransaction, sender: Address): Promise<RunTxResult> {
+export async function addTransaction(vm: VM, builder: BlockBuilder, tx: TypedTransaction, sender: Address): Promise<RunTxResult> {
   const senderDone = await letContractSend(vm.stateManager, sender);
   try {
     return await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });

@@ -10,13 +10,15 @@ import { Address, createZeroAddress } from '@ethereumjs/util';
 import { type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
 import type { EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { AccountRegistry } from './accounts.js';
 import { letContractSend } from './contractSenders.js';
 import { CodedError, rejected } from './errors.js';
-import type { CallRequest } from './execution.js';
+import { type CallRequest, withAuthorizations } from './execution.js';
 import { PRELOADED_PARAMS, isPostMerge } from './hardforks.js';
 import { LeanBlockBuilder } from './miner.js';
 import { type BlockOverrides, type StateOverride, applyStateOverrides, resetPrecompiles } from './overrides.js';
 import { describeRevert, executionErrorText } from './revert.js';
+import { LogNumbers } from './logNumbering.js';
 import { type SimLog, TransferLogCollector } from './simulateLogs.js';
 
 /** go-ethereum's limits (simulate.go) and default RPC gas cap (the budget of one request). */
@@ -50,6 +52,8 @@ export interface SimulationHost {
   /** The hash of a canonical block at or below the base (BLOCKHASH). */
   canonicalHash(number: bigint): Uint8Array | undefined;
   checksum(address: Address): string;
+  /** The node's accounts: an authorization without a signature names one of them to sign it. */
+  readonly accounts?: AccountRegistry;
 }
 
 export interface SimulatedCallError {
@@ -214,7 +218,8 @@ async function simulateBlock(
   const runner = new CallRunner(host, options, builder, headerData, o.blobBaseFee, budget);
   const calls: SimulatedCall[] = [];
   const collector = options.traceTransfers ? new TransferLogCollector() : undefined;
-  const detach = collector?.attach(vm.evm as EVM);
+  // Without traceTransfers the receipt's logs are numbered as go-ethereum's tracer counts them (logNumbering.ts).
+  const detach = collector ? collector.attach(vm.evm as EVM) : runner.numbers.attach(vm.evm);
   try {
     for (const request of planned.calls) calls.push(await runner.run(request, collector));
   } finally {
@@ -230,7 +235,7 @@ type Internals = { transactions: TypedTransaction[]; transactionResults: RunTxRe
 /** Turns calls into transactions and runs them in the block being built. */
 class CallRunner {
   readonly senders: Address[] = [];
-  private logCount = 0;
+  readonly numbers = new LogNumbers();
   /** The header calls run under, built once per base fee (the block's, or 0 for fee-less calls). */
   private readonly runBlocks = new Map<bigint | undefined, Block>();
 
@@ -270,6 +275,7 @@ class CallRunner {
       if (nonce < state) throw new CodedError(ERR.nonceTooLow, `err: nonce too low: address ${who}, tx: ${nonce} state: ${state} (supplied gas ${gas})`);
       if (nonce > state) throw new CodedError(ERR.nonceTooHigh, `err: nonce too high: address ${who}, tx: ${nonce} state: ${state} (supplied gas ${gas})`);
     }
+    if (request.authorizationList !== undefined) this.checkAuthorizations(request, from, gas);
     const tx = this.transaction(request, from, nonce, gas);
     const baseFee = this.header.baseFeePerGas as bigint | undefined;
     // go-ethereum's NoBaseFee outside validation: a call paying nothing runs in a header with base fee 0.
@@ -307,7 +313,7 @@ class CallRunner {
     internals._minerValue += result.minerValue;
     this.senders.push(from);
     this.budget.remaining -= result.totalGasSpent;
-    const receiptLogs = result.receipt.logs.map(([address, topics, data]) => ({ address: new Address(address), topics, data, index: this.logCount++ }));
+    const receiptLogs = result.receipt.logs.map((log) => ({ address: new Address(log[0]), topics: log[1], data: log[2], index: this.numbers.numberOf(log) }));
     const failure = result.execResult.exceptionError;
     const logs = collector ? collector.logs() : failure ? [] : receiptLogs;
     const base = {
@@ -323,6 +329,18 @@ class CallRunner {
     }
     const message = executionErrorText(failure.error) + (capped ? " (gas limit was capped by the RPC server's global gas cap)" : '');
     return { ...base, status: 0, error: { code: ERR.vmError, message } };
+  }
+
+  /** go-ethereum's pre-checks of a set-code call (state_transition.go preCheck; CallDefaults for gasPrice), in its words. */
+  private checkAuthorizations(request: CallRequest, from: Address, gas: bigint): void {
+    const list = request.authorizationList!;
+    if (request.gasPrice !== undefined) throw rejected('both gasPrice and authorizationList specified');
+    if (request.blobVersionedHashes !== undefined) throw rejected('both blobVersionedHashes and authorizationList specified');
+    const who = this.host.checksum(from);
+    if (request.to === undefined) {
+      throw new CodedError(ERR.internal, `err: EIP-7702 transaction cannot be used to create contract (sender ${who}) (supplied gas ${gas})`);
+    }
+    if (list.length === 0) throw new CodedError(ERR.internal, `err: EIP-7702 transaction with empty auth list (sender ${who}) (supplied gas ${gas})`);
   }
 
   /** The header a call runs under: the block's, with the blob base fee override (its gasUsed is not read by runTx). */
@@ -369,6 +387,9 @@ class CallRunner {
         maxPriorityFeePerGas: request.maxPriorityFeePerGas ?? 0n,
         accessList,
       };
+      // go-ethereum's ToTransaction: an authorization list makes it a set-code (type 4) transaction,
+      // whose authorizations the state transition applies before the call runs.
+      if (request.authorizationList !== undefined) data = withAuthorizations(data, request.authorizationList, this.host.accounts, common);
     }
     let tx: TypedTransaction;
     try {

@@ -156,9 +156,10 @@ function forkSchedule(config: Record<string, unknown>, genesisDifficulty: bigint
     const firstTimed = forks.findIndex((f) => f.timestamp !== undefined);
     const at = firstTimed === -1 ? forks.length : firstTimed;
     const block = merge > lastBlockFork ? merge : lastBlockFork;
-    forks.splice(at, 0, { name: 'paris', block }, { name: 'mergeNetsplitBlock', block });
+    const netsplitNamed = set.find((f) => f.field === 'mergeNetsplitBlock')!.at !== undefined;
+    forks.splice(at, 0, { name: 'paris', block, implied: true }, { name: 'mergeNetsplitBlock', block, implied: !netsplitNamed });
   }
-  return { forks, blobSchedule: blobScheduleOf(config, forks) };
+  return { forks, blobSchedule: blobScheduleOf(config, forks), depositContract: optionalAddress(config, 'depositContractAddress').bytes };
 }
 
 /** go-ethereum's CheckConfigForkOrder: no gaps among required forks, non-decreasing activations, no block fork after a timestamp fork. */

@@ -61,7 +61,7 @@ const BLOCK_FIELDS = new Set([
   'withdrawals',
 ]);
 
-const withdrawal: Decoder<{ index: bigint; validatorIndex: bigint; address: Address; amount: bigint }> = (value, path) => {
+export const withdrawal: Decoder<{ index: bigint; validatorIndex: bigint; address: Address; amount: bigint }> = (value, path) => {
   const fields = record(value, path);
   for (const key of Object.keys(fields)) {
     if (!['index', 'validatorIndex', 'address', 'amount'].includes(key)) fail(path, `unknown field "${key}" in withdrawal`);

@@ -7,6 +7,9 @@ import type { MethodRecord, RpcMethod } from './method.js';
 import { invalidParams } from './errors.js';
 import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
+import { accountInfoMethods } from './methods/accountInfo.js';
+import { configMethods } from './methods/config.js';
+import { testingMethods } from './methods/testing.js';
 import { debugMethods } from './methods/debug.js';
 import { dropinMethods } from './methods/dropin.js';
 import { gethReadMethods } from './methods/gethReads.js';
@@ -95,4 +98,7 @@ const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
   parityTraceMethods,
   otterscanMethods,
   forkMethods,
+  configMethods,
+  testingMethods,
+  accountInfoMethods,
 ];
