@@ -58,7 +58,7 @@ describe('trace_get, trace_replay*, trace_call, trace_rawTransaction', () => {
     ]);
     const blockReplay = await rpc<Replay[]>('trace_replayBlockTransactions', [block, ['trace']]);
     expect(blockReplay).to.deep.equal([{ ...replay, stateDiff: null, transactionHash: receipt.transactionHash }]);
-    await expectRpcError(rpc('trace_replayTransaction', [receipt.transactionHash, ['vmTrace']]), -32602, /"vmTrace" is not supported/);
+    await expectRpcError(rpc('trace_replayTransaction', [receipt.transactionHash, ['vmTrace', 'x']]), -32602, /unknown trace type "x"/);
   });
 
   it('a created account is "+" in the stateDiff', async () => {
