@@ -186,8 +186,12 @@ export class StructLogTracer implements ExecutionTracer {
 
   private async record(step: InterpreterStep): Promise<void> {
     const { limit, measure } = this.options;
-    // go-ethereum stops recording (and tracking storage) once the output passed the limit.
-    if (limit > 0 && this.outputBytes > limit) return;
+    // go-ethereum stops recording (and tracking storage) once the output passed the limit;
+    // the records kept are final (no callee's gas or failure is added to them later).
+    if (limit > 0 && this.outputBytes > limit) {
+      this.lastAtDepth[this.lastAtDepth.length - 1] = undefined;
+      return;
+    }
     const op = step.opcode.name;
     let storage: ReadonlyMap<string, string> | undefined;
     if (!this.options.disableStorage && (op === 'SLOAD' || op === 'SSTORE') && step.stack.length >= (op === 'SLOAD' ? 1 : 2)) {

@@ -1,6 +1,7 @@
 // Differential test against Anvil 1.7.1 (an independent EVM and tracer, revm-inspectors):
-// the same signed transactions sent to both, then trace_* and the debug_trace* tracers
-// compared answer by answer. Anvil's binary comes from bench/anvil.ts's cache
+// the same signed transactions sent to both, then trace_* (vmTrace and stateDiff too), the
+// struct logger with each option and the debug_trace* tracers compared answer by answer
+// (Anvil runs with --steps-tracing, without which it keeps no struct logs). Anvil's binary comes from bench/anvil.ts's cache
 // (.bench-cache/, filled by `npm pack`, or ANVIL_BIN); without it the test is skipped, as
 // tests never reach the network.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -20,9 +21,13 @@ const SENDER = new Wallet('0x7c852118294e51e653712a81e05800f419141751be58f605c37
 const PAYEE = '0x000000000000000000000000000000000000beef';
 
 async function startAnvil(): Promise<{ rpc: Rpc; child: ChildProcess }> {
-  const child = spawn(BINARY, ['--port', '0', '--host', '127.0.0.1', '--chain-id', String(CHAIN_ID), '--hardfork', 'prague', '--no-mining'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    BINARY,
+    ['--port', '0', '--host', '127.0.0.1', '--chain-id', String(CHAIN_ID), '--hardfork', 'prague', '--no-mining', '--steps-tracing'],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -259,6 +264,49 @@ describe(`differential: trace_* and tracers against Anvil ${ANVIL_VERSION}`, fun
         }
       }
     }
+  });
+
+  it('the struct logger, with each of its options, answers as Anvil does, but for its documented differences', async () => {
+    const configs = [
+      {},
+      { enableMemory: true },
+      { disableStack: true },
+      { disableStorage: true },
+      { enableReturnData: true },
+      { enableMemory: true, disableStack: true, disableStorage: true, enableReturnData: true },
+      { limit: 2000 },
+    ];
+    type Log = Record<string, unknown>;
+    type Result = { gas: number; failed: boolean; returnValue: string; structLogs: Log[] };
+    let cut = 0;
+    for (const config of configs) {
+      for (const tx of txs) {
+        const [mine, theirs, receipt] = await Promise.all([
+          ours.rpc<Result>('debug_traceTransaction', [tx, config]),
+          anvil!.rpc<Result>('debug_traceTransaction', [tx, config]),
+          ours.rpc<{ gasUsed: string }>('eth_getTransactionReceipt', [tx]),
+        ]);
+        // Ours is go-ethereum's: the transaction's gas; Anvil's is the block's cumulative gas (as in its callTracer).
+        expect(mine.gas).to.equal(Number(receipt.gasUsed));
+        const logs = theirs.structLogs.map((theirLog, i) => {
+          // Anvil writes empty fields go-ethereum leaves out: refund 0, memory [], returnData 0x.
+          const { refund, memory, returnData, ...log } = theirLog;
+          const expected: Log = { ...log };
+          if (refund !== 0) expected.refund = refund;
+          if (Array.isArray(memory) && memory.length > 0) expected.memory = memory;
+          if (returnData !== undefined && returnData !== '0x') expected.returnData = returnData;
+          // Anvil does not mark the step where a frame failed (go-ethereum does: marked as integration tests check).
+          const error = mine.structLogs[i]?.error;
+          if (error !== undefined && expected.error === undefined) expected.error = error;
+          return expected;
+        });
+        // Anvil ignores `limit`: ours are the first of its records.
+        if ('limit' in config && mine.structLogs.length < logs.length) cut++;
+        const expected = { ...theirs, gas: mine.gas, structLogs: 'limit' in config ? logs.slice(0, mine.structLogs.length) : logs };
+        expect(mine, `debug_traceTransaction ${tx} ${JSON.stringify(config)}`).to.deep.equal(expected);
+      }
+    }
+    expect(cut, 'transactions whose records the limit cut short').to.be.above(2);
   });
 
   it('trace_replayBlockTransactions with trace and stateDiff answers as Anvil does, but for its documented differences', async () => {
