@@ -154,4 +154,17 @@ describe('vmTrace (Parity, as Erigon writes it)', () => {
     const transfer = await rpc<Replay>('trace_call', [{ from: ADDRESSES[0], to: ADDRESSES[1], value: '0x1' }, ['vmTrace']]);
     expect(transfer.vmTrace).to.deep.equal({ code: '0x', ops: [] });
   });
+
+  it('counts against the trace budget: a vmTrace too large to hold is refused, and nothing moves', async () => {
+    const rpc = await node();
+    // 17 PUSH0s, then JUMPDEST, SWAP16, PUSH1 17, JUMP forever: each SWAP16 records the 17 words it moved.
+    const loop = '0x000000000000000000000000000000000000100f';
+    await rpc('hardhat_setCode', [loop, `0x${'5f'.repeat(17)}5b9f601156`]);
+    const request = { from: ADDRESSES[0], to: loop, gas: `0x${(3_000_000).toString(16)}` };
+    await expectRpcError(rpc('trace_call', [request, ['vmTrace']]), -32000, /^trace too large: traces over 128 MiB/);
+    // The budget is per answer: a smaller run of the same loop is traced, and the chain did not move.
+    const small = await rpc<Replay>('trace_call', [{ ...request, gas: '0x186a0' }, ['vmTrace']]);
+    expect(small.vmTrace!.ops.at(-1)!.ex).to.equal(null); // it ran out of gas
+    expect(await rpc('eth_blockNumber')).to.equal('0x0');
+  });
 });

@@ -9,7 +9,7 @@
  * tracer does; a CALL or CREATE's record after its callee returned.
  */
 import type { InterpreterStep, Message } from '@ethereumjs/evm';
-import { type ExecutionTracer, type TraceBudget, type TraceEnv, listen } from '../tracing.js';
+import { type ExecutionTracer, type TraceBudget, type TraceEnv, listen, traceTooLarge } from '../tracing.js';
 
 export interface VmOp {
   readonly pc: number;
@@ -130,6 +130,8 @@ export class VmTracer implements ExecutionTracer {
   }
 
   private step(step: InterpreterStep): void {
+    // Past the budget the run is stopped (not an EVM error: the whole run ends), as the struct logger's.
+    if (this.budget.exceeded) throw traceTooLarge('traces');
     const frame = this.open[this.open.length - 1];
     if (!frame) return;
     if (frame.last) this.complete(frame.last, step);
