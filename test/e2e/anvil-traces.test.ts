@@ -219,6 +219,7 @@ describe(`differential: trace_* and tracers against Anvil ${ANVIL_VERSION}`, fun
     for (const tx of txs) await same('trace_transaction', [tx]);
     for (const block of blocks) await same('trace_block', [block]);
     await same('trace_filter', [{ fromBlock: blocks[0], toBlock: blocks.at(-1) }]);
+    await same('trace_filter', [{ fromBlock: blocks[1], toBlock: blocks.at(-1), fromAddress: [SENDER.address.toLowerCase()], count: 4 }]);
     await same('trace_filter', [
       { fromBlock: blocks[0], toBlock: blocks.at(-1), toAddress: [getCreateAddress({ from: SENDER.address, nonce: 0 }).toLowerCase()], after: 1, count: 3 },
     ]);
