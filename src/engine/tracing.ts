@@ -7,8 +7,10 @@
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import type { RunTxResult, VM } from '@ethereumjs/vm';
 import { type Address, bigIntToBytes, createAddressFromBigInt, setLengthLeft } from '@ethereumjs/util';
-import { type EngineError, rejected } from './errors.js';
 import { executionErrorText, revertReason } from './revert.js';
+import { TraceBudget, traceTooLarge } from './tracers/budget.js';
+
+export { TraceBudget, traceTooLarge };
 
 /** Where a traced transaction runs: its VM (events, state) and its block's coinbase. */
 export interface TraceEnv {
@@ -19,29 +21,6 @@ export interface TraceEnv {
 export interface ExecutionTracer {
   /** Subscribes to the VM's and EVM's events; returns the unsubscribe function. */
   attach(env: TraceEnv): () => void;
-}
-
-/**
- * What the tracers of one answer may hold in memory, roughly counted, shared by the
- * tracers of a block trace so that a whole block stays within one trace's bound. A
- * 30M-gas loop runs millions of opcodes, each record with its stack (and memory): without
- * a bound, tracing it would take the node's whole heap. Past it the trace is refused, not
- * cut short.
- */
-export class TraceBudget {
-  private used = 0;
-  get usedBytes(): number {
-    return this.used;
-  }
-  exceeded = false;
-  constructor(readonly maxBytes = MAX_TRACE_BYTES) {}
-
-  /** Counts `bytes` more; false (and exceeded from then on) once past the bound. */
-  take(bytes: number): boolean {
-    this.used += bytes;
-    if (this.used > this.maxBytes) this.exceeded = true;
-    return !this.exceeded;
-  }
 }
 
 /** A traced run: its result, and how many logs earlier transactions of its block emitted. */
@@ -92,16 +71,6 @@ export interface StructLogOptions {
   readonly limit: number;
   /** The size of a record as the answer writes it (the RPC layer knows the encoding); needed with a limit. */
   readonly measure?: (log: StructLog) => number;
-}
-
-/** The bound of one answer's traces (TraceBudget). */
-const MAX_TRACE_BYTES = 128 * 1024 * 1024;
-
-/** `what`: the struct logs, or the records of another tracer (call frames, accounts). */
-export function traceTooLarge(what = 'struct logs'): EngineError {
-  return rejected(
-    `trace too large: ${what} over ${MAX_TRACE_BYTES / 2 ** 20} MiB; ask for less (limit, disableStack, disableStorage, no enableMemory, one transaction instead of a block) or use callTracer`,
-  );
 }
 
 export interface StructLog {
@@ -186,8 +155,12 @@ export class StructLogTracer implements ExecutionTracer {
 
   private async record(step: InterpreterStep): Promise<void> {
     const { limit, measure } = this.options;
-    // go-ethereum stops recording (and tracking storage) once the output passed the limit.
-    if (limit > 0 && this.outputBytes > limit) return;
+    // go-ethereum stops recording (and tracking storage) once the output passed the limit;
+    // the records kept are final (no callee's gas or failure is added to them later).
+    if (limit > 0 && this.outputBytes > limit) {
+      this.lastAtDepth[this.lastAtDepth.length - 1] = undefined;
+      return;
+    }
     const op = step.opcode.name;
     let storage: ReadonlyMap<string, string> | undefined;
     if (!this.options.disableStorage && (op === 'SLOAD' || op === 'SSTORE') && step.stack.length >= (op === 'SLOAD' ? 1 : 2)) {

@@ -11,11 +11,12 @@ import type { Json } from '../rpc/json.js';
 import type { RpcContext, RpcMethod } from '../rpc/method.js';
 import type { MethodTable } from '../rpc/table.js';
 import type { ForkSession } from './session.js';
+import { traceRoutes } from './traceRoutes.js';
 
-type Ref = { kind: 'number'; number: bigint } | { kind: 'hash'; hash: string } | { kind: 'local' };
+export type Ref = { kind: 'number'; number: bigint } | { kind: 'hash'; hash: string } | { kind: 'local' };
 
 /** A block parameter as the request gives it; `local`: a tag that names the local head (or nothing). */
-function refOf(value: unknown): Ref {
+export function refOf(value: unknown): Ref {
   if (typeof value === 'string') {
     if (value === 'earliest') return { kind: 'number', number: 0n };
     if (/^0x[0-9a-fA-F]{1,16}$/.test(value)) return { kind: 'number', number: BigInt(value) };
@@ -47,12 +48,12 @@ export function forward(session: ForkSession, method: string, params: readonly u
 }
 
 /** An upstream answer about a block after the pinned one is not part of this chain: null. */
-function pinnedOnly(session: ForkSession, answer: unknown): unknown {
+export function pinnedOnly(session: ForkSession, answer: unknown): unknown {
   const number = (answer as { blockNumber?: unknown; number?: unknown } | null)?.blockNumber ?? (answer as { number?: unknown } | null)?.number;
   return typeof number === 'string' && BigInt(number) > session.number ? null : answer;
 }
 
-type Route = (ctx: RpcContext, session: ForkSession, params: readonly unknown[], local: () => Promise<Json>, name: string) => Promise<unknown>;
+export type Route = (ctx: RpcContext, session: ForkSession, params: readonly unknown[], local: () => Promise<Json>, name: string) => Promise<unknown>;
 
 /** State at a block: before the pinned block, the upstream's. */
 const stateAt =
@@ -69,7 +70,7 @@ const stateAt =
  * the head while the head is still the pinned block too (the local copy of the pinned block has
  * the upstream's hash but not its transactions or state root).
  */
-const blockByNumber: Route = async (ctx, session, params, local, name) => {
+export const blockByNumber: Route = async (ctx, session, params, local, name) => {
   const ref = refOf(params[0]);
   if (ref.kind === 'number' && ref.number <= session.number) return forward(session, name, params);
   const tag = params[0];
@@ -80,7 +81,7 @@ const blockByNumber: Route = async (ctx, session, params, local, name) => {
 };
 
 /** A block (or what is in it) by hash: the local chain's after the pinned block, else the upstream's up to it. */
-const blockByHash: Route = async (ctx, session, params, local, name) => {
+export const blockByHash: Route = async (ctx, session, params, local, name) => {
   const ref = refOf(params[0]);
   if (ref.kind === 'hash' && !localAfterFork(ctx, session, ref.hash)) return pinnedOnly(session, await forward(session, name, params));
   return local();
@@ -165,6 +166,10 @@ export function routeForkHistory(table: MethodTable): MethodTable {
   for (const name of ['debug_traceTransaction', 'chain_traceTransaction']) {
     const original = table.get(name);
     if (original) routed.set(name, withRoute(original, traceTransaction, 'debug_traceTransaction'));
+  }
+  for (const [name, route] of Object.entries(traceRoutes(table))) {
+    const original = table.get(name);
+    if (original) routed.set(name, withRoute(original, route, name));
   }
   for (const [suffix, route] of Object.entries(routes)) {
     for (const name of [`eth_${suffix}`, `chain_${suffix}`]) {

@@ -261,6 +261,44 @@ describe('forking a chain-sim upstream', function () {
         'latest',
       ]);
       expect(BigInt(`0x${callTrace.returnValue.replace(/^0x/, '')}`)).to.equal(12_011n);
+      // Every tracer and Parity/Otterscan method replays the local block on the forked state.
+      const receipt = await rpc<{ blockNumber: string; gasUsed: string }>('eth_getTransactionReceipt', [hash]);
+      const [parityTrace] = await rpc<Array<{ action: { from: string; to: string }; blockNumber: number; transactionHash: string }>>('trace_transaction', [
+        hash,
+      ]);
+      expect(parityTrace!.action).to.include({ from: holder(11), to: up().tokenAddress.toLowerCase() });
+      const replay = await rpc<{ stateDiff: Record<string, { storage: object }>; vmTrace: { ops: Array<{ op: string }> } }>('trace_replayTransaction', [
+        hash,
+        ['trace', 'stateDiff', 'vmTrace'],
+      ]);
+      expect(Object.keys(replay.stateDiff[up().tokenAddress.toLowerCase()]!.storage)).to.have.length(2); // both balances
+      expect(replay.vmTrace.ops.filter((op) => op.op === 'SSTORE')).to.have.length(2);
+      const [blockTrace] = await rpc<Array<{ txHash: string; result: Record<string, object> }>>('debug_traceBlockByNumber', [
+        receipt.blockNumber,
+        { tracer: 'prestateTracer' },
+      ]);
+      expect(blockTrace!.txHash).to.equal(hash);
+      expect(blockTrace!.result).to.have.property(up().tokenAddress.toLowerCase());
+      const otsTrace = await rpc<Array<{ type: string; from: string }>>('ots_traceTransaction', [hash]);
+      expect(otsTrace[0]).to.include({ type: 'CALL', from: holder(11) });
+      // The upstream's history is traced by the upstream: its blocks and transactions, the older part of a trace_filter range.
+      const head = hex(up().head);
+      for (const [method, params] of [
+        ['trace_transaction', [up().transferTx]],
+        ['trace_get', [up().transferTx, ['0x0']]],
+        ['trace_replayTransaction', [up().transferTx, ['trace', 'stateDiff']]],
+        ['trace_block', [head]],
+        ['trace_replayBlockTransactions', [head, ['trace']]],
+        ['debug_traceBlockByNumber', [head, { tracer: 'callTracer' }]],
+      ] as Array<[string, unknown[]]>) {
+        expect(await rpc(method, params), method).to.deep.equal(await up().rpc(method, params));
+      }
+      const upstreamPart = await up().rpc<unknown[]>('trace_filter', [{ fromBlock: '0x0', toBlock: head }]);
+      const all = await rpc<Array<{ transactionHash: string }>>('trace_filter', [{}]);
+      expect(all).to.deep.equal([...upstreamPart, parityTrace]);
+      expect(all.at(-1)!.transactionHash).to.equal(hash);
+      expect(await rpc('trace_filter', [{ after: 1, count: 2 }])).to.deep.equal(all.slice(1, 3));
+      expect(await rpc('trace_filter', [{ fromBlock: receipt.blockNumber }])).to.deep.equal([parityTrace]);
       // A transaction of the upstream's history is traced by the upstream.
       const upstreamTrace = await rpc<{ failed: boolean; structLogs: unknown[] }>('debug_traceTransaction', [up().transferTx]);
       expect(upstreamTrace).to.deep.equal(await up().rpc('debug_traceTransaction', [up().transferTx]));

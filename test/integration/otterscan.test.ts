@@ -1,5 +1,5 @@
 // Otterscan's ots_* block and search methods and erigon_getHeaderByNumber (the trace-based
-// ots_* methods are compared with Anvil in test/e2e/anvil-traces.test.ts).
+// ots_* methods are in otterscanTraces.test.ts, and compared with Anvil in test/e2e/anvil-traces.test.ts).
 import { expect } from 'chai';
 import { ADDRESSES, expectRpcError, newNode, send } from '../helpers/chain.js';
 

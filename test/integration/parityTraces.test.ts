@@ -58,7 +58,7 @@ describe('trace_get, trace_replay*, trace_call, trace_rawTransaction', () => {
     ]);
     const blockReplay = await rpc<Replay[]>('trace_replayBlockTransactions', [block, ['trace']]);
     expect(blockReplay).to.deep.equal([{ ...replay, stateDiff: null, transactionHash: receipt.transactionHash }]);
-    await expectRpcError(rpc('trace_replayTransaction', [receipt.transactionHash, ['vmTrace']]), -32602, /"vmTrace" is not supported/);
+    await expectRpcError(rpc('trace_replayTransaction', [receipt.transactionHash, ['vmTrace', 'x']]), -32602, /unknown trace type "x"/);
   });
 
   it('a created account is "+" in the stateDiff', async () => {
@@ -104,5 +104,26 @@ describe('trace_get, trace_replay*, trace_call, trace_rawTransaction', () => {
     expect(BigInt(rawTraced.output)).to.equal(1n);
     expect(await rpc('eth_blockNumber')).to.equal('0x1');
     expect(BigInt(await rpc<string>('eth_call', [{ to: address, data: token.encodeFunctionData('balanceOf', [TO]) }]))).to.equal(0n);
+  });
+
+  it('trace_filter: fromBlock/toBlock, fromAddress and toAddress (a creation matches its address), then after and count', async () => {
+    const { rpc } = newNode();
+    const address = (await deploy(rpc, 'Token', ['Token', 'TKN', 1000n])).toLowerCase(); // block 1, account 0
+    await send(rpc, 1, { to: TO, nonce: 0, value: 5n }); // block 2, account 1
+    await send(rpc, 0, { to: address, nonce: 1, data: token.encodeFunctionData('transfer', [TO, 7n]) }); // block 3
+    await send(rpc, 1, { to: address, nonce: 1, data: token.encodeFunctionData('transfer', [TO, 1n]) }); // block 4: reverts, account 1 has none
+    const filter = (fields: object) => rpc<Array<Trace & { blockNumber: number }>>('trace_filter', [fields]);
+    const all = await filter({});
+    expect(all.map((trace) => trace.blockNumber)).to.deep.equal([1, 2, 3, 4]);
+    expect((await filter({ fromBlock: '0x2', toBlock: '0x3' })).map((trace) => trace.blockNumber)).to.deep.equal([2, 3]);
+    expect((await filter({ fromAddress: [ADDRESSES[1]] })).map((trace) => trace.blockNumber)).to.deep.equal([2, 4]);
+    expect((await filter({ toAddress: [address] })).map((trace) => trace.blockNumber)).to.deep.equal([1, 3, 4]);
+    expect((await filter({ fromAddress: [ADDRESSES[0]], toAddress: [address, TO] })).map((trace) => trace.blockNumber)).to.deep.equal([1, 3]);
+    expect((await filter({ after: 1, count: 2 })).map((trace) => trace.blockNumber)).to.deep.equal([2, 3]);
+    expect(await filter({ after: 9 })).to.deep.equal([]);
+    await expectRpcError(filter({ fromBlock: '0x3', toBlock: '0x2' }), -32602, /toBlock \(2\) before fromBlock \(3\)/);
+    await expectRpcError(filter({ fromAddress: ['0x12'] }), -32602, /fromAddress/);
+    await expectRpcError(filter({ toBlock: 'pending' }), -32602, /pending block cannot be traced/);
+    await expectRpcError(filter({ mode: 'union' }), -32602, /unknown field "mode"/);
   });
 });

@@ -228,6 +228,17 @@ describe('debug_traceTransaction and debug_traceCall', () => {
     await expectRpcError(rpc('debug_traceCall', [balanceOf, 'latest', { limit: -1 }]), -32602, /limit: expected a non-negative integer/);
   });
 
+  it('keeps under a `limit` exactly the first records of the whole trace, untouched by the calls and failures that follow', async () => {
+    const { rpc, runHash } = await callTreeRun();
+    const whole = await rpc<StructResult>('debug_traceTransaction', [runHash]);
+    // Each limit stops recording just before a CALL, CREATE or failing step whose record would be changed once its frame ends.
+    for (const index of whole.structLogs.flatMap((log, i) => (['CREATE', 'CREATE2', 'CALL', 'STATICCALL', 'DELEGATECALL'].includes(log.op) ? [i - 1] : []))) {
+      const limit = whole.structLogs.slice(0, index).reduce((sum, log) => sum + JSON.stringify(log).length, 0);
+      const limited = await rpc<StructResult>('debug_traceTransaction', [runHash, { limit }]);
+      expect(limited.structLogs, `limit ${limit}`).to.deep.equal(whole.structLogs.slice(0, index + 1));
+    }
+  });
+
   it('answers unknown transactions and unsupported options with clear errors', async () => {
     const { rpc } = newNode();
     const unknown = `0x${'ab'.repeat(32)}`;

@@ -2,13 +2,14 @@
  * Parity/OpenEthereum's trace_* methods, as Erigon and Anvil answer them (traceOutput.ts's
  * parityTraces): trace_transaction, trace_get, trace_block, trace_filter, and the replays
  * trace_replayTransaction, trace_replayBlockTransactions, trace_call, trace_callMany and
- * trace_rawTransaction with the `trace` and `stateDiff` types (vmTrace is refused).
+ * trace_rawTransaction with the `trace`, `stateDiff` and `vmTrace` types.
  */
 import type { Chain } from '../../engine/chain.js';
 import type { CallRequest } from '../../engine/execution.js';
 import { CallTracer, TraceBudget, type ExecutionTracer, type TracedRun, traceTooLarge } from '../../engine/tracing.js';
 import { MuxTracer } from '../../engine/tracers/callTree.js';
 import { PrestateTracer } from '../../engine/tracers/prestate.js';
+import { VmTracer } from '../../engine/tracers/vmTrace.js';
 import { decodeRawTransaction } from '../../engine/validation.js';
 import { address, arrayOf, blockNumberOrTag, blockRef, callRequest, data, hash, index } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
@@ -16,17 +17,19 @@ import { invalidParams, serverError } from '../errors.js';
 import type { Json, JsonObject } from '../json.js';
 import { defineMethod, optionalParam, param } from '../method.js';
 import { parityTraces } from '../traceOutput.js';
+import { formatVmTrace } from '../vmTraceOutput.js';
 import type { Address } from '@ethereumjs/util';
 
-type TraceType = 'trace' | 'stateDiff';
+type TraceType = 'trace' | 'stateDiff' | 'vmTrace';
 
-/** The replay types: `trace` and `stateDiff`; `vmTrace` (per-opcode Parity traces) is not served. */
+const TRACE_TYPES: readonly string[] = ['trace', 'stateDiff', 'vmTrace'];
+
+/** The replay types: `trace` (the calls), `stateDiff` (what changed), `vmTrace` (every opcode). */
 const traceTypes = (value: unknown, path: string): ReadonlySet<TraceType> => {
-  if (!Array.isArray(value)) throw invalidParams(`invalid argument ${path}: expected an array of trace types ("trace", "stateDiff")`);
+  if (!Array.isArray(value)) throw invalidParams(`invalid argument ${path}: expected an array of trace types ("trace", "stateDiff", "vmTrace")`);
   for (const type of value) {
-    if (type === 'vmTrace') throw invalidParams(`invalid argument ${path}: "vmTrace" is not supported (use debug_traceTransaction's struct logs)`);
-    if (type !== 'trace' && type !== 'stateDiff')
-      throw invalidParams(`invalid argument ${path}: unknown trace type ${JSON.stringify(type)}; expected "trace" or "stateDiff"`);
+    if (!TRACE_TYPES.includes(type))
+      throw invalidParams(`invalid argument ${path}: unknown trace type ${JSON.stringify(type)}; expected "trace", "stateDiff" or "vmTrace"`);
   }
   return new Set(value as TraceType[]);
 };
@@ -37,7 +40,9 @@ function replayTracers(types: ReadonlySet<TraceType>, budget: TraceBudget) {
   const state = types.has('stateDiff')
     ? new PrestateTracer({ diffMode: true, includeEmpty: true, disableCode: false, disableStorage: false }, budget)
     : undefined;
-  const tracer: ExecutionTracer = state ? new MuxTracer([calls, state]) : calls;
+  const vm = types.has('vmTrace') ? new VmTracer(budget) : undefined;
+  const tracers: ExecutionTracer[] = [calls, ...(state ? [state] : []), ...(vm ? [vm] : [])];
+  const tracer: ExecutionTracer = tracers.length > 1 ? new MuxTracer(tracers) : calls;
   return {
     tracer,
     result(run: TracedRun): JsonObject {
@@ -48,7 +53,7 @@ function replayTracers(types: ReadonlySet<TraceType>, budget: TraceBudget) {
         output: encodeData(failed ? new Uint8Array() : execResult.returnValue),
         stateDiff: state ? stateDiff(state) : null,
         trace: types.has('trace') ? parityTraces(calls, run, false) : [],
-        vmTrace: null,
+        vmTrace: vm?.root ? formatVmTrace(vm.root) : null,
       };
     },
   };
