@@ -19,7 +19,6 @@ import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { removeStaleTempFiles, writeFileAtomically } from './atomicFile.js';
 import type { Chain } from './engine/chain.js';
 import { MAX_TIMESTAMP } from './engine/clock.js';
-import type { TrackingStateManager } from './engine/stateDump.js';
 import type { ChainSegment, MinedBlock } from './engine/blocks.js';
 import type { ReservedBlocks } from './engine/emptyRanges.js';
 import { SavedBlockDecoder } from './savedBlocks.js';
@@ -130,9 +129,9 @@ export async function restoreState(chain: Chain, saved: StateFile, path: string)
       await chain.adoptSavedBlocks(entries);
     }
     await chain.loadState(saved.alloc);
-    for (const privateKey of saved.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
+    for (const privateKey of saved.privateKeys ?? []) await chain.addOwnedAccount({ address: createAddressFromPrivateKey(privateKey), privateKey });
     if (saved.clockOffset !== undefined) {
-      chain.clock.offset = saved.clockOffset;
+      await chain.setClockOffset(saved.clockOffset);
       // Blocks are stamped with the clock: one past uint64 could never mine a block.
       if (chain.clock.nowSeconds() > MAX_TIMESTAMP)
         throw new StateFileError('state.clockOffset', `${saved.clockOffset} puts the clock past 2^64-1 (block timestamps are uint64)`);
@@ -155,20 +154,9 @@ export interface CapturedState {
  * the same moment. The blocks are a list of references (blocks are immutable, a run is a
  * few fields), so writing them can happen after the task, while the node serves requests.
  */
-export function captureState(chain: Chain): Promise<CapturedState> {
-  return chain.queue.run(async () => ({
-    file: {
-      chainId: chain.chainId,
-      hardfork: chain.common.hardfork(),
-      gasLimit: chain.blockGasLimit,
-      timestamp: chain.blocks.headTimestamp,
-      clockOffset: chain.clock.offset,
-      privateKeys: chain.accounts.list().map((address) => chain.accounts.privateKeyOf(address)!),
-      // chain.dumpState() would queue a second task behind this one and never run.
-      alloc: await (chain.vm.stateManager as TrackingStateManager).dump(),
-    },
-    segments: chain.segments(),
-  }));
+export async function captureState(chain: Chain): Promise<CapturedState> {
+  const { segments, ...file } = await chain.persistable();
+  return { file: { chainId: chain.chainId, ...file }, segments };
 }
 
 /**

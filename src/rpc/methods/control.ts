@@ -47,7 +47,7 @@ function timerMs(value: bigint, name: string, msPerUnit: bigint): number {
 async function anvilIntervalMining(chain: Chain, seconds: bigint): Promise<void> {
   const ms = timerMs(seconds, 'seconds', 1000n);
   await chain.setAutomine(false);
-  chain.setIntervalMining(ms);
+  await chain.setIntervalMining(ms);
 }
 
 export const controlMethods = [
@@ -86,8 +86,8 @@ export const controlMethods = [
     return true;
   }),
   // Hardhat's semantics (milliseconds; automine stays as it is).
-  defineMethod('chain_setIntervalMining', [param('milliseconds', count)], ({ chain }, ms) => {
-    chain.setIntervalMining(timerMs(ms, 'milliseconds', 1n));
+  defineMethod('chain_setIntervalMining', [param('milliseconds', count)], async ({ chain }, ms) => {
+    await chain.setIntervalMining(timerMs(ms, 'milliseconds', 1n));
     return true;
   }),
   // Anvil's: seconds, and one mining mode, so an interval turns automine off (0: no mining at all).
@@ -102,7 +102,7 @@ export const controlMethods = [
       await anvilIntervalMining(chain, interval);
       return null;
     }
-    chain.setIntervalMining(timerMs(interval, 'milliseconds', 1n));
+    await chain.setIntervalMining(timerMs(interval, 'milliseconds', 1n));
     return true;
   }),
   // In proof-of-work mode they start and stop handing out work (and the built-in miner).
@@ -114,31 +114,31 @@ export const controlMethods = [
   defineMethod('miner_stop', [], async ({ chain, pow }) => {
     pow?.stop();
     await chain.setAutomine(false);
-    chain.setIntervalMining(0);
+    await chain.setIntervalMining(0);
     return true;
   }),
 
   // Each answers the clock's whole offset in its tool's own form: a quantity here, Hardhat's
   // decimal string ("an exception", its source says), Anvil's JSON number.
-  defineMethod('chain_increaseTime', [param('seconds', count)], ({ chain }, seconds) => encodeQuantity(chain.increaseTime(seconds))),
-  defineMethod('evm_increaseTime', [param('seconds', count)], ({ chain }, seconds) => chain.increaseTime(seconds).toString()),
-  defineMethod('anvil_increaseTime', [param('seconds', count)], ({ chain }, seconds) => Number(chain.increaseTime(seconds))),
-  defineMethod('chain_setNextBlockTimestamp', [param('timestamp', count)], ({ chain }, timestamp) => {
-    chain.setNextBlockTimestamp(timestamp);
+  defineMethod('chain_increaseTime', [param('seconds', count)], async ({ chain }, seconds) => encodeQuantity(await chain.increaseTime(seconds))),
+  defineMethod('evm_increaseTime', [param('seconds', count)], async ({ chain }, seconds) => (await chain.increaseTime(seconds)).toString()),
+  defineMethod('anvil_increaseTime', [param('seconds', count)], async ({ chain }, seconds) => Number(await chain.increaseTime(seconds))),
+  defineMethod('chain_setNextBlockTimestamp', [param('timestamp', count)], async ({ chain }, timestamp) => {
+    await chain.setNextBlockTimestamp(timestamp);
     return null;
   }),
-  defineMethod('chain_setTime', [param('timestamp', count)], ({ chain }, timestamp) => {
-    chain.setTime(timestamp);
+  defineMethod('chain_setTime', [param('timestamp', count)], async ({ chain }, timestamp) => {
+    await chain.setTime(timestamp);
     return true;
   }),
 
-  defineMethod('chain_setBlockTimestampInterval', [param('seconds', count)], ({ chain }, seconds) => {
+  defineMethod('chain_setBlockTimestampInterval', [param('seconds', count)], async ({ chain }, seconds) => {
     // Timestamps must increase from block to block.
     if (seconds === 0n) throw invalidParams('invalid argument 0 (seconds): must be at least 1');
-    chain.clock.setBlockInterval(seconds);
+    await chain.setBlockTimestampInterval(seconds);
     return true;
   }),
-  defineMethod('chain_removeBlockTimestampInterval', [], ({ chain }) => chain.clock.clearBlockInterval()),
+  defineMethod('chain_removeBlockTimestampInterval', [], ({ chain }) => chain.removeBlockTimestampInterval()),
 
   defineMethod('chain_setBalance', [param('address', address), param('balance', uint256)], async ({ chain }, who, balance) => {
     await chain.modifyAccount(who, { balance });
@@ -166,44 +166,44 @@ export const controlMethods = [
     },
   ),
 
-  defineMethod('chain_impersonateAccount', [param('address', address)], ({ chain }, who) => {
-    chain.accounts.impersonate(who);
+  defineMethod('chain_impersonateAccount', [param('address', address)], async ({ chain }, who) => {
+    await chain.impersonate(who);
     return true;
   }),
-  defineMethod('chain_stopImpersonatingAccount', [param('address', address)], ({ chain }, who) => {
-    chain.accounts.stopImpersonating(who);
+  defineMethod('chain_stopImpersonatingAccount', [param('address', address)], async ({ chain }, who) => {
+    await chain.stopImpersonating(who);
     return true;
   }),
-  defineMethod('chain_autoImpersonateAccount', [param('enabled', boolean)], ({ chain }, enabled) => {
-    chain.accounts.impersonateAll = enabled;
+  defineMethod('chain_autoImpersonateAccount', [param('enabled', boolean)], async ({ chain }, enabled) => {
+    await chain.configure({ impersonateAll: enabled });
     return true;
   }),
-  defineMethod('chain_setCoinbase', [param('address', address)], ({ chain }, who) => {
-    chain.coinbase = who;
+  defineMethod('chain_setCoinbase', [param('address', address)], async ({ chain }, who) => {
+    await chain.configure({ coinbase: who });
     return true;
   }),
-  defineMethod('chain_setNextBlockBaseFeePerGas', [param('baseFee', uint256)], ({ chain }, fee) => {
-    chain.setNextBaseFee(fee);
+  defineMethod('chain_setNextBlockBaseFeePerGas', [param('baseFee', uint256)], async ({ chain }, fee) => {
+    await chain.setNextBaseFee(fee);
     return true;
   }),
-  defineMethod('chain_setPrevRandao', [param('prevRandao', fixedData(32))], ({ chain }, value) => {
-    chain.setNextPrevRandao(value);
+  defineMethod('chain_setPrevRandao', [param('prevRandao', fixedData(32))], async ({ chain }, value) => {
+    await chain.setNextPrevRandao(value);
     return true;
   }),
-  defineMethod('chain_setBlockGasLimit', [param('gasLimit', quantity(63))], ({ chain }, limit) => {
+  defineMethod('chain_setBlockGasLimit', [param('gasLimit', quantity(63))], async ({ chain }, limit) => {
     if (limit < 5000n) throw invalidParams('invalid argument 0 (gasLimit): must be at least 5000');
-    chain.blockGasLimit = limit;
+    await chain.configure({ blockGasLimit: limit });
     return true;
   }),
   defineMethod('chain_dropTransaction', [param('transactionHash', hash)], ({ chain }, h) => chain.dropTransaction(h)),
   // Anvil answers with the dropped transaction's hash, or null when it was not in the pool.
-  defineMethod('anvil_dropTransaction', [param('transactionHash', hash)], ({ chain }, h) => (chain.dropTransaction(h) ? h : null)),
-  defineMethod('anvil_dropAllTransactions', [], ({ chain }) => {
-    chain.dropTransactions();
+  defineMethod('anvil_dropTransaction', [param('transactionHash', hash)], async ({ chain }, h) => ((await chain.dropTransaction(h)) ? h : null)),
+  defineMethod('anvil_dropAllTransactions', [], async ({ chain }) => {
+    await chain.dropTransactions();
     return null;
   }),
-  defineMethod('anvil_removePoolTransactions', [param('address', address)], ({ chain }, who) => {
-    chain.dropTransactions(who);
+  defineMethod('anvil_removePoolTransactions', [param('address', address)], async ({ chain }, who) => {
+    await chain.dropTransactions(who);
     return null;
   }),
 
