@@ -178,6 +178,11 @@ export class Chain extends ChainControls {
     return this.run('setIntervalMining', (core) => core.mining.setInterval(ms, maxMs));
   }
 
+  /** Anvil's anvil_setIntervalMining: an interval in ms replaces automine (0: no mining at all). */
+  setIntervalMiningOnly(ms: number): Promise<void> {
+    return this.run('setIntervalMiningOnly', (core) => core.mining.intervalOnly(ms));
+  }
+
   /** The mining mode the node was configured with: at start-up (once the chain is loaded); a reset restores it too. */
   startConfiguredMining(): Promise<void> {
     return this.run('startConfiguredMining', (core) => core.mining.restoreConfigured());

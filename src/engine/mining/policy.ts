@@ -75,6 +75,12 @@ export class MiningPolicy {
     arm();
   }
 
+  /** Anvil's one mining mode: an interval turns automine off; 0 leaves no mining at all. */
+  intervalOnly(ms: number): void {
+    this.automine = false;
+    this.setInterval(ms);
+  }
+
   /** Stop the timer so the process can exit. */
   close(): void {
     this.setInterval(0);

@@ -45,9 +45,7 @@ function timerMs(value: bigint, name: string, msPerUnit: bigint): number {
 }
 
 async function anvilIntervalMining(chain: Chain, seconds: bigint): Promise<void> {
-  const ms = timerMs(seconds, 'seconds', 1000n);
-  await chain.setAutomine(false);
-  await chain.setIntervalMining(ms);
+  await chain.setIntervalMiningOnly(timerMs(seconds, 'seconds', 1000n));
 }
 
 export const controlMethods = [
