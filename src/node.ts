@@ -95,8 +95,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   chain.on('error', (error) => console.error('chain-sim: internal error in a background task (mining, console.log):', error));
   // Solidity's console.log, printed as Hardhat, Ganache and Anvil print it.
   if (!options.noConsoleLog) chain.on('consoleLog', (line) => options.logger(line));
-  for (const privateKey of fixtures?.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
-  applyStartupSettings(chain, options, saved !== undefined);
+  for (const privateKey of fixtures?.privateKeys ?? []) await chain.addOwnedAccount({ address: createAddressFromPrivateKey(privateKey), privateKey });
+  await applyStartupSettings(chain, options, saved !== undefined);
   if (saved) await restoreState(chain, saved, options.stateFile!);
   if (options.importFile !== undefined) {
     const { imported, transactions } = await importChainFile(chain, options.importFile);
@@ -113,7 +113,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
           () => fork.session,
         );
   const pow = options.mining === 'pow' ? startPow(chain, options) : undefined;
-  chain.startConfiguredMining();
+  await chain.startConfiguredMining();
   const stopTraces = options.printTraces ? printTraces(chain, options.logger) : undefined;
   if (options.accountsOut !== undefined) await writeAccountsFile(options.accountsOut, chain, options);
   const filters = new FilterManager(chain, {

@@ -26,9 +26,7 @@ import { SavedBlockDecoder } from './savedBlocks.js';
 import { isStateStream, readStateStreamHead, streamedBlocks, writeStateStream } from './stateStream.js';
 import { OptionError, resolveOptions } from './options.js';
 import { type StateFile, StateFileError, decodeStateFile, preview } from './stateFile.js';
-import { restoreForkOverlay } from './engine/forkOverlay.js';
 import { decodeSavedFork } from './fork/savedFork.js';
-import type { TrackingStateManager } from './engine/stateDump.js';
 import type { ForkSession } from './fork/session.js';
 
 /** A state file that cannot be used; the message is one line naming the file. */
@@ -132,11 +130,11 @@ export async function restoreState(chain: Chain, saved: StateFile, path: string)
     else {
       const { overlay } = decodeSavedFork(saved.fork);
       // The overlay's entries over the fork's start state (forkOverlay.ts), not a plain load that would drop the upstream's storage.
-      await chain.queue.run(() => restoreForkOverlay(chain.vm.stateManager as TrackingStateManager, { ...overlay, alloc: new Map(saved.alloc) }));
+      await chain.restoreForkOverlay({ ...overlay, alloc: new Map(saved.alloc) });
     }
-    for (const privateKey of saved.privateKeys ?? []) chain.accounts.addOwned({ address: createAddressFromPrivateKey(privateKey), privateKey });
+    for (const privateKey of saved.privateKeys ?? []) await chain.addOwnedAccount({ address: createAddressFromPrivateKey(privateKey), privateKey });
     if (saved.clockOffset !== undefined) {
-      chain.clock.offset = saved.clockOffset;
+      await chain.setClockOffset(saved.clockOffset);
       // Blocks are stamped with the clock: one past uint64 could never mine a block.
       if (chain.clock.nowSeconds() > MAX_TIMESTAMP)
         throw new StateFileError('state.clockOffset', `${saved.clockOffset} puts the clock past 2^64-1 (block timestamps are uint64)`);

@@ -2,21 +2,23 @@
 import type { Chain, EngineOptions } from './engine/chain.js';
 import { OptionError, type ResolvedOptions } from './options.js';
 
-export function applyStartupSettings(chain: Chain, options: ResolvedOptions, restored: boolean): void {
+export async function applyStartupSettings(chain: Chain, options: ResolvedOptions, restored: boolean): Promise<void> {
   for (const entry of options.unlock) {
     // The node's own accounts are unlocked already (an index must name one); any other address may send unsigned, as Ganache's unlocked accounts.
     if (typeof entry === 'number') {
       if (entry >= chain.accounts.list().length) throw new OptionError('unlock', `there is no account ${entry}`);
-    } else if (!chain.accounts.holds(entry)) chain.accounts.impersonate(entry);
+    } else if (!chain.accounts.holds(entry)) await chain.impersonate(entry);
   }
-  if (options.autoImpersonate) chain.accounts.impersonateAll = true;
-  if (options.gasPrice !== undefined) chain.gasPrice = options.gasPrice;
-  if (options.transactionGasCap !== undefined) chain.callGasCap = options.transactionGasCap;
-  if (options.disableMinPriorityFee) chain.suggestedTip = 0n;
-  chain.finalityLag = BigInt(options.slotsInAnEpoch);
-  chain.clock.allowSameTimestamp = options.allowSameTimestamp;
+  await chain.configure({
+    ...(options.autoImpersonate ? { impersonateAll: true } : {}),
+    ...(options.gasPrice !== undefined ? { gasPrice: options.gasPrice } : {}),
+    ...(options.transactionGasCap !== undefined ? { callGasCap: options.transactionGasCap } : {}),
+    ...(options.disableMinPriorityFee ? { suggestedTip: 0n } : {}),
+    finalityLag: BigInt(options.slotsInAnEpoch),
+    allowSameTimestamp: options.allowSameTimestamp,
+  });
   // Later blocks continue from the genesis time given, as Hardhat's initialDate and Ganache's chain.time do.
-  if (options.timestamp !== undefined && !restored) chain.clock.setTime(options.timestamp);
+  if (options.timestamp !== undefined && !restored) await chain.setTime(options.timestamp);
 }
 
 /**

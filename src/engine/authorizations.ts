@@ -18,7 +18,11 @@ export interface AuthorizationRequest {
 }
 
 /** The signed tuple, in the transaction's byte form. */
-export function authorizationTuple(request: AuthorizationRequest, accounts: AccountRegistry, index: number): EOACode7702AuthorizationListBytesItem {
+export function authorizationTuple(
+  request: AuthorizationRequest,
+  accounts: Pick<AccountRegistry, 'privateKeyOf'>,
+  index: number,
+): EOACode7702AuthorizationListBytesItem {
   const unsigned = [bigIntToUnpaddedBytes(request.chainId), request.address.bytes, bigIntToUnpaddedBytes(request.nonce)] as const;
   if (request.signature) {
     const { yParity, r, s } = request.signature;

@@ -10,7 +10,12 @@ import { EngineError, rejected } from './errors.js';
 export const MAX_EXPORT_BYTES = 32 * 1024 * 1024;
 
 /** Blocks first..last inclusive, RLP-encoded and concatenated. */
-export function exportBlocks(store: BlockStore, first: bigint, last: bigint, maxBytes = MAX_EXPORT_BYTES): Uint8Array {
+export function exportBlocks(
+  store: Pick<BlockStore, 'headNumber' | 'firstNumber' | 'byNumber'>,
+  first: bigint,
+  last: bigint,
+  maxBytes = MAX_EXPORT_BYTES,
+): Uint8Array {
   if (first > last) throw new EngineError('invalidInput', `first block ${first} is after last block ${last}`);
   if (last > store.headNumber) throw new EngineError('invalidInput', `last block ${last} is after the head ${store.headNumber}`);
   if (first < store.firstNumber)

@@ -2,9 +2,23 @@
  * Runs async tasks one at a time, in arrival order. Every operation that reads or
  * writes chain state goes through one queue, so a reader never observes a block
  * half-applied and two writers never interleave.
+ *
+ * The queue cannot be re-entered: a task that queued another task with `run` and waited for
+ * it would wait for itself forever. The queue knows when code of a task is running (`running`:
+ * the synchronous start of every task, and code a task calls through `asTask`), and the chain
+ * facade refuses a queued call then, with a ReentryError. See docs/architecture.md.
  */
+
+/** A queued call made from inside a running task: it would wait for that task, which waits for it. */
+export class ReentryError extends Error {
+  constructor(what: string) {
+    super(`internal error: ${what} was queued from inside a task of the chain's queue, which would wait for itself forever`);
+    this.name = 'ReentryError';
+  }
+}
+
 interface Job {
-  readonly task: () => Promise<unknown>;
+  readonly task: () => unknown;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -14,6 +28,8 @@ export class SerialQueue {
   private readonly next: Job[] = [];
   private readonly waiting: Job[] = [];
   private draining = false;
+  /** True while code of a task runs synchronously (its start, asTask); false across its awaits. */
+  private inTask = false;
 
   /**
    * @param settle called after each task; a promise it returns (which must not reject) is awaited
@@ -22,19 +38,47 @@ export class SerialQueue {
    */
   constructor(private readonly settle?: () => Promise<void> | undefined) {}
 
-  run<T>(task: () => Promise<T>): Promise<T> {
+  /** Queue `task` behind everything waiting. */
+  run<T>(task: () => T | Promise<T>): Promise<T> {
     return this.enqueue(this.waiting, task);
+  }
+
+  /** True while code of a task runs synchronously: a queued call awaited here would never run. */
+  get running(): boolean {
+    return this.inTask;
+  }
+
+  /** Run `fn`, code a task calls on someone else's behalf (a tracer, a plan), as part of the task. */
+  asTask<T>(fn: () => T): T {
+    const was = this.inTask;
+    this.inTask = true;
+    try {
+      return fn();
+    } finally {
+      this.inTask = was;
+    }
+  }
+
+  /** Run `fn`, which is not part of the task that calls it (event listeners), outside it. */
+  outsideTask<T>(fn: () => T): T {
+    const was = this.inTask;
+    this.inTask = false;
+    try {
+      return fn();
+    } finally {
+      this.inTask = was;
+    }
   }
 
   /**
    * From inside a task: run `task` right after it, before the tasks already waiting, so that
    * its effects come where the current task's answer says they are.
    */
-  runNext<T>(task: () => Promise<T>): Promise<T> {
+  runNext<T>(task: () => T | Promise<T>): Promise<T> {
     return this.enqueue(this.next, task);
   }
 
-  private enqueue<T>(lane: Job[], task: () => Promise<T>): Promise<T> {
+  private enqueue<T>(lane: Job[], task: () => T | Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       lane.push({ task, resolve: resolve as (value: unknown) => void, reject });
       if (!this.draining) {
@@ -50,7 +94,16 @@ export class SerialQueue {
       let failed = false;
       let outcome: unknown;
       try {
-        outcome = await job.task();
+        // The task's synchronous start is part of the task; at its first await the flag drops,
+        // since whatever runs until it resumes (other requests, timers) is not.
+        this.inTask = true;
+        let running: unknown;
+        try {
+          running = job.task();
+        } finally {
+          this.inTask = false;
+        }
+        outcome = await running;
       } catch (error) {
         failed = true;
         outcome = error;

@@ -13,7 +13,7 @@ export function personalMessageDigest(message: Uint8Array): Uint8Array {
 }
 
 /** Sign a 32-byte digest with an owned account's key: r ‖ s ‖ v, v = 27 + recovery, as go-ethereum returns. */
-export function signDigest(accounts: AccountRegistry, address: Address, digest: Uint8Array): Uint8Array {
+export function signDigest(accounts: Pick<AccountRegistry, 'signingKeyOf'>, address: Address, digest: Uint8Array): Uint8Array {
   const recovered = curve().sign(digest, accounts.signingKeyOf(address));
   const signature = new Uint8Array(65);
   signature.set(recovered.subarray(1, 65), 0);

@@ -33,6 +33,11 @@ const MAX_OPEN_JOURNALS = 16;
 export class WarmCacheStateManager extends BatchFlushStateManager {
   private journals: CacheJournal[] = [];
   private nextJournal = 0;
+  /**
+   * Counts what may have changed the committed state (flushes, new state roots): what was built
+   * on the state (the pending block) is reused while it is the same, with no one clearing it.
+   */
+  version = 0;
 
   /**
    * Cache entries decoded: the cache holds each account as RLP and the library decodes it on
@@ -147,11 +152,13 @@ export class WarmCacheStateManager extends BatchFlushStateManager {
   }
 
   override async setStateRoot(stateRoot: Uint8Array, clearCache = true): Promise<void> {
+    this.version++;
     for (const journal of this.journals) journal.usable = false;
     return super.setStateRoot(stateRoot, clearCache);
   }
 
   override async flush(): Promise<void> {
+    this.version++;
     if (this._caches && this.journals.length > 0) for (const journal of this.journals) journal.record(this._caches);
     return super.flush();
   }

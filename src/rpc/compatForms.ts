@@ -23,10 +23,10 @@ const amount = (value: unknown, path: string): bigint => {
 /** Ganache 7's forms of names Hardhat (or Anvil) also serves. */
 const GANACHE_FORMS: readonly RpcMethod[] = [
   // Ganache answers the clock's whole offset as a JSON number (Hardhat: a decimal string).
-  defineMethod('evm_increaseTime', [param('seconds', amount)], ({ chain }, seconds) => Number(chain.increaseTime(seconds))),
+  defineMethod('evm_increaseTime', [param('seconds', amount)], async ({ chain }, seconds) => Number(await chain.increaseTime(seconds))),
   // Ganache takes a JavaScript time in milliseconds (Anvil: seconds) and answers the offset in seconds.
-  defineMethod('evm_setTime', [param('milliseconds', amount)], ({ chain }, ms) => {
-    chain.setTime(ms / 1000n);
+  defineMethod('evm_setTime', [param('milliseconds', amount)], async ({ chain }, ms) => {
+    await chain.setTime(ms / 1000n);
     return Number(chain.clock.offset);
   }),
 ];

@@ -222,9 +222,9 @@ describe('blob transactions in their network form', function () {
     // The next sidecar releases the reverted one: one sidecar held, not two.
     const hash2 = await sendAndCheckMined(rpc, first.raw);
     expect(hash2).to.equal(hash);
-    expect((await provider.ready()).chain.blobs.size).to.equal(1);
+    expect(await (await provider.ready()).chain.inspect((core) => core.blobs.size)).to.equal(1);
     await rpc('anvil_reset');
-    expect((await provider.ready()).chain.blobs.size).to.equal(0);
+    expect(await (await provider.ready()).chain.inspect((core) => core.blobs.size)).to.equal(0);
     expect(await rpc('anvil_getBlobsByTransactionHash', [hash])).to.equal(null);
   });
 

@@ -59,7 +59,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
 
   it('answers exactly as blocks mined through the VM: intervals, time travel, base fee decay, adjacent reservations, setters in between', async () => {
     const vm = await startNode();
-    vm.chain.emptyBlocks = 'vm';
+    await vm.chain.configure({ emptyBlocks: 'vm' });
     const lazy = await startNode();
     for (const { rpc } of [vm, lazy]) {
       await rpc('hardhat_mine', ['0x32']);
@@ -87,7 +87,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
   for (const hardfork of ['paris', 'shanghai', 'cancun', 'prague', 'osaka']) {
     it(`starts a run right after a transaction, a setter, a coinbase change and a revert as the VM does (${hardfork})`, async () => {
       const vm = await startNode({ hardfork });
-      vm.chain.emptyBlocks = 'vm';
+      await vm.chain.configure({ emptyBlocks: 'vm' });
       const lazy = await startNode({ hardfork });
       for (const { rpc } of [vm, lazy]) {
         await send(rpc, 0, { to: ADDRESSES[1], value: 5 });
@@ -110,7 +110,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
   it('answers as the VM across a fork boundary inside the run (--genesis schedule by time)', async () => {
     const options = { genesis: SCHEDULE_GENESIS, hardfork: undefined, wallClock: () => 1_700_000_000_000 };
     const vm = await startNode(options);
-    vm.chain.emptyBlocks = 'vm';
+    await vm.chain.configure({ emptyBlocks: 'vm' });
     const lazy = await startNode(options);
     for (const { rpc } of [vm, lazy]) {
       await rpc('hardhat_mine', ['0x5']); // to the merge
@@ -143,7 +143,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
 
   it('finds a block by hash inside a run nobody has computed yet', async () => {
     const vm = await startNode();
-    vm.chain.emptyBlocks = 'vm';
+    await vm.chain.configure({ emptyBlocks: 'vm' });
     const lazy = await startNode();
     for (const { rpc } of [vm, lazy]) await rpc('hardhat_mine', ['0x3e8']);
     const wanted = await block(vm.rpc, 777);
@@ -197,11 +197,11 @@ describe('reserved empty blocks (chain_mine of many)', function () {
     const { rpc, chain } = await startNode();
     await rpc('hardhat_mine', ['0x3e8']);
     const at600 = await block(rpc, 600);
-    chain.blocks.truncateAbove(700n);
+    await chain.inspect((core) => core.blocks.truncateAbove(700n));
     expect(chain.blocks.headNumber).to.equal(700n);
     expect((await block(rpc, 'latest')).parentHash).to.equal((await block(rpc, 699)).hash);
     expect(await block(rpc, 600)).to.deep.equal(at600);
-    chain.blocks.truncateAbove(650n); // inside the computed part
+    await chain.inspect((core) => core.blocks.truncateAbove(650n)); // inside the computed part
     expect(await block(rpc, 651)).to.equal(null);
     expect(await rpc('eth_blockNumber')).to.equal(hex(650));
   });

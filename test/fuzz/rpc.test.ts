@@ -37,7 +37,7 @@ async function stateOf(node: SimNode): Promise<NodeState> {
   await node.chain.settling; // a send's block is built after its answer
   return {
     head: node.chain.head.hashHex,
-    root: bytesToHex(await node.chain.vm.stateManager.getStateRoot()),
+    root: bytesToHex(await node.chain.stateRoot()),
     pool: node.chain.pool.size,
     filters: node.filters.size,
   };
@@ -169,7 +169,7 @@ describe('fuzz: the whole method table with hostile input', function () {
             checkError(error as ProviderRpcError, method);
             failed = !(/TransactionSync$/.test(method) && (error as ProviderRpcError).code === 4);
           } finally {
-            node.chain.setIntervalMining(0);
+            await node.chain.setIntervalMining(0);
           }
           if (failed) expect(await stateOf(node), `state after failed ${method}`).to.deep.equal(before);
         }),
@@ -246,7 +246,7 @@ describe('fuzz: the whole method table with hostile input', function () {
           try {
             allFailed = checkAnswer(body, await withTimeout(node.dispatcher.handle(body), CALL_TIMEOUT_MS, 'handle'));
           } finally {
-            node.chain.setIntervalMining(0);
+            await node.chain.setIntervalMining(0);
           }
           if (allFailed) expect(await stateOf(node), 'state after a failed body').to.deep.equal(before);
         }),
@@ -283,7 +283,7 @@ describe('fuzz: the whole method table with hostile input', function () {
             expect(res.headers['content-type']).to.equal('application/json');
             allFailed = checkAnswer(sent, res.body === '' ? undefined : JSON.parse(res.body));
           } finally {
-            server.node.chain.setIntervalMining(0);
+            await server.node.chain.setIntervalMining(0);
           }
           if (allFailed) expect(await stateOf(server.node), 'state after a failed body').to.deep.equal(before);
         }),

@@ -186,7 +186,7 @@ describe('--import of bad chain files', function () {
     expect(error?.message).to.match(/^block 3: state root mismatch/);
     expect(await rpc('eth_blockNumber')).to.equal('0x2');
     const head = await rpc<{ stateRoot: string; hash: string }>('eth_getBlockByNumber', ['latest', false]);
-    expect(hex(await chain.vm.stateManager.getStateRoot())).to.equal(head.stateRoot);
+    expect(hex(await chain.stateRoot())).to.equal(head.stateRoot);
     expect(head.hash).to.equal(keccak256(RLP.encode(blocks[1]![0] as never)));
     expect(await rpc('eth_getBalance', [TO, 'latest'])).to.equal('0x2');
     // And it continues from there.

@@ -136,22 +136,25 @@ for (const hardfork of ['prague', 'osaka']) {
 
         const node = await provider.ready();
         const chain = node.chain;
-        const ctx: ExecutionContext = { vm: chain.vm, block: chain.head.block };
-        const cap = transactionGasCap(chain.vm.common, chain.head.block.header.gasLimit);
-        const rootBefore = bytesToHex(await chain.vm.stateManager.getStateRoot());
-        for (const [i, request] of requests.entries()) {
-          expect(callsDirectly(chain.vm.common, request), `request ${i} takes the direct path`).to.equal(true);
-          const direct = await executeCallDirectly(ctx, request, cap);
-          const viaRunTx = await executeCall(ctx, request, cap);
-          expect(direct, `request ${i}`).to.not.equal(undefined);
-          expect(comparable(direct!), `request ${i}`).to.deep.equal(comparable(viaRunTx));
-        }
-        // Below the intrinsic cost or above the sender's balance runTx answers (with its error); calls paying fees go to it.
-        expect(await executeCallDirectly(ctx, { from, to: at(warm), gas: 20_999n }, cap)).to.equal(undefined);
-        expect(await executeCallDirectly(ctx, { from: stranger, to: at(warm), value: 1n }, cap)).to.equal(undefined);
-        expect(callsDirectly(chain.vm.common, { from, to: at(warm), maxFeePerGas: 1n })).to.equal(false);
-        expect(callsDirectly(chain.vm.common, { from, data: data('0x00') })).to.equal(false);
-        expect(bytesToHex(await chain.vm.stateManager.getStateRoot())).to.equal(rootBefore);
+        // Run where a call runs: inside a task of the chain's queue, on the live VM.
+        await chain.inspect(async (core) => {
+          const ctx: ExecutionContext = { vm: core.vm, block: chain.head.block };
+          const cap = transactionGasCap(core.vm.common, chain.head.block.header.gasLimit);
+          const rootBefore = bytesToHex(await core.vm.stateManager.getStateRoot());
+          for (const [i, request] of requests.entries()) {
+            expect(callsDirectly(core.vm.common, request), `request ${i} takes the direct path`).to.equal(true);
+            const direct = await executeCallDirectly(ctx, request, cap);
+            const viaRunTx = await executeCall(ctx, request, cap);
+            expect(direct, `request ${i}`).to.not.equal(undefined);
+            expect(comparable(direct!), `request ${i}`).to.deep.equal(comparable(viaRunTx));
+          }
+          // Below the intrinsic cost or above the sender's balance runTx answers (with its error); calls paying fees go to it.
+          expect(await executeCallDirectly(ctx, { from, to: at(warm), gas: 20_999n }, cap)).to.equal(undefined);
+          expect(await executeCallDirectly(ctx, { from: stranger, to: at(warm), value: 1n }, cap)).to.equal(undefined);
+          expect(callsDirectly(core.vm.common, { from, to: at(warm), maxFeePerGas: 1n })).to.equal(false);
+          expect(callsDirectly(core.vm.common, { from, data: data('0x00') })).to.equal(false);
+          expect(bytesToHex(await core.vm.stateManager.getStateRoot())).to.equal(rootBefore);
+        });
         expect(await rpc('eth_getTransactionCount', [stranger.toString(), 'latest'])).to.equal('0x0');
       } finally {
         await provider.disconnect();

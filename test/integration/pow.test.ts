@@ -240,12 +240,14 @@ describe('proof-of-work mode (chain_getWork / chain_submitWork)', () => {
     expect(await balance(rpc, MINER_B)).to.equal((7n * BLOCK_REWARD) / 8n);
     // @ethereumjs/vm's runBlock, which pays uncle rewards itself, re-executes block 2 to the same state root.
     const { chain } = await provider.ready();
-    await runBlock(await chain.vm.shallowCopy(false), {
-      block: chain.blocks.byNumber(2n)!.block,
-      root: chain.blocks.byNumber(1n)!.block.header.stateRoot,
-      skipBlockValidation: true,
-      skipHeaderValidation: true,
-    });
+    await chain.inspect(async (core) =>
+      runBlock(await core.vm.shallowCopy(false), {
+        block: chain.blocks.byNumber(2n)!.block,
+        root: chain.blocks.byNumber(1n)!.block.header.stateRoot,
+        skipBlockValidation: true,
+        skipHeaderValidation: true,
+      }),
+    );
 
     // Included once only.
     await mineOne(rpc);

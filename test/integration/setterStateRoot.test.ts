@@ -23,7 +23,7 @@ describe('integration: state setters and the next block header', () => {
         await rpc('evm_mine');
         const node = await provider.ready();
         const block = await rpc<{ stateRoot: string }>('eth_getBlockByNumber', ['0x1', false]);
-        expect(block.stateRoot).to.equal(bytesToHex(await node.chain.vm.stateManager.getStateRoot()));
+        expect(block.stateRoot).to.equal(bytesToHex(await node.chain.stateRoot()));
         const atHead = await rpc(read[0], [...read[1], 'latest']);
         await rpc('evm_mine'); // block 1 is now historical: read through its header's stateRoot
         expect(await rpc(read[0], [...read[1], '0x1'])).to.equal(atHead);

@@ -16,11 +16,11 @@ describe('state dump, load and reset', () => {
     const dump = await source.rpc<{ alloc: Record<string, { storage?: Record<string, string>; code?: string }> }>('chain_dumpState');
     expect(dump.alloc[token]!.code).to.match(/^0x6080/);
     expect(Object.keys(dump.alloc[token]!.storage!).length).to.be.greaterThan(2);
-    const sourceRoot = (await source.provider.ready()).chain.vm.stateManager.getStateRoot();
+    const sourceRoot = (await source.provider.ready()).chain.stateRoot();
 
     const target = newNode();
     expect(await target.rpc('chain_loadState', [dump])).to.equal(true);
-    const targetRoot = (await target.provider.ready()).chain.vm.stateManager.getStateRoot();
+    const targetRoot = (await target.provider.ready()).chain.stateRoot();
     expect(Buffer.from(await targetRoot).toString('hex')).to.equal(Buffer.from(await sourceRoot).toString('hex'));
     const balance = await target.rpc<string>('eth_call', [{ to: token, data: tokenAbi.encodeFunctionData('balanceOf', [TO]) }]);
     expect(BigInt(balance)).to.equal(7n);

@@ -222,8 +222,9 @@ describe('debug_traceTransaction and debug_traceCall', () => {
     await rpc('hardhat_setCode', [loop, '0x620fffe051505b600656']);
     await expectRpcError(rpc('debug_traceCall', [{ to: loop }, 'latest', { enableMemory: true }]), -32000, /^trace too large: struct logs over 128 MiB/);
     // The stopped run was on a copy: the live state has no checkpoint left open, and answers as before.
-    const live = (await provider.ready()).chain.vm.stateManager as unknown as { _checkpointCount: number };
-    expect(live._checkpointCount).to.equal(0);
+    const { chain } = await provider.ready();
+    const checkpoints = await chain.inspect((core) => (core.vm.stateManager as unknown as { _checkpointCount: number })._checkpointCount);
+    expect(checkpoints).to.equal(0);
     expect(await rpc('eth_call', [balanceOf])).to.equal(`0x${(1000).toString(16).padStart(64, '0')}`);
     await expectRpcError(rpc('debug_traceCall', [balanceOf, 'latest', { limit: -1 }]), -32602, /limit: expected a non-negative integer/);
   });

@@ -75,7 +75,7 @@ describe('persistence: --state through the provider', function () {
       expect(await rpc('eth_chainId')).to.equal('0x309');
       expect(node.options.gasLimit).to.equal(12_345_678n);
       expect(node.chain.common.hardfork()).to.equal('cancun');
-      expect(bytesToHex(await node.chain.vm.stateManager.getStateRoot())).to.equal(before!.root);
+      expect(bytesToHex(await node.chain.stateRoot())).to.equal(before!.root);
       expect(await rpc('eth_getBalance', [ADDRESSES[1], 'latest'])).to.equal(before!.balance);
       expect(await rpc('eth_getTransactionCount', [ADDRESSES[0], 'latest'])).to.equal(before!.nonce);
       expect(await rpc('eth_getCode', [CONTRACT, 'latest'])).to.equal('0x6001600055');

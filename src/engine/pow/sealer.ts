@@ -2,13 +2,12 @@
 // turns verified solutions (chain_submitWork) into blocks or uncle candidates,
 // as go-ethereum's remote sealer does.
 import { toHex } from '../hex.js';
-import type { Chain } from '../chain.js';
+import type { Chain, PowView } from '../chain.js';
 import { assertMinable } from '../clock.js';
 import { rejected } from '../errors.js';
 import type { MinedBlock } from '../blocks.js';
-import type { MiningOutcome } from '../miner.js';
 import { nextDifficulty, type DifficultySetting } from './difficulty.js';
-import { buildDraft, sealDraft } from './draft.js';
+import { sealDraft } from './draft.js';
 import type { EthashCacheStore } from './cacheStore.js';
 import { HashrateMeter } from './hashrate.js';
 import { epochOf, seedHash } from './params.js';
@@ -64,15 +63,15 @@ export class PowSealer {
   /** The work for the pending block: the same until the head, the state, the pool or the block settings change. */
   getWork(): Promise<Work> {
     if (!this.active) return Promise.reject(rejected('no mining work available yet'));
-    return this.chain.queue.run(async () => {
+    return this.chain.powWork(async (view) => {
       // Forget what can no longer be sealed or included first: the key below counts uncle candidates.
-      this.works.prune(this.chain.head.number);
-      this.uncles.prune(this.chain.head.number + 1n);
-      const baseRoot = await this.chain.vm.stateManager.getStateRoot();
-      const key = this.pendingKey(baseRoot);
+      this.works.prune(view.head.number);
+      this.uncles.prune(view.head.number + 1n);
+      const baseRoot = await view.stateRoot();
+      const key = [view.head.hashHex, toHex(baseRoot), view.settingsKey(), this.uncles.version].join('|');
       const current = this.works.current;
       if (current?.key === key) return current;
-      const work = await this.buildWork(key, baseRoot);
+      const work = await this.buildWork(view, key, baseRoot);
       this.works.add(work);
       return work;
     });
@@ -112,48 +111,14 @@ export class PowSealer {
     this.options.cacheStore.close();
   }
 
-  /** Everything the pending block depends on except the wall clock (go-ethereum keeps a work's timestamp too). */
-  private pendingKey(baseRoot: Uint8Array): string {
-    const { chain } = this;
-    const clock = chain.clock.save();
-    return [
-      chain.head.hashHex,
-      toHex(baseRoot),
-      chain.pool
-        .all()
-        .map((entry) => entry.hashHex)
-        .join(','),
-      chain.coinbase.toString(),
-      chain.blockGasLimit,
-      chain.nextBaseFee() ?? '',
-      clock.offsetSeconds,
-      clock.nextOverride ?? '',
-      clock.interval ?? '',
-      this.uncles.version,
-    ].join('|');
-  }
-
-  private async buildWork(key: string, baseRoot: Uint8Array): Promise<Work> {
-    const { chain } = this;
-    const parent = chain.head;
+  private async buildWork(view: PowView, key: string, baseRoot: Uint8Array): Promise<Work> {
+    const parent = view.head;
     const number = parent.number + 1n;
-    const timestamp = chain.clock.peekNext(parent.block.header.timestamp);
-    assertMinable(timestamp);
-    const difficulty = nextDifficulty(this.options.difficulty, chain.common, parent.block.header, timestamp);
-    const uncles = this.uncles.select(number, this.canonicalView());
-    const template = { timestamp, coinbase: chain.coinbase, gasLimit: chain.blockGasLimit, baseFeePerGas: chain.nextBaseFee(), difficulty };
-    const candidates = await chain.executable();
-    // Executed on the live VM and rolled back within this queue turn, so no request sees it
-    // and the live state stays at its root until a seal arrives (the draft's root stays
-    // loadable: only a revert deletes trie nodes, and it drops all work). Unlike a shallowCopy,
-    // the live state manager also records what the block writes, which chain_dumpState relies on.
-    let draft: MiningOutcome;
-    try {
-      // Drafts are rebuilt as the pool changes: their console.log lines would print each time.
-      draft = await chain.consoleLines.mutedDuring(() => buildDraft(chain.vm, parent, candidates, template, uncles));
-    } finally {
-      await chain.vm.stateManager.setStateRoot(baseRoot);
-    }
+    const template = view.template();
+    assertMinable(template.timestamp);
+    const difficulty = nextDifficulty(this.options.difficulty, view.common, parent.block.header, template.timestamp);
+    const uncles = this.uncles.select(number, canonicalView(view.blocks));
+    const draft = await view.draft({ ...template, difficulty }, uncles, baseRoot);
     const powHash = sealHashOf(draft.mined.block.header.raw());
     const epoch = epochOf(number);
     this.prepareCaches(number);
@@ -182,17 +147,16 @@ export class PowSealer {
     return true;
   }
 
-  private canonicalView(): CanonicalView {
-    const { blocks } = this.chain;
-    return {
-      hashAt: (n) => blocks.byNumber(n)?.hashHex,
-      unclesAt: (n) => blocks.byNumber(n)?.block.uncleHeaders.map((u) => toHex(u.hash())) ?? [],
-    };
-  }
-
   private prepareCaches(number: bigint): void {
     const store = this.options.cacheStore;
     store.prepare(epochOf(number));
     if (epochOf(number + PREPARE_AHEAD) !== epochOf(number)) store.prepare(epochOf(number + PREPARE_AHEAD));
   }
+}
+
+function canonicalView(blocks: PowView['blocks']): CanonicalView {
+  return {
+    hashAt: (n) => blocks.byNumber(n)?.hashHex,
+    unclesAt: (n) => blocks.byNumber(n)?.block.uncleHeaders.map((u) => toHex(u.hash())) ?? [],
+  };
 }

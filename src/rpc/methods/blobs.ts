@@ -11,12 +11,12 @@ import { defineMethod, param } from '../method.js';
 export const blobMethods = [
   // anvil_getBlobsByTransactionHash(txHash): the transaction's blobs in order, or null.
   defineMethod('anvil_getBlobsByTransactionHash', [param('transactionHash', hash)], ({ chain }, txHash) => {
-    const blobs = chain.blobs.blobsOf(txHash, (h) => chain.holds(h));
+    const blobs = chain.blobsOf(txHash);
     return blobs === undefined ? null : blobs.map(encodeData);
   }),
   // anvil_getBlobByHash(versionedHash): the blob whose commitment hashes to it, or null.
   defineMethod('anvil_getBlobByHash', [param('versionedHash', hash)], ({ chain }, versionedHash) => {
-    const blob = chain.blobs.blobByVersionedHash(Buffer.from(versionedHash.slice(2), 'hex'), (h) => chain.holds(h));
+    const blob = chain.blobByVersionedHash(Buffer.from(versionedHash.slice(2), 'hex'));
     return blob === undefined ? null : encodeData(blob);
   }),
 ];

@@ -45,9 +45,7 @@ function timerMs(value: bigint, name: string, msPerUnit: bigint): number {
 }
 
 async function anvilIntervalMining(chain: Chain, seconds: bigint): Promise<void> {
-  const ms = timerMs(seconds, 'seconds', 1000n);
-  await chain.setAutomine(false);
-  chain.setIntervalMining(ms);
+  await chain.setIntervalMiningOnly(timerMs(seconds, 'seconds', 1000n));
 }
 
 export const controlMethods = [
@@ -89,8 +87,8 @@ export const controlMethods = [
     return true;
   }),
   // Hardhat's semantics (milliseconds; automine stays as it is).
-  defineMethod('chain_setIntervalMining', [param('milliseconds', count)], ({ chain }, ms) => {
-    chain.setIntervalMining(timerMs(ms, 'milliseconds', 1n));
+  defineMethod('chain_setIntervalMining', [param('milliseconds', count)], async ({ chain }, ms) => {
+    await chain.setIntervalMining(timerMs(ms, 'milliseconds', 1n));
     return true;
   }),
   // Anvil's: seconds, and one mining mode, so an interval turns automine off (0: no mining at all).
@@ -105,7 +103,7 @@ export const controlMethods = [
       await anvilIntervalMining(chain, interval);
       return null;
     }
-    chain.setIntervalMining(timerMs(interval, 'milliseconds', 1n));
+    await chain.setIntervalMining(timerMs(interval, 'milliseconds', 1n));
     return true;
   }),
   // In proof-of-work mode they start and stop handing out work (and the built-in miner).
@@ -117,7 +115,7 @@ export const controlMethods = [
   defineMethod('miner_stop', [], async ({ chain, pow }) => {
     pow?.stop();
     await chain.setAutomine(false);
-    chain.setIntervalMining(0);
+    await chain.setIntervalMining(0);
     return true;
   }),
 
@@ -138,24 +136,28 @@ export const controlMethods = [
   defineMethod(
     { name: 'chain_setNextBlockTimestamp', aliases: ['evm_setNextBlockTimestamp', 'anvil_setNextBlockTimestamp'] },
     [param('timestamp', count)],
-    ({ chain }, timestamp) => {
-      chain.setNextBlockTimestamp(timestamp);
+    async ({ chain }, timestamp) => {
+      await chain.setNextBlockTimestamp(timestamp);
       return null;
     },
   ),
-  defineMethod({ name: 'chain_setTime', aliases: ['evm_setTime', 'anvil_setTime'] }, [param('timestamp', count)], ({ chain }, timestamp) => {
-    chain.setTime(timestamp);
+  defineMethod({ name: 'chain_setTime', aliases: ['evm_setTime', 'anvil_setTime'] }, [param('timestamp', count)], async ({ chain }, timestamp) => {
+    await chain.setTime(timestamp);
     return true;
   }),
 
-  defineMethod({ name: 'chain_setBlockTimestampInterval', aliases: ['anvil_setBlockTimestampInterval'] }, [param('seconds', count)], ({ chain }, seconds) => {
-    // Timestamps must increase from block to block.
-    if (seconds === 0n) throw invalidParams('invalid argument 0 (seconds): must be at least 1');
-    chain.clock.setBlockInterval(seconds);
-    return true;
-  }),
+  defineMethod(
+    { name: 'chain_setBlockTimestampInterval', aliases: ['anvil_setBlockTimestampInterval'] },
+    [param('seconds', count)],
+    async ({ chain }, seconds) => {
+      // Timestamps must increase from block to block.
+      if (seconds === 0n) throw invalidParams('invalid argument 0 (seconds): must be at least 1');
+      await chain.setBlockTimestampInterval(seconds);
+      return true;
+    },
+  ),
   defineMethod({ name: 'chain_removeBlockTimestampInterval', aliases: ['anvil_removeBlockTimestampInterval'] }, [], ({ chain }) =>
-    chain.clock.clearBlockInterval(),
+    chain.removeBlockTimestampInterval(),
   ),
 
   defineMethod(
@@ -199,49 +201,49 @@ export const controlMethods = [
   defineMethod(
     { name: 'chain_impersonateAccount', aliases: ['hardhat_impersonateAccount', 'anvil_impersonateAccount'] },
     [param('address', address)],
-    ({ chain }, who) => {
-      chain.accounts.impersonate(who);
+    async ({ chain }, who) => {
+      await chain.impersonate(who);
       return true;
     },
   ),
   defineMethod(
     { name: 'chain_stopImpersonatingAccount', aliases: ['hardhat_stopImpersonatingAccount', 'anvil_stopImpersonatingAccount'] },
     [param('address', address)],
-    ({ chain }, who) => {
-      chain.accounts.stopImpersonating(who);
+    async ({ chain }, who) => {
+      await chain.stopImpersonating(who);
       return true;
     },
   ),
-  defineMethod({ name: 'chain_autoImpersonateAccount', aliases: ['anvil_autoImpersonateAccount'] }, [param('enabled', boolean)], ({ chain }, enabled) => {
-    chain.accounts.impersonateAll = enabled;
+  defineMethod({ name: 'chain_autoImpersonateAccount', aliases: ['anvil_autoImpersonateAccount'] }, [param('enabled', boolean)], async ({ chain }, enabled) => {
+    await chain.configure({ impersonateAll: enabled });
     return true;
   }),
-  defineMethod({ name: 'chain_setCoinbase', aliases: ['hardhat_setCoinbase', 'anvil_setCoinbase'] }, [param('address', address)], ({ chain }, who) => {
-    chain.coinbase = who;
+  defineMethod({ name: 'chain_setCoinbase', aliases: ['hardhat_setCoinbase', 'anvil_setCoinbase'] }, [param('address', address)], async ({ chain }, who) => {
+    await chain.configure({ coinbase: who });
     return true;
   }),
   defineMethod(
     { name: 'chain_setNextBlockBaseFeePerGas', aliases: ['hardhat_setNextBlockBaseFeePerGas', 'anvil_setNextBlockBaseFeePerGas'] },
     [param('baseFee', uint256)],
-    ({ chain }, fee) => {
-      chain.setNextBaseFee(fee);
+    async ({ chain }, fee) => {
+      await chain.setNextBaseFee(fee);
       return true;
     },
   ),
   defineMethod(
     { name: 'chain_setPrevRandao', aliases: ['hardhat_setPrevRandao', 'anvil_setNextBlockPrevRandao'] },
     [param('prevRandao', fixedData(32))],
-    ({ chain }, value) => {
-      chain.setNextPrevRandao(value);
+    async ({ chain }, value) => {
+      await chain.setNextPrevRandao(value);
       return true;
     },
   ),
   defineMethod(
     { name: 'chain_setBlockGasLimit', aliases: ['evm_setBlockGasLimit', 'anvil_setBlockGasLimit'] },
     [param('gasLimit', quantity(63))],
-    ({ chain }, limit) => {
+    async ({ chain }, limit) => {
       if (limit < 5000n) throw invalidParams('invalid argument 0 (gasLimit): must be at least 5000');
-      chain.blockGasLimit = limit;
+      await chain.configure({ blockGasLimit: limit });
       return true;
     },
   ),
@@ -255,12 +257,12 @@ export const controlMethods = [
     [param('transactionHash', hash)],
     ({ chain }, h) => chain.dropTransaction(h),
   ),
-  defineMethod('anvil_dropAllTransactions', [], ({ chain }) => {
-    chain.dropTransactions();
+  defineMethod('anvil_dropAllTransactions', [], async ({ chain }) => {
+    await chain.dropTransactions();
     return null;
   }),
-  defineMethod('anvil_removePoolTransactions', [param('address', address)], ({ chain }, who) => {
-    chain.dropTransactions(who);
+  defineMethod('anvil_removePoolTransactions', [param('address', address)], async ({ chain }, who) => {
+    await chain.dropTransactions(who);
     return null;
   }),
 

@@ -36,40 +36,35 @@ const DEFAULT_UNLOCK_SECONDS = 300;
 
 export const personalMethods = [
   defineMethod('evm_addAccount', [param('address', address), param('passphrase', string)], ({ chain }, who, passphrase) =>
-    chain.accounts.addKeyless(who, passphrase),
+    chain.addKeylessAccount(who, passphrase),
   ),
   defineMethod('evm_removeAccount', [param('address', address), param('passphrase', string)], ({ chain }, who, passphrase) =>
-    chain.accounts.remove(who, passphrase),
+    chain.removeAccount(who, passphrase),
   ),
-  defineMethod('personal_newAccount', [param('passphrase', string)], ({ chain }, passphrase) => {
+  defineMethod('personal_newAccount', [param('passphrase', string)], async ({ chain }, passphrase) => {
     let key: Uint8Array;
     do key = randomBytes(32);
     while (!curve().isPrivateKey(key));
     const account = { address: createAddressFromPrivateKey(key), privateKey: key };
-    chain.accounts.addLocked(account, passphrase);
+    await chain.addLockedAccount(account, passphrase);
     return account.address.toString();
   }),
   // An account the node holds already keeps its passphrase and lock, as in Ganache.
-  defineMethod('personal_importRawKey', [param('privateKey', privateKey), param('passphrase', string)], ({ chain }, key, passphrase) => {
+  defineMethod('personal_importRawKey', [param('privateKey', privateKey), param('passphrase', string)], async ({ chain }, key, passphrase) => {
     const account = { address: createAddressFromPrivateKey(key), privateKey: key };
-    chain.accounts.addLocked(account, passphrase);
+    await chain.addLockedAccount(account, passphrase);
     return account.address.toString();
   }),
   defineMethod('personal_listAccounts', [], ({ chain }) => chain.accounts.addresses().map((a) => a.toString())),
   defineMethod(
     'personal_unlockAccount',
     [param('address', address), param('passphrase', string), optionalParam('duration', seconds)],
-    ({ chain }, who, passphrase, duration) => {
-      if (!chain.accounts.holds(who)) throw serverError('no key for given address or file');
-      chain.accounts.locks.unlock(who.toString(), passphrase, duration ?? DEFAULT_UNLOCK_SECONDS);
+    async ({ chain }, who, passphrase, duration) => {
+      if (!(await chain.unlockAccount(who, passphrase, duration ?? DEFAULT_UNLOCK_SECONDS))) throw serverError('no key for given address or file');
       return true;
     },
   ),
-  defineMethod('personal_lockAccount', [param('address', address)], ({ chain }, who) => {
-    if (!chain.accounts.holds(who)) return false;
-    chain.accounts.locks.lock(who.toString());
-    return true;
-  }),
+  defineMethod('personal_lockAccount', [param('address', address)], ({ chain }, who) => chain.lockAccount(who)),
   defineMethod('personal_sendTransaction', [param('transaction', callRequest), param('passphrase', string)], ({ chain }, request, passphrase) =>
     chain.sendWithPassphrase(request, passphrase),
   ),
@@ -78,18 +73,18 @@ export const personalMethods = [
     encodeData(await chain.signTransaction(request, passphrase)),
   ),
 
-  defineMethod('miner_setEtherbase', [param('address', address)], ({ chain }, who) => {
-    chain.coinbase = who;
+  defineMethod('miner_setEtherbase', [param('address', address)], async ({ chain }, who) => {
+    await chain.configure({ coinbase: who });
     return true;
   }),
-  defineMethod('miner_setGasPrice', [param('gasPrice', uint256)], ({ chain }, price) => {
-    chain.gasPrice = price;
+  defineMethod('miner_setGasPrice', [param('gasPrice', uint256)], async ({ chain }, price) => {
+    await chain.configure({ gasPrice: price });
     return true;
   }),
-  defineMethod('miner_setExtra', [param('extra', data)], ({ chain }, extra) => {
+  defineMethod('miner_setExtra', [param('extra', data)], async ({ chain }, extra) => {
     // The header's extraData holds at most 32 bytes.
     if (extra.length > 32) throw invalidParams(`invalid argument 0 (extra): exceeds max length, ${extra.length} > 32 bytes`);
-    chain.extraData = extra.length === 0 ? undefined : extra;
+    await chain.configure({ extraData: extra.length === 0 ? undefined : extra });
     return true;
   }),
 ];

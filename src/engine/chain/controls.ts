@@ -1,0 +1,231 @@
+/**
+ * The facade's test controls (../chain.ts builds on it): time travel, next-block settings,
+ * node settings, accounts and impersonation, state setters, snapshots, reset, state files.
+ * Each method is one queued call into the core.
+ */
+import type { Address } from '@ethereumjs/util';
+import type { OwnedAccount } from '../accounts.js';
+import type { MinedBlock } from '../blocks.js';
+import type { ReservedBlocks } from '../emptyRanges.js';
+import { EngineError, rejected } from '../errors.js';
+import { type UnexplainedState, findUnexplainedState } from '../exportCheck.js';
+import type { ForkPoint } from '../forkStart.js';
+import { type ForkOverlay, dumpForkOverlay, restoreForkOverlay } from '../forkOverlay.js';
+import { isPostMerge } from '../hardforks.js';
+import type { EncodedBlock, ImportSummary } from '../importer.js';
+import type { ChainSnapshot } from '../snapshots.js';
+import type { AccountState, Alloc } from '../stateDump.js';
+import { ChainBase, type ChainSettings, type PersistableState } from './base.js';
+import type { ChainCore } from './core.js';
+import * as history from './history.js';
+import * as state from './state.js';
+import { type AccountChange, assertTimestamp } from './types.js';
+
+export class ChainControls extends ChainBase {
+  increaseTime(seconds: bigint): Promise<bigint> {
+    return this.run('increaseTime', (core) => {
+      assertTimestamp(core.clock.nowSeconds() + seconds);
+      return core.clock.increase(seconds);
+    });
+  }
+
+  setTime(timestamp: bigint): Promise<void> {
+    return this.run('setTime', (core) => {
+      assertTimestamp(timestamp);
+      core.clock.setTime(timestamp);
+    });
+  }
+
+  /** The next block's timestamp; it must be later than the head's (blocks' timestamps strictly increase). */
+  setNextBlockTimestamp(timestamp: bigint): Promise<void> {
+    return this.run('setNextBlockTimestamp', (core) => {
+      const head = core.blocks.headTimestamp;
+      if (timestamp <= head) {
+        throw new EngineError('invalidInput', `timestamp ${timestamp} is not after the latest block's timestamp ${head}`);
+      }
+      assertTimestamp(timestamp);
+      core.clock.setNext(timestamp);
+    });
+  }
+
+  /** Blocks `seconds` apart from now on (evm_setBlockTimestampInterval). */
+  setBlockTimestampInterval(seconds: bigint): Promise<void> {
+    return this.run('setBlockTimestampInterval', (core) => core.clock.setBlockInterval(seconds));
+  }
+
+  /** Back to the wall clock's pace; false if no interval was set. */
+  removeBlockTimestampInterval(): Promise<boolean> {
+    return this.run('removeBlockTimestampInterval', (core) => core.clock.clearBlockInterval());
+  }
+
+  /** The clock's offset from the wall clock, as a saved state had it (--state). */
+  setClockOffset(offset: bigint): Promise<void> {
+    return this.run('setClockOffset', (core) => {
+      core.clock.offset = offset;
+    });
+  }
+
+  setNextBaseFee(fee: bigint | undefined): Promise<void> {
+    return this.run('setNextBaseFee', (core) => {
+      core.nextBlock = { ...core.nextBlock, baseFeePerGas: fee };
+    });
+  }
+
+  /** The next block's PREVRANDAO (its mixHash); only after the merge, where the header carries it. */
+  setNextPrevRandao(prevRandao: Uint8Array): Promise<void> {
+    return this.run('setNextPrevRandao', (core) => {
+      if (!isPostMerge(core.nextBlockCommon())) throw rejected('prevRandao can only be set after the merge (hardfork paris or later)');
+      core.nextBlock = { ...core.nextBlock, prevRandao };
+    });
+  }
+
+  /** Change settings that later blocks and answers use (coinbase, gas limit, prices, ...); only the keys given. */
+  configure(settings: ChainSettings): Promise<void> {
+    return this.run('configure', (core) => {
+      if (settings.coinbase !== undefined) core.coinbase = settings.coinbase;
+      if (settings.blockGasLimit !== undefined) core.blockGasLimit = settings.blockGasLimit;
+      if ('gasPrice' in settings) core.gasPrice = settings.gasPrice;
+      if ('extraData' in settings) core.extraData = settings.extraData;
+      if (settings.suggestedTip !== undefined) core.suggestedTip = settings.suggestedTip;
+      if ('callGasCap' in settings) core.callGasCap = settings.callGasCap;
+      if (settings.finalityLag !== undefined) core.finalityLag = settings.finalityLag;
+      if (settings.allowSameTimestamp !== undefined) core.clock.allowSameTimestamp = settings.allowSameTimestamp;
+      if (settings.impersonateAll !== undefined) core.accounts.impersonateAll = settings.impersonateAll;
+      if (settings.emptyBlocks !== undefined) core.emptyBlocks = settings.emptyBlocks;
+    });
+  }
+
+  // ---- accounts ------------------------------------------------------------------------
+
+  impersonate(address: Address): Promise<void> {
+    return this.run('impersonate', (core) => core.accounts.impersonate(address));
+  }
+  stopImpersonating(address: Address): Promise<boolean> {
+    return this.run('stopImpersonating', (core) => core.accounts.stopImpersonating(address));
+  }
+  /** An owned account (fixtures, a saved state's keys). */
+  addOwnedAccount(account: OwnedAccount): Promise<void> {
+    return this.run('addOwnedAccount', (core) => core.accounts.addOwned(account));
+  }
+  /** personal_newAccount / personal_importRawKey: false if the account exists. */
+  addLockedAccount(account: OwnedAccount, passphrase: string): Promise<boolean> {
+    return this.run('addLockedAccount', (core) => core.accounts.addLocked(account, passphrase));
+  }
+  addKeylessAccount(address: Address, passphrase: string): Promise<boolean> {
+    return this.run('addKeylessAccount', (core) => core.accounts.addKeyless(address, passphrase));
+  }
+  removeAccount(address: Address, passphrase: string): Promise<boolean> {
+    return this.run('removeAccount', (core) => core.accounts.remove(address, passphrase));
+  }
+  /** Open an owned account's key for `seconds` (personal_unlockAccount); false if it is not ours. */
+  unlockAccount(address: Address, passphrase: string, seconds: number): Promise<boolean> {
+    return this.run('unlockAccount', (core) => {
+      if (!core.accounts.holds(address)) return false;
+      core.accounts.locks.unlock(address.toString(), passphrase, seconds);
+      return true;
+    });
+  }
+  lockAccount(address: Address): Promise<boolean> {
+    return this.run('lockAccount', (core) => {
+      if (!core.accounts.holds(address)) return false;
+      core.accounts.locks.lock(address.toString());
+      return true;
+    });
+  }
+
+  // ---- state setters -------------------------------------------------------------------
+
+  /** Change an account outside any transaction; no block is mined (as Hardhat and Anvil). */
+  modifyAccount(address: Address, change: AccountChange): Promise<void> {
+    return this.run('modifyAccount', (core) => state.modifyAccount(core, address, change));
+  }
+  /** hardhat_setNonce: never lower than the account's, and not while transactions wait in the pool. */
+  raiseNonce(address: Address, nonce: bigint): Promise<void> {
+    return this.run('raiseNonce', (core) => state.raiseNonce(core, address, nonce));
+  }
+  setStorageAt(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    return this.run('setStorageAt', (core) => state.setStorageAt(core, address, slot, value));
+  }
+  /** Write accounts over the current state without mining (chain_loadState, fixtures). */
+  loadState(alloc: Alloc): Promise<void> {
+    return this.run('loadState', (core) => state.loadState(core, alloc));
+  }
+  /** Every account of the current state (chain_dumpState). */
+  dumpState(): Promise<Map<string, AccountState>> {
+    return this.run('dumpState', (core) => core.state.dump());
+  }
+  /** Every account of block 0's state (setters since may have changed the live state without a block). */
+  genesisState(): Promise<Map<string, AccountState>> {
+    return this.run('genesisState', (core) => state.genesisState(core));
+  }
+  /** The live state's root (the caches flushed): tests and diagnostics. */
+  stateRoot(): Promise<Uint8Array> {
+    return this.run('stateRoot', (core) => core.vm.stateManager.getStateRoot());
+  }
+  /** What an export of blocks first..last cannot carry (exportCheck.ts). */
+  unexplainedState(first: bigint, last: bigint): Promise<UnexplainedState> {
+    return this.run('unexplainedState', async (core) => findUnexplainedState(core.blocks, first, last, await core.vm.stateManager.getStateRoot()));
+  }
+
+  // ---- snapshots, reset, state files ---------------------------------------------------
+
+  snapshot(): Promise<number> {
+    return this.run('snapshot', (core) => history.snapshot(core));
+  }
+  /** Go back to a snapshot; false when the id is unknown. `consume` gives evm_revert's one-shot semantics. */
+  revert(id: number, consume: boolean): Promise<boolean> {
+    return this.run('revert', (core) => history.revert(core, id, consume));
+  }
+  /** A state point outside the snapshot registry (loadFixture keeps these across reverts). */
+  statePoint(): Promise<ChainSnapshot> {
+    return this.run('statePoint', (core) => core.pinnedPoint());
+  }
+  /** Re-attach a recorded segment when the chain is exactly at `from`, and move to `to`; false otherwise. */
+  replay(from: ChainSnapshot, to: ChainSnapshot, blocks: readonly MinedBlock[]): Promise<boolean> {
+    return this.run('replay', (core) => history.replay(core, from, to, blocks));
+  }
+  /** hardhat_reset / anvil_reset (chain/history.ts): the configured mining mode comes back too. */
+  reset(base?: { readonly fork: ForkPoint | undefined }): Promise<void> {
+    return this.run('reset', (core) => history.reset(core, base));
+  }
+  /** Replace the whole chain with blocks saved by an earlier run (--state); the caller loads the matching state. */
+  adoptSavedBlocks(saved: readonly (MinedBlock | ReservedBlocks)[]): Promise<void> {
+    return this.run('adoptSavedBlocks', (core) => history.adoptSavedBlocks(core, saved));
+  }
+  /** Execute and append blocks from a chain file (--import; see importer.ts). */
+  importBlocks(source: AsyncIterable<EncodedBlock>): Promise<ImportSummary> {
+    return this.run('importBlocks', (core) => history.importBlocks(core, source));
+  }
+  /** What a state save writes, every field read in one task so they describe the same moment. */
+  persistable(withForkOverlay = false): Promise<PersistableState> {
+    return this.run('persistable', async (core) => {
+      const overlay = withForkOverlay ? await dumpForkOverlay(core.state) : undefined;
+      return {
+        // The rules the next block is mined under: what a chain started from this file continues with.
+        // Not the VM's Common: with a fork schedule it sits on whichever block it last ran.
+        hardfork: core.nextBlockCommon().hardfork(),
+        gasLimit: core.blockGasLimit,
+        timestamp: core.blocks.headTimestamp,
+        clockOffset: core.clock.offset,
+        privateKeys: core.accounts.list().map((address) => core.accounts.privateKeyOf(address)!),
+        alloc: overlay ? overlay.alloc : await core.state.dump(),
+        overlay,
+        // Blocks are immutable and a run is a few fields: the list can be written after the task.
+        segments: core.blocks.segments(),
+      };
+    });
+  }
+  /** A saved fork's local changes, written over the fork's start state (forkOverlay.ts). */
+  restoreForkOverlay(overlay: Omit<ForkOverlay, 'stateRoot'>): Promise<void> {
+    return this.run('restoreForkOverlay', async (core) => {
+      await restoreForkOverlay(core.state, overlay);
+    });
+  }
+  /**
+   * Tests and diagnostics: `fn` gets the core inside a task (the live VM, the block store), as
+   * any queued call does. A queued call made from its synchronous start fails (ReentryError).
+   */
+  inspect<T>(fn: (core: ChainCore) => T | Promise<T>): Promise<T> {
+    return this.run('inspect', fn);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Blocks asked for (chain_mine / evm_mine / hardhat_mine / anvil_mine and interval mining's
+ * block): through the VM (producer.ts) until nothing would change state, then the rest
+ * reserved as a run of empty blocks in O(1) (emptyRanges.ts). Runs inside a queue task.
+ */
+import type { Block } from '@ethereumjs/block';
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
+import type { ChainCore } from '../chain/core.js';
+import { SYSTEM_CONTRACTS } from '../chain/core.js';
+import { assertTimestamp } from '../chain/types.js';
+import { RangeBlock, emptySuccessor, reserveEmptyBlocks } from '../emptyRanges.js';
+import { EngineError } from '../errors.js';
+import { forkAt } from '../forkSchedule.js';
+import { isPostMerge } from '../hardforks.js';
+import { mineWith } from './producer.js';
+
+/**
+ * Mine `count` blocks: the first takes pending transactions and `timestamp` if given; later
+ * ones are `interval` seconds apart (if none, the block timestamp interval if one is set,
+ * else 1). Once nothing would change state the rest are reserved in O(1).
+ */
+export async function mineMany(core: ChainCore, count: bigint, interval?: bigint, timestamp?: bigint): Promise<void> {
+  const head = core.blocks.headTimestamp;
+  if (timestamp !== undefined && timestamp <= head) {
+    throw new EngineError('invalidInput', `timestamp ${timestamp} is not after the latest block's timestamp ${head}`);
+  }
+  // An interval of 0 means none given (viem sends 0x0 when its caller gave none).
+  const step = interval || core.clock.blockInterval || 1n;
+  // Refuse a run whose last block would overflow before mining its first (a failed call changes nothing).
+  if (count > 0n) assertTimestamp((timestamp ?? core.clock.peekNext(head)) + (count - 1n) * step);
+  for (let i = 0n; i < count; i++) {
+    // Let timers, sockets and other requests in between blocks of a long run.
+    if (i > 0n) await new Promise((resolve) => setImmediate(resolve));
+    const parentTime = core.blocks.headTimestamp;
+    const at = i > 0n ? parentTime + step : timestamp;
+    const template = await emptyRunTemplate(core, count - i, at ?? core.clock.peekNext(parentTime), step);
+    if (template) {
+      reserveEmpty(core, template, count - i, at ?? core.clock.takeNext(parentTime), step);
+      break;
+    }
+    await mineWith(core, undefined, at);
+  }
+  // Time set by mining (evm_mine(timestamp), intervals) carries on for later blocks.
+  const last = core.blocks.headTimestamp;
+  if (last > core.clock.nowSeconds()) core.clock.setTime(last);
+}
+
+/**
+ * Anvil's anvil_mine with an interval: the clock jumps `interval` seconds before each of the
+ * `count` blocks and stays that far ahead afterwards (mineMany's spacing, shifted by one step).
+ */
+export async function mineManyAhead(core: ChainCore, count: bigint, interval: bigint): Promise<void> {
+  assertTimestamp(core.clock.nowSeconds() + count * interval);
+  core.clock.increase(interval);
+  try {
+    await mineMany(core, count, interval);
+  } catch (error) {
+    core.clock.increase(-interval);
+    throw error;
+  }
+  // mineMany leaves the clock at the last block's time, which is where Anvil's stands too.
+}
+
+/**
+ * The template of a run of `count` empty blocks after the head, the first at `first`, or
+ * undefined when they must go through the VM: something is pending, a block reward
+ * (pre-merge), a next-block override (base fee, prevRandao), a system contract that would
+ * write state at the start of a block, blob gas still to drain, or a fork boundary ahead.
+ * The template is the head run's own while nothing that enters a header changed since
+ * (state, coinbase, gas limit); otherwise the empty block the VM would build now
+ * (emptySuccessor).
+ */
+async function emptyRunTemplate(core: ChainCore, count: bigint, first: bigint, step: bigint): Promise<Block | undefined> {
+  if (core.emptyBlocks !== 'reserve') return undefined;
+  const head = core.head;
+  if (core.schedule) {
+    // The reservation copies the head's header layout: only while no fork boundary lies ahead.
+    const headTime = core.blocks.headTimestamp;
+    const headFork = forkAt(core.schedule, head.number, headTime);
+    if (forkAt(core.schedule, head.number + count, first + (count - 1n) * step) !== headFork) return undefined;
+    core.alignVm(core.vm, head.number, headTime);
+  }
+  const { baseFeePerGas, prevRandao } = core.nextBlock;
+  if (!isPostMerge(core.common) || baseFeePerGas !== undefined || prevRandao !== undefined || core.extraData) return undefined;
+  if ((await core.executable()).length > 0) return undefined;
+  for (const [eip, address] of SYSTEM_CONTRACTS) {
+    if (core.common.isActivatedEIP(eip) && (await core.vm.stateManager.getAccount(address))) return undefined;
+  }
+  const stateRoot = await core.vm.stateManager.getStateRoot();
+  if (head instanceof RangeBlock) {
+    const template = head.run.spec.template;
+    const { coinbase, gasLimit } = template.header;
+    if (coinbase.equals(core.coinbase) && gasLimit === core.blockGasLimit && equalsBytes(stateRoot, template.header.stateRoot)) return template;
+  } else if (core.common.isActivatedEIP(4844) && head.block.header.calcNextExcessBlobGas(core.common) > 0n) {
+    return undefined;
+  }
+  // A run only takes a template's constant fields, so the last one serves while they are
+  // the same (a test that mines, reverts and mines again): building a header costs more
+  // than the reservation itself.
+  const key = `${bytesToHex(stateRoot)}:${core.coinbase.toString()}:${core.blockGasLimit}:${core.common.hardfork()}`;
+  if (core.lastTemplate?.key !== key) {
+    const block = emptySuccessor(head, {
+      stateRoot,
+      coinbase: core.coinbase,
+      gasLimit: core.blockGasLimit,
+      timestamp: first,
+      baseFee: core.nextBaseFee(),
+      common: core.common,
+    });
+    core.lastTemplate = { key, block };
+  }
+  return core.lastTemplate.block;
+}
+
+/** Reserve `count` empty blocks after the head, the first at `first`, then `step` seconds apart: O(1). */
+function reserveEmpty(core: ChainCore, template: Block, count: bigint, first: bigint, step: bigint): void {
+  const range = reserveEmptyBlocks({
+    parent: core.head,
+    template,
+    count: Number(count),
+    firstTimestamp: first,
+    step,
+    firstBaseFee: core.nextBaseFee(),
+  });
+  core.blocks.reserve(range);
+  core.hooks.emit('reserved', range);
+}
