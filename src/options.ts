@@ -134,6 +134,11 @@ export interface ChainSimOptions extends ForkOptionsInput {
   number?: number | bigint | string;
   /** Do not print Solidity console.log lines. */
   noConsoleLog?: boolean;
+  /**
+   * Leave the CREATE2 deployer (0x4e59…956C, which Anvil and forge scripts expect) out of the
+   * genesis state of a local chain. It is never added to a fork or a --genesis file's chain.
+   */
+  noCreate2Deployer?: boolean;
   /** Print a call tree for each mined transaction (Anvil's -vvvv). */
   printTraces?: boolean;
   /** Log lines as JSON objects, one per line. */
@@ -208,6 +213,7 @@ export interface ResolvedOptions {
   readonly slotsInAnEpoch: number;
   readonly genesisNumber: bigint;
   readonly noConsoleLog: boolean;
+  readonly noCreate2Deployer: boolean;
   readonly printTraces: boolean;
   readonly json: boolean;
 }
@@ -544,6 +550,15 @@ export const OPTION_DECLARATIONS: readonly OptionDeclaration[] = [
     defaultText: '0 (both are the head)',
   },
   { key: 'noConsoleLog', flag: 'no-console-log', type: 'boolean', describe: "don't print Solidity console.log lines", defaultText: 'false' },
+  {
+    key: 'noCreate2Deployer',
+    flag: 'no-create2-deployer',
+    alias: ['disable-default-create2-deployer', 'no-create2'],
+    type: 'boolean',
+    describe:
+      "leave the CREATE2 deployer at 0x4e59b44847b379578588920cA78FbF26c0B4956C (forge scripts' salted deployments) out of a local chain's genesis state (never added to a fork or a --genesis file's chain)",
+    defaultText: 'false',
+  },
   { key: 'printTraces', flag: 'print-traces', type: 'boolean', describe: "print a call tree for each mined transaction (Anvil's -vvvv)", defaultText: 'false' },
   { key: 'json', flag: 'json', type: 'boolean', describe: 'log lines as JSON objects, one per line', defaultText: 'false' },
 ];
@@ -751,6 +766,7 @@ export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
     slotsInAnEpoch: Number(integer('slots-in-an-epoch', input.slotsInAnEpoch, 0n, 0n, 1_000_000n)),
     genesisNumber: genesisNumberOf(input),
     noConsoleLog: flag('no-console-log', input.noConsoleLog),
+    noCreate2Deployer: flag('no-create2-deployer', input.noCreate2Deployer),
     printTraces: flag('print-traces', input.printTraces),
     json: flag('json', input.json),
     ...checkInstamine(input.instamine),
