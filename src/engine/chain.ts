@@ -41,6 +41,8 @@ import { installJumpAnalysisCache } from './jumpAnalysis.js';
 import { installStepLoop } from './stepLoop.js';
 import { installRevertTraceGuard } from './revertTraceGuard.js';
 import { TrieNodeDB } from './trieDb.js';
+import { type ReorgItem, ReorgNonces, commonBlock, groupByBlock } from './reorg.js';
+import { setChainIdOf } from './chainId.js';
 import { type CallOverrides, applyStateOverrides, applyStateOverridesReversibly, blockWithOverrides, hasOverrides } from './overrides.js';
 import { type SimulateOptions, type SimulatedBlock, checkSimulateLimits, simulate } from './simulate.js';
 import { type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock, replayBlock, replayTransaction } from './miner.js';
@@ -1266,11 +1268,90 @@ export class Chain extends EventEmitter<ChainEvents> {
       }
       this.emit('rewound');
       this.startConfiguredMining();
+      setChainIdOf([this.common, this.vm.common, this.nextCommon], this.options.chainId);
       this.coinbase = this.options.coinbase;
       this.accounts.stopAllImpersonation();
       this.instanceId = randomBytes(32);
       if (dropped.length > 0) this.emit('reorg', dropped);
     });
+  }
+
+  /** anvil_setChainId (chainId.ts); a reset goes back to the configured id. */
+  setChainId(chainId: bigint): Promise<void> {
+    return this.queue.run(async () => {
+      this.pending = undefined;
+      this.historical = undefined;
+      setChainIdOf([this.common, this.vm.common, this.nextCommon], chainId);
+    });
+  }
+
+  /** tenderly_setBalance / tenderly_addBalance: each balance set to, or raised by, `amount`, all or none; answers the new state root. */
+  changeBalances(addresses: readonly Address[], amount: bigint, add: boolean): Promise<Uint8Array> {
+    return this.queue.run(async () => {
+      const balances: bigint[] = [];
+      for (const address of addresses) {
+        const balance = add ? ((await this.vm.stateManager.getAccount(address))?.balance ?? 0n) + amount : amount;
+        if (balance >= 2n ** 256n) throw new EngineError('invalidInput', `the balance of ${address} would exceed 2^256-1`);
+        balances.push(balance);
+      }
+      for (const [i, address] of addresses.entries()) await this.applyAccountChange(address, { balance: balances[i] });
+      return this.vm.stateManager.getStateRoot();
+    });
+  }
+
+  /** anvil_rollback: drop the `depth` newest blocks (reorg.ts). */
+  rollback(depth: bigint): Promise<void> {
+    return this.queue.run(() => this.rollBackTo(commonBlock(this.blocks, depth, 'Rollback')));
+  }
+
+  /** anvil_reorg: replace the `depth` newest blocks with as many new ones holding `items` (reorg.ts). Built before anything changes. */
+  reorg(depth: bigint, items: readonly ReorgItem[]): Promise<void> {
+    return this.queue.run(async () => {
+      const common = commonBlock(this.blocks, depth, 'Reorg');
+      const nonces = new ReorgNonces(async (sender) => (await (await this.vmAt(common)).stateManager.getAccount(sender))?.nonce ?? 0n);
+      const blocks: PooledTransaction[][] = [];
+      for (const group of groupByBlock(depth, items)) {
+        const entries: PooledTransaction[] = [];
+        for (const item of group) {
+          const tx = 'raw' in item ? decodeRawTransaction(item.raw, this.nextBlockCommon()) : await this.reorgRequest(item.request, nonces, common);
+          entries.push({ tx, sender: senderOf(tx), hashHex: hashHexOf(tx), arrival: 0 });
+        }
+        blocks.push(entries);
+      }
+      await this.rollBackTo(common);
+      for (const entries of blocks) await this.mineWith(entries);
+    });
+  }
+
+  /**
+   * A reorg's request, as Anvil builds it: from (default the first account), the nonce given or
+   * Anvil's count, signed or impersonated. Gas is estimated on the common block's state (the new
+   * chain's), and as Anvil a request whose estimate fails gets the block gas limit (its receipt tells).
+   */
+  private async reorgRequest(request: CallRequest, nonces: ReorgNonces, common: MinedBlock): Promise<TypedTransaction> {
+    const from = request.from ?? this.accounts.list()[0];
+    if (!from) throw rejected('no signer available');
+    const sender = this.accounts.senderKeyOf(from);
+    const nonce = await nonces.take(from);
+    const gas = request.gas ?? (await this.estimateUnqueued({ ...request, from }, { hash: common.hashHex }).catch(() => this.blockGasLimit));
+    const filled = await this.fillTransaction({ ...request, from, gas, nonce: request.nonce ?? nonce }, from);
+    return sender === 'unsigned' ? impersonate(filled, from) : filled.sign(sender);
+  }
+
+  /** Back to `common`'s state and time, the blocks above it dropped; snapshots taken on them are discarded. Inside the queue. */
+  private async rollBackTo(common: MinedBlock): Promise<void> {
+    const stateRoot = stateRootOf(common);
+    if (!(await this.state.hasStateRoot(stateRoot))) throw rejected(`state of block ${common.number} is not available (not kept across a restart)`);
+    const dropped = this.blocks.truncateAbove(common.number);
+    this.pending = undefined;
+    this.historical = undefined;
+    await this.vm.stateManager.setStateRoot(stateRoot);
+    this.snapshots.dropWhere((snapshot) => this.blocks.byNumber(snapshot.headNumber)?.hashHex !== snapshot.head.hashHex);
+    // As Anvil: the clock and the block gas limit are the common block's again.
+    this.clock.setTime(common.block.header.timestamp);
+    this.blockGasLimit = common.block.header.gasLimit;
+    this.emit('rewound');
+    if (dropped.length > 0) this.emit('reorg', dropped);
   }
 
   private configuredAutomine(): boolean {

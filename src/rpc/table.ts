@@ -4,6 +4,7 @@
  */
 import type { RpcMethod } from './method.js';
 import { invalidParams } from './errors.js';
+import { anvilMethods } from './methods/anvil.js';
 import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
 import { debugMethods } from './methods/debug.js';
@@ -134,4 +135,5 @@ const DEFAULT_GROUPS = [
   parityTraceMethods,
   otterscanMethods,
   forkMethods,
+  anvilMethods,
 ];
