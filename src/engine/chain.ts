@@ -43,6 +43,7 @@ import { installRevertTraceGuard } from './revertTraceGuard.js';
 import { TrieNodeDB } from './trieDb.js';
 import { type ReorgItem, ReorgNonces, commonBlock, groupByBlock } from './reorg.js';
 import { setChainIdOf } from './chainId.js';
+import { SignatureOverrides } from './signatureOverrides.js';
 import { type CallOverrides, applyStateOverrides, applyStateOverridesReversibly, blockWithOverrides, hasOverrides } from './overrides.js';
 import { type SimulateOptions, type SimulatedBlock, checkSimulateLimits, simulate } from './simulate.js';
 import { type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock, replayBlock, replayTransaction } from './miner.js';
@@ -202,6 +203,8 @@ export class Chain extends EventEmitter<ChainEvents> {
   private readonly snapshots = new SnapshotRegistry();
   /** Where chain_reset returns: the genesis block, or the head of an imported chain. */
   private genesisPoint: ChainSnapshot | undefined;
+  /** anvil_impersonateSignature's registry, read by the ECRECOVER precompile of every VM (signatureOverrides.ts). */
+  private signatures!: SignatureOverrides;
   private forkPoint: ForkPoint | undefined;
   private intervalTimer: NodeJS.Timeout | undefined;
   /** The interval mining period in milliseconds, while interval mining is on (anvil_getIntervalMining). */
@@ -257,9 +260,10 @@ export class Chain extends EventEmitter<ChainEvents> {
     askTerminalColorsOnce();
     const store = new BlockStore();
     const trieNodes = new TrieNodeDB();
+    const signatures = new SignatureOverrides();
     const vm = await createVM({
       common,
-      evmOpts: evmOptionsFor(options.codeSizeLimit),
+      evmOpts: { ...evmOptionsFor(options.codeSizeLimit), customPrecompiles: [signatures.precompile()] },
       // Caches keep writes of a transaction (and of reverted calls) out of the trie until a block commits.
       stateManager: new TrackingStateManager({
         common,
@@ -269,6 +273,7 @@ export class Chain extends EventEmitter<ChainEvents> {
       blockchain: store.asEvmBlockchain(),
     });
     const chain = new Chain(common, vm, store, options, schedule, trieNodes);
+    chain.signatures = signatures;
     chain.consoleLines.watch(vm.evm as EVM);
     await chain.startBase(options.fork);
     chain.genesisPoint = await chain.capture();
@@ -1273,6 +1278,14 @@ export class Chain extends EventEmitter<ChainEvents> {
       this.accounts.stopAllImpersonation();
       this.instanceId = randomBytes(32);
       if (dropped.length > 0) this.emit('reorg', dropped);
+    });
+  }
+
+  /** anvil_impersonateSignature: ECRECOVER answers `address` for `signature` from now on (signatureOverrides.ts). */
+  impersonateSignature(signature: Uint8Array, address: Address): Promise<void> {
+    return this.queue.run(async () => {
+      this.pending = undefined; // the pending block may have run a check the override changes
+      this.signatures.add(signature, address);
     });
   }
 

@@ -1,7 +1,8 @@
 /**
  * Differential: the same requests over HTTP to Anvil (from npm) and to a chain-sim server, and
  * the same observations from both: the CREATE2 deployer in genesis and a salted deployment
- * through it, eth_getAccountInfo, anvil_rollback, anvil_reorg, anvil_setChainId, their errors.
+ * through it, eth_getAccountInfo, anvil_rollback, anvil_reorg, anvil_setChainId,
+ * anvil_impersonateSignature, their errors.
  * Only what does not depend on wall-clock time or gas prices is compared.
  */
 import { expect } from 'chai';
@@ -76,6 +77,16 @@ async function observe(url: string): Promise<Record<string, unknown>> {
   seen.oldIdRefused = (await call(url, 'eth_sendRawTransaction', [await rawFor(31337)])).error !== undefined;
   const afterChange = await minedReceipt(url, await result<string>(url, 'eth_sendRawTransaction', [await rawFor(0x1234)]));
   seen.newIdTx = [afterChange.status, (await result<{ chainId: string }>(url, 'eth_getTransactionByHash', [afterChange.transactionHash])).chainId];
+
+  // anvil_impersonateSignature: ECRECOVER (called directly) answers the registered address for that signature, any hash.
+  const hash = `0x${'ab'.repeat(32)}`;
+  const sig = wallet.signingKey.sign(hash);
+  const ecrecoverInput = (h: string) => `${h}${sig.v.toString(16).padStart(64, '0')}${sig.r.slice(2)}${sig.s.slice(2)}`;
+  const ecrecover = (h: string) => result(url, 'eth_call', [{ to: '0x0000000000000000000000000000000000000001', data: ecrecoverInput(h) }, 'latest']);
+  seen.recoveredBefore = await ecrecover(hash);
+  // Anvil's params are one pair: [[signature, address]].
+  seen.impersonateSignature = await answer('anvil_impersonateSignature', [[`${sig.r}${sig.s.slice(2)}${sig.v.toString(16)}`, TO]]);
+  seen.recoveredAfter = [await ecrecover(hash), await ecrecover(`0x${'cd'.repeat(32)}`)];
   return seen;
 }
 
@@ -109,6 +120,9 @@ describe('Anvil and chain-sim side by side: genesis deployer, rollback, reorg, c
     expect(fromSim.reorgBlocks).to.deep.equal([[['0x0', '0x10']], [['0x1', '0x20']]]);
     expect(fromSim.ids).to.deep.equal(['0x1234', String(0x1234)]);
     expect([fromSim.oldIdRefused, fromSim.newIdTx]).to.deep.equal([true, ['0x1', '0x1234']]);
+    const word = (address: string) => `0x${address.slice(2).padStart(64, '0')}`;
+    expect(fromSim.recoveredBefore).to.equal(word(new Wallet(KEYS[0]).address.toLowerCase()));
+    expect(fromSim.recoveredAfter).to.deep.equal([word(TO), word(TO)]);
   });
 
   it("tenderly_setBalance / tenderly_addBalance over HTTP (Tenderly's, not Anvil's: chain-sim alone)", async () => {

@@ -90,3 +90,50 @@ describe('anvil_setChainId, eth_getAccountInfo, tenderly balances', function () 
     await expectRpcError(rpc('tenderly_setBalance', [TO, '1']), -32602, /invalid argument 1 \(amount\)/);
   });
 });
+
+describe('anvil_impersonateSignature', function () {
+  this.timeout(30_000);
+  /** Runtime code: copy 128 bytes of calldata, STATICCALL ECRECOVER (0x01) with them, return its 32 bytes. */
+  const CALLS_ECRECOVER = '0x6080600060003760206000608060006001' + '5afa5060206000f3';
+  const CHECKER = '0x00000000000000000000000000000000000ec0de';
+  const IMPERSONATED = '0x000000000000000000000000000000000000dead';
+  const word = (hex: string) => hex.slice(2).padStart(64, '0');
+
+  it('ECRECOVER answers the registered address for that signature, whatever the hash, called directly or from a contract, at any block', async () => {
+    const { rpc, provider } = newNode();
+    try {
+      const wallet = new Wallet(KEYS[1]);
+      const hash = `0x${'ab'.repeat(32)}`;
+      const sig = wallet.signingKey.sign(hash);
+      const input = (h: string) => `0x${word(h)}${word(`0x${sig.v.toString(16)}`)}${sig.r.slice(2)}${sig.s.slice(2)}`;
+      const recovered = async (h: string, block = 'latest', to = '0x0000000000000000000000000000000000000001') =>
+        `0x${(await rpc<string>('eth_call', [{ to, data: input(h) }, block])).slice(26)}`;
+      await rpc('hardhat_setCode', [CHECKER, CALLS_ECRECOVER]);
+      expect(await recovered(hash)).to.equal(ADDRESSES[1]);
+      expect(await recovered(hash, 'latest', CHECKER)).to.equal(ADDRESSES[1]);
+
+      // Anvil's form: r ++ s ++ v, 65 bytes.
+      const signature = `${sig.r}${sig.s.slice(2)}${sig.v.toString(16)}`;
+      expect(await rpc('anvil_impersonateSignature', [signature, IMPERSONATED])).to.equal(null);
+      expect(await recovered(hash)).to.equal(IMPERSONATED);
+      expect(await recovered(`0x${'cd'.repeat(32)}`, 'latest', CHECKER)).to.equal(IMPERSONATED);
+      await rpc('evm_mine');
+      expect(await recovered(hash, '0x0')).to.equal(IMPERSONATED); // a VM on an older state too
+      // Other signatures recover as before.
+      const other = wallet.signingKey.sign(`0x${'01'.repeat(32)}`);
+      const otherInput = `0x${'01'.repeat(32)}${word(`0x${other.v.toString(16)}`)}${other.r.slice(2)}${other.s.slice(2)}`;
+      expect(`0x${(await rpc<string>('eth_call', [{ to: CHECKER, data: otherInput }])).slice(26)}`).to.equal(ADDRESSES[1]);
+      // Anvil's own form, one pair, is taken too.
+      const third = `0x${'11'.repeat(32)}${'22'.repeat(32)}1b`;
+      expect(await rpc('anvil_impersonateSignature', [[third, CHECKER]])).to.equal(null);
+      const thirdInput = `0x${'00'.repeat(32)}${word('0x1b')}${'11'.repeat(32)}${'22'.repeat(32)}`;
+      expect(`0x${(await rpc<string>('eth_call', [{ to: CHECKER, data: thirdInput }])).slice(26)}`).to.equal(CHECKER);
+      await expectRpcError(rpc('anvil_impersonateSignature', [[third, CHECKER], CHECKER]), -32602, /invalid argument 1 \(address\): given twice/);
+      await expectRpcError(rpc('anvil_impersonateSignature', [third]), -32602, /invalid argument 1 \(address\): missing/);
+      await expectRpcError(rpc('anvil_impersonateSignature', [signature.slice(0, -2), IMPERSONATED]), -32602, /invalid argument 0 \(signature\)/);
+      await expectRpcError(rpc('anvil_impersonateSignature', [signature, '0x12']), -32602, /invalid argument 1 \(address\)/);
+    } finally {
+      await provider.disconnect();
+    }
+  });
+});

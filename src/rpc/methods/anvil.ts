@@ -1,6 +1,6 @@
 /**
  * Anvil's chain controls that rewrite history or identity (anvil_rollback, anvil_reorg,
- * anvil_setChainId), Anvil's eth_getAccountInfo, and Tenderly's balance faucet
+ * anvil_setChainId, anvil_impersonateSignature), Anvil's eth_getAccountInfo, and Tenderly's balance faucet
  * (tenderly_setBalance, tenderly_addBalance). Parameters and answers as those tools give them:
  * foundry crates/anvil (api.rs, core/src/eth/mod.rs, core/src/types.rs ReorgOptions) and
  * Tenderly's Admin RPC reference.
@@ -8,7 +8,7 @@
 import type { Address } from '@ethereumjs/util';
 import type { BlockRef } from '../../engine/chain.js';
 import type { ReorgItem } from '../../engine/reorg.js';
-import { address, arrayOf, blockRef, callRequest, data, fail, uint256 } from '../codec.js';
+import { address, arrayOf, blockRef, callRequest, data, fail, fixedData, uint256 } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { defineMethod, optionalParam, param } from '../method.js';
 import { count } from './control.js';
@@ -29,6 +29,13 @@ const addresses = (value: unknown, path: string): Address[] => {
   return list;
 };
 
+/** A 65-byte signature (r, s, v), or Anvil's [signature, address] pair. */
+const signatureOrPair = (value: unknown, path: string): [Uint8Array, Address | undefined] => {
+  if (!Array.isArray(value)) return [fixedData(65)(value, path), undefined];
+  if (value.length !== 2) fail(path, 'expected a signature, or a pair [signature, address]');
+  return [fixedData(65)(value[0], `${path}[0]`), address(value[1], `${path}[1]`)];
+};
+
 const LATEST: BlockRef = { tag: 'latest' };
 
 export const anvilMethods = [
@@ -41,6 +48,16 @@ export const anvilMethods = [
     await chain.reorg(depth, items);
     return null;
   }),
+  // Anvil reads its params as one pair, [[signature, address]]; [signature, address] is taken too.
+  defineMethod(
+    'anvil_impersonateSignature',
+    [param('signature', signatureOrPair), optionalParam('address', address)],
+    async ({ chain }, [signature, paired], who) => {
+      if ((paired === undefined) === (who === undefined)) fail('1 (address)', paired ? 'given twice: in the pair and as a second argument' : 'missing');
+      await chain.impersonateSignature(signature, (paired ?? who)!);
+      return null;
+    },
+  ),
   defineMethod('anvil_setChainId', [param('chainId', count)], async ({ chain }, chainId) => {
     if (chainId === 0n) fail('0 (chainId)', 'a chain id must be positive');
     await chain.setChainId(chainId);
