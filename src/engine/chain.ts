@@ -124,6 +124,8 @@ export interface ChainEvents {
   consoleLog: [string];
   /** A background task (interval mining, printing console.log lines) failed. */
   error: [unknown];
+  /** The chain id changed (anvil_setChainId, or a reset back to the configured one): EIP-1193's chainChanged. */
+  chainChanged: [bigint];
 }
 
 /** System contracts called at the start or end of every block once their EIP is active. */
@@ -1273,7 +1275,10 @@ export class Chain extends EventEmitter<ChainEvents> {
       }
       this.emit('rewound');
       this.startConfiguredMining();
-      setChainIdOf([this.common, this.vm.common, this.nextCommon], this.options.chainId);
+      if (this.chainId !== this.options.chainId) {
+        setChainIdOf([this.common, this.vm.common, this.nextCommon], this.options.chainId);
+        this.emit('chainChanged', this.options.chainId);
+      }
       this.coinbase = this.options.coinbase;
       this.accounts.stopAllImpersonation();
       this.instanceId = randomBytes(32);
@@ -1294,7 +1299,9 @@ export class Chain extends EventEmitter<ChainEvents> {
     return this.queue.run(async () => {
       this.pending = undefined;
       this.historical = undefined;
+      const before = this.chainId;
       setChainIdOf([this.common, this.vm.common, this.nextCommon], chainId);
+      if (chainId !== before) this.emit('chainChanged', chainId);
     });
   }
 

@@ -49,6 +49,17 @@ describe('anvil_setChainId, eth_getAccountInfo, tenderly balances', function () 
     expect(await rpc('eth_chainId')).to.equal('0x539');
   });
 
+  it("the provider emits EIP-1193's chainChanged on anvil_setChainId and on the reset that undoes it", async () => {
+    const { rpc, provider } = node();
+    const seen: string[] = [];
+    provider.on('chainChanged', (chainId: string) => seen.push(chainId));
+    await rpc('anvil_setChainId', [7]);
+    await rpc('anvil_setChainId', [7]); // no change, no event
+    await rpc('anvil_reset', []);
+    await rpc('anvil_reset', []);
+    expect(seen).to.deep.equal(['0x7', '0x539']);
+  });
+
   it('net_version keeps an explicitly configured network id', async () => {
     const { rpc } = node({ networkId: 77 });
     await rpc('anvil_setChainId', [5]);
