@@ -22,6 +22,7 @@ import { applyStartupSettings, configuredMining } from './startupSettings.js';
 import { printTraces } from './printTraces.js';
 import { writeAccountsFile } from './accountsOut.js';
 import type { Alloc } from './engine/stateDump.js';
+import { CREATE2_DEPLOYER_ADDRESS, create2DeployerAccount } from './engine/create2Deployer.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 /**
@@ -66,6 +67,9 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
       balance === undefined ? [] : [[keyed[i]!.address.toString(), { balance, nonce: 0n, code: new Uint8Array(), storage: new Map() }] as const],
     ),
   );
+  // Anvil's CREATE2 deployer goes first, so fixtures and keyed accounts can replace it. A genesis file's state stays exactly
+  // as written (its state root must be the file's); a fork does not use this alloc, but a reset to a local chain does (as Anvil).
+  const predeploys: Alloc = genesis || options.noCreate2Deployer ? new Map() : new Map([[CREATE2_DEPLOYER_ADDRESS, create2DeployerAccount()]]);
   const chain = await createChain(
     {
       chainId: options.chainId,
@@ -81,7 +85,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
       miningMode: configuredMining(options),
       genesisNumber: options.genesisNumber,
       genesisTimestamp,
-      genesisAlloc: keyedAlloc.size === 0 ? fileAlloc : new Map([...(fileAlloc ?? []), ...keyedAlloc]),
+      genesisAlloc: genesisAllocOf(predeploys, fileAlloc, keyedAlloc),
       genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
       // Ganache's vmErrorsOnRPCResponse, when asked for, answers a failed send in Ganache's form instead.
       throwOnTransactionFailures: options.hardhatNode && !options.vmErrorsOnRPCResponse,
@@ -162,4 +166,10 @@ async function createChain(engineOptions: EngineOptions, genesisPath: string | u
     if (genesisPath === undefined) throw error;
     throw new GenesisFileError(genesisPath, error instanceof Error ? error.message : String(error));
   }
+}
+
+/** The accounts written into a local genesis state, later ones winning; undefined when there are none. */
+function genesisAllocOf(...allocs: (Alloc | undefined)[]): Alloc | undefined {
+  const merged = new Map(allocs.flatMap((alloc) => [...(alloc ?? [])]));
+  return merged.size === 0 ? undefined : merged;
 }

@@ -42,7 +42,11 @@ export class ChainSimProvider extends EventEmitter {
     );
     this.connection.catch(() => {}); // surfaced by request()
     this.node.then(
-      (node) => this.emit('connect', { chainId: encodeQuantity(node.chain.chainId) }),
+      (node) => {
+        this.emit('connect', { chainId: encodeQuantity(node.chain.chainId) });
+        // EIP-1193: anvil_setChainId (and a reset undoing it) changes the chain id.
+        node.chain.on('chainChanged', (chainId) => this.emit('chainChanged', encodeQuantity(chainId)));
+      },
       () => {}, // surfaced by ready() and request()
     );
   }

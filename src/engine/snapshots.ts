@@ -49,6 +49,11 @@ export class SnapshotRegistry {
     return snapshot;
   }
 
+  /** Discard the snapshots `stale` picks (a rollback drops those taken on blocks no longer in the chain). */
+  dropWhere(stale: (snapshot: ChainSnapshot) => boolean): void {
+    for (const [id, snapshot] of this.snapshots) if (stale(snapshot)) this.snapshots.delete(id);
+  }
+
   clear(): void {
     this.snapshots.clear();
   }

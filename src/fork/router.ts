@@ -122,7 +122,22 @@ const logsRoute =
     return [...(older as unknown[]), ...(newer as unknown[])];
   };
 
+/**
+ * Anvil's eth_getAccountInfo at a block before the pinned one: the upstream's balance, nonce and
+ * code, asked one by one (as Anvil does it: upstreams need not serve eth_getAccountInfo).
+ */
+const accountInfo: Route = async (ctx, session, params, local) => {
+  const ref = refOf(params[1]);
+  const upstream = (ref.kind === 'number' && ref.number < session.number) || (ref.kind === 'hash' && !ctx.chain.blocks.byHashHex(ref.hash));
+  if (!upstream) return local();
+  const [balance, nonce, code] = await Promise.all(
+    ['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode'].map((method) => forward(session, method, [params[0], params[1]])),
+  );
+  return { balance, nonce, code };
+};
+
 const ROUTES: Readonly<Record<string, Route>> = {
+  getAccountInfo: accountInfo,
   getBalance: stateAt(1),
   getTransactionCount: stateAt(1),
   getCode: stateAt(1),

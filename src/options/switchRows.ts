@@ -207,6 +207,18 @@ export const SWITCH_ROWS = {
   },
   /** Do not print Solidity console.log lines. */
   noConsoleLog: { flag: 'no-console-log', cli: 'boolean', help: "don't print Solidity console.log lines", default: false, parse: bool('no-console-log') },
+  /**
+   * Leave the CREATE2 deployer (0x4e59…956C, which Anvil and forge scripts expect) out of the
+   * genesis state of a local chain. It is never added to a fork or a --genesis file's chain.
+   */
+  noCreate2Deployer: {
+    flag: 'no-create2-deployer',
+    alias: ['disable-default-create2-deployer', 'no-create2'],
+    cli: 'boolean',
+    help: "leave the CREATE2 deployer at 0x4e59b44847b379578588920cA78FbF26c0B4956C (forge scripts' salted deployments) out of a local chain's genesis state (never added to a fork or a --genesis file's chain)",
+    default: false,
+    parse: bool('no-create2-deployer'),
+  },
   /** Print a call tree for each mined transaction (Anvil's -vvvv). */
   printTraces: {
     flag: 'print-traces',

@@ -5,9 +5,9 @@
  */
 import type { MethodRecord, RpcMethod } from './method.js';
 import { invalidParams } from './errors.js';
+import { anvilMethods } from './methods/anvil.js';
 import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
-import { accountInfoMethods } from './methods/accountInfo.js';
 import { configMethods } from './methods/config.js';
 import { testingMethods } from './methods/testing.js';
 import { debugMethods } from './methods/debug.js';
@@ -100,5 +100,5 @@ const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
   forkMethods,
   configMethods,
   testingMethods,
-  accountInfoMethods,
+  anvilMethods,
 ];

@@ -79,6 +79,15 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     expect(((await rpcOver(url, 'eth_getTransactionReceipt', [big.result])).result as { status: string }).status).to.equal('0x1');
   });
 
+  it("--disable-default-create2-deployer (Anvil's spelling of --no-create2-deployer) leaves the deployer out", async () => {
+    const deployer = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
+    cli = await startCli(['--port', '0', '--quiet', '--disable-default-create2-deployer']);
+    expect((await rpcOver(cli.url, 'eth_getCode', [deployer, 'latest'])).result).to.equal('0x');
+    await cli.stop();
+    cli = await startCli(['--port', '0', '--quiet']);
+    expect((await rpcOver(cli.url, 'eth_getCode', [deployer, 'latest'])).result).to.match(/^0x7fff/);
+  });
+
   it('--number: the genesis block has that number (Anvil)', async () => {
     cli = await startCli(['--port', '0', '--quiet', '--number', '42']);
     expect((await rpcOver(cli.url, 'eth_blockNumber')).result).to.equal('0x2a');

@@ -18,6 +18,8 @@ import type { AccountState, Alloc } from '../stateDump.js';
 import { ChainBase, type ChainSettings, type PersistableState } from './base.js';
 import type { ChainCore } from './core.js';
 import * as history from './history.js';
+import * as anvil from './anvilControls.js';
+import type { ReorgItem } from '../reorg.js';
 import * as state from './state.js';
 import { type AccountChange, assertTimestamp } from './types.js';
 
@@ -220,6 +222,29 @@ export class ChainControls extends ChainBase {
     return this.run('restoreForkOverlay', async (core) => {
       await restoreForkOverlay(core.state, overlay);
     });
+  }
+  /** anvil_impersonateSignature: ECRECOVER answers `address` for `signature` from now on (signatureOverrides.ts). */
+  impersonateSignature(signature: Uint8Array, address: Address): Promise<void> {
+    return this.run('impersonateSignature', (core) => {
+      core.signatures.add(signature, address);
+      core.pending.cached = undefined; // the pending block may have run a check the override changes
+    });
+  }
+  /** anvil_setChainId; a reset goes back to the configured id. */
+  setChainId(chainId: bigint): Promise<void> {
+    return this.run('setChainId', (core) => core.setChainId(chainId));
+  }
+  /** tenderly_setBalance / tenderly_addBalance: each balance set to, or raised by, `amount`, all or none; answers the new state root. */
+  changeBalances(addresses: readonly Address[], amount: bigint, add: boolean): Promise<Uint8Array> {
+    return this.run('changeBalances', (core) => anvil.changeBalances(core, addresses, amount, add));
+  }
+  /** anvil_rollback: drop the `depth` newest blocks (reorg.ts). */
+  rollback(depth: bigint): Promise<void> {
+    return this.run('rollback', (core) => anvil.rollback(core, depth));
+  }
+  /** anvil_reorg: replace the `depth` newest blocks with as many new ones holding `items` (reorg.ts). */
+  reorg(depth: bigint, items: readonly ReorgItem[]): Promise<void> {
+    return this.run('reorg', (core) => anvil.reorg(core, depth, items));
   }
   /**
    * Tests and diagnostics: `fn` gets the core inside a task (the live VM, the block store), as

@@ -32,6 +32,8 @@ import { copyOf, stateRootOf } from './copies.js';
 import { installRevertTraceGuard } from '../revertTraceGuard.js';
 import { installLogNumbering } from '../logNumbering.js';
 import { BlobStore } from '../blobStore.js';
+import { SignatureOverrides } from '../signatureOverrides.js';
+import { setChainIdOf } from '../chainId.js';
 import { type ChainSnapshot, SnapshotRegistry } from '../snapshots.js';
 import { TrackingStateManager } from '../stateDump.js';
 import { installStepLoop } from '../stepLoop.js';
@@ -111,6 +113,8 @@ export class ChainCore {
     readonly schedule: ForkSchedule | undefined,
     readonly trieNodes: TrieNodeDB,
     readonly hooks: CoreHooks,
+    /** anvil_impersonateSignature's registry, read by the ECRECOVER precompile of every VM (signatureOverrides.ts). */
+    readonly signatures: SignatureOverrides,
   ) {
     this.nextCommon = schedule ? common.copy() : common;
     this.consoleLines = new ConsolePrinter(
@@ -141,9 +145,10 @@ export class ChainCore {
     askTerminalColorsOnce();
     const store = new BlockStore();
     const trieNodes = new TrieNodeDB();
+    const signatures = new SignatureOverrides();
     const vm = await createVM({
       common,
-      evmOpts: evmOptionsFor(options.codeSizeLimit),
+      evmOpts: { ...evmOptionsFor(options.codeSizeLimit), customPrecompiles: [signatures.precompile()] },
       // Caches keep writes of a transaction (and of reverted calls) out of the trie until a block commits.
       stateManager: new TrackingStateManager({
         common,
@@ -152,7 +157,7 @@ export class ChainCore {
       }),
       blockchain: store.asEvmBlockchain(),
     });
-    const core = new ChainCore(common, vm, store, options, schedule, trieNodes, hooks);
+    const core = new ChainCore(common, vm, store, options, schedule, trieNodes, hooks, signatures);
     core.consoleLines.watch(vm.evm as EVM);
     await core.startBase(options.fork);
     core.genesisPoint = await core.capture();
@@ -243,6 +248,16 @@ export class ChainCore {
     }
     if ('number' in ref) return this.blocks.byNumber(ref.number);
     return this.blocks.byHashHex(ref.hash);
+  }
+
+  /** anvil_setChainId (chainId.ts): later signatures and CHAINID use `chainId`; a reset puts the configured one back. */
+  setChainId(chainId: bigint): void {
+    const before = this.chainId;
+    setChainIdOf([this.common, this.vm.common, this.nextCommon], chainId);
+    // Cached VMs and the pending block ran under the old id.
+    this.historical = undefined;
+    this.pending.cached = undefined;
+    if (chainId !== before) this.hooks.emit('chainChanged', chainId);
   }
 
   /** The VM whose state is the state as of `mined` (the live VM for the head). */

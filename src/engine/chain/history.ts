@@ -78,6 +78,7 @@ export async function reset(core: ChainCore, base?: { readonly fork: ForkPoint |
   }
   core.hooks.emit('rewound');
   core.mining.restoreConfigured();
+  core.setChainId(core.options.chainId);
   core.coinbase = core.options.coinbase;
   core.accounts.stopAllImpersonation();
   core.instanceId = randomBytes(32);

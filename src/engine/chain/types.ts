@@ -80,6 +80,8 @@ export interface ChainEvents {
   reorg: [MinedBlock[]];
   /** The state went back to an earlier point (snapshot revert, reset): states built since are gone. */
   rewound: [];
+  /** The chain id changed (anvil_setChainId, or a reset back to the configured one): EIP-1193's chainChanged. */
+  chainChanged: [bigint];
   /** A contract called Solidity's console.log in a transaction or an eth_call: the line it printed. */
   consoleLog: [string];
   /** A background task (interval mining, printing console.log lines) failed. */

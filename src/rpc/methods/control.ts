@@ -14,7 +14,7 @@ const snapshotId = (value: unknown, path: string): number => {
 };
 
 /** Seconds or counts: a QUANTITY, or a plain JSON number as Ganache and Hardhat accept. */
-const count = (value: unknown, path: string): bigint => {
+export const count = (value: unknown, path: string): bigint => {
   if (typeof value === 'number') {
     if (!Number.isSafeInteger(value) || value < 0) throw invalidParams(`invalid argument ${path}: expected a non-negative integer`);
     return BigInt(value);
