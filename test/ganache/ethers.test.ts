@@ -100,7 +100,9 @@ for (const mode of ['provider', 'server'] as const) {
         await server.listen(0);
         const ws = new WebSocketProvider(`ws://127.0.0.1:${server.address()!.port}`);
         try {
-          const seen = new Promise<number>((resolve) => void ws.once('block', (n: number) => resolve(n)));
+          // on, not once: once unsubscribes after the event, and destroy() below would cancel that
+          // eth_unsubscribe mid-flight, which ethers reports as an unhandled rejection.
+          const seen = new Promise<number>((resolve) => void ws.on('block', (n: number) => resolve(n)));
           await new Promise((resolve) => setTimeout(resolve, 100));
           await ws.send('evm_mine', []);
           expect(await seen).to.equal(1);
