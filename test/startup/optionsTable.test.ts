@@ -70,6 +70,7 @@ describe('options table', () => {
       slotsInAnEpoch: 0,
       genesisNumber: 0n,
       noConsoleLog: false,
+      noCreate2Deployer: false,
       printTraces: false,
       json: false,
     });
