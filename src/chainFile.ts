@@ -5,7 +5,7 @@
  */
 import { open } from 'node:fs/promises';
 import type { Chain } from './engine/chain.js';
-import type { EncodedBlock, ImportSummary } from './engine/importer.js';
+import type { EncodedBlock, ImportSummary } from './engine/blocks/importer.js';
 
 /** A file that cannot be read as concatenated RLP lists; the message names the byte offset. */
 export class ChainFileError extends Error {

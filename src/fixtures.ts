@@ -4,7 +4,7 @@
  * the first file that names a chain setting (chain id, hardfork, gas limit, timestamp)
  * provides it unless the user gave it explicitly.
  */
-import type { AccountState } from './engine/stateDump.js';
+import type { AccountState } from './engine/state/stateDump.js';
 import type { ChainSimOptions } from './options.js';
 import { StatePersistenceError, readStateFile } from './persistence.js';
 import type { StateFile } from './stateFile.js';

@@ -7,8 +7,8 @@
  *
  * Options for the provider come from the CHAIN_SIM_OPTIONS environment variable (JSON).
  */
-import type { MinedBlock } from './engine/blocks.js';
-import type { ChainSnapshot } from './engine/snapshots.js';
+import type { MinedBlock } from './engine/blocks/blocks.js';
+import type { ChainSnapshot } from './engine/state/snapshots.js';
 import type { ChainSimOptions } from './options.js';
 import { ChainSimProvider, createProvider } from './provider.js';
 

@@ -3,9 +3,9 @@
  * provider and the HTTP server sit on top of a node.
  */
 import { createRequire } from 'node:module';
-import { deriveAccounts } from './engine/accounts.js';
+import { deriveAccounts } from './engine/accounts/accounts.js';
 import { Chain, type EngineOptions } from './engine/chain.js';
-import { FilterManager } from './engine/filters.js';
+import { FilterManager } from './engine/logs/filters.js';
 import { startPow } from './engine/pow/start.js';
 import type { ChainSimOptions, ResolvedOptions } from './options.js';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
@@ -21,8 +21,8 @@ import { withCompatForms } from './rpc/compatForms.js';
 import { applyStartupSettings, configuredMining } from './startupSettings.js';
 import { printTraces } from './printTraces.js';
 import { writeAccountsFile } from './accountsOut.js';
-import type { Alloc } from './engine/stateDump.js';
-import { CREATE2_DEPLOYER_ADDRESS, create2DeployerAccount } from './engine/create2Deployer.js';
+import type { Alloc } from './engine/state/stateDump.js';
+import { CREATE2_DEPLOYER_ADDRESS, create2DeployerAccount } from './engine/blocks/create2Deployer.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 /**

@@ -4,9 +4,9 @@
  * does); the tree shows the calls, their value, gas used, and how each ended.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { MinedBlock } from './engine/blocks.js';
+import type { MinedBlock } from './engine/blocks/blocks.js';
 import type { Chain } from './engine/chain.js';
-import { type CallFrame, CallTracer } from './engine/tracing.js';
+import { type CallFrame, CallTracer } from './engine/tracers/tracing.js';
 
 /** Prints the trees of every transaction in each new block; returns the function that stops it. */
 export function printTraces(chain: Chain, log: (line: string) => void): () => void {

@@ -11,8 +11,8 @@
  * is what `--state` saves so time travel survives a restart.
  */
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
-import { clip } from './engine/clip.js';
-import type { AccountState, Alloc } from './engine/stateDump.js';
+import { clip } from './engine/util/clip.js';
+import type { AccountState, Alloc } from './engine/state/stateDump.js';
 import { encodeQuantity as hex } from './rpc/encode.js';
 import type { Json, JsonObject } from './rpc/json.js';
 

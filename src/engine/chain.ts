@@ -9,24 +9,24 @@
 import type { Proof } from '@ethereumjs/statemanager';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
-import type { MinedBlock } from './blocks.js';
-import type { BlockToTrace, TracedTransaction } from './blockTrace.js';
+import type { MinedBlock } from './blocks/blocks.js';
+import type { BlockToTrace, TracedTransaction } from './tracers/blockTrace.js';
 import * as calls from './chain/calls.js';
 import { ChainControls } from './chain/controls.js';
 import * as sending from './chain/sending.js';
 import * as state from './chain/state.js';
 import { type BlockRef, type EngineOptions, MAX_BLOCKS_PER_MINE, senderOfRequest } from './chain/types.js';
-import { EngineError } from './errors.js';
-import type { AccessListOutcome, CallRequest } from './execution.js';
-import type { MiningOutcome } from './miner.js';
+import { EngineError } from './util/errors.js';
+import type { AccessListOutcome, CallRequest } from './execution/execution.js';
+import type { MiningOutcome } from './execution/miner.js';
 import { mineMany, mineManyAhead } from './mining/mineMany.js';
 import { type PowView, powViewOf } from './mining/powView.js';
 import { mineExecutable, pendingBuild } from './mining/producer.js';
-import type { CallOverrides } from './overrides.js';
-import { type SimulateOptions, type SimulatedBlock, checkSimulateLimits } from './simulate.js';
-import type { ExecutionTracer, TracedRun } from './tracing.js';
-import type { PooledTransaction } from './txpool.js';
-import type { TestingBlock, TestingBlockRequest } from './testingBlock.js';
+import type { CallOverrides } from './state/overrides.js';
+import { type SimulateOptions, type SimulatedBlock, checkSimulateLimits } from './execution/simulate.js';
+import type { ExecutionTracer, TracedRun } from './tracers/tracing.js';
+import type { PooledTransaction } from './transactions/txpool.js';
+import type { TestingBlock, TestingBlockRequest } from './execution/testingBlock.js';
 import * as history from './chain/history.js';
 
 export type { AccountReader, BlockReader, ChainSettings, ClockReader, PersistableState, PoolReader } from './chain/base.js';
@@ -34,7 +34,7 @@ export type { ChainCore } from './chain/core.js';
 export * from './chain/types.js';
 export type { MiningKind, MiningMode } from './mining/policy.js';
 export type { PowView } from './mining/powView.js';
-export { ReentryError } from './serial.js';
+export { ReentryError } from './util/serial.js';
 
 export class Chain extends ChainControls {
   private constructor() {

@@ -4,7 +4,7 @@
  * start-up configuration (a reset without parameters), and anvil_setRpcUrl.
  */
 import type { Chain } from '../engine/chain.js';
-import { EngineError } from '../engine/errors.js';
+import { EngineError } from '../engine/util/errors.js';
 import { type ForkSession, type ForkSettings, connectFork } from './session.js';
 import { Upstream } from './upstream.js';
 

@@ -1,13 +1,13 @@
 /**
  * The upstream's state at the pinned block, as the engine's overlay asks for it
- * (engine/forkState.ts). Each account (balance, nonce and code: one batch of three calls)
+ * (engine/state/forkState.ts). Each account (balance, nonce and code: one batch of three calls)
  * and each storage slot is fetched at most once: a value is kept for the life of the
  * process (and on disk, diskCache.ts), and concurrent reads of one key share the request in
  * flight. A failed fetch is not kept, so the next read tries again.
  */
 import type { Address } from '@ethereumjs/util';
-import type { RemoteAccount, RemoteState } from '../engine/forkState.js';
-import { keccak256 } from '../engine/keccak256.js';
+import type { RemoteAccount, RemoteState } from '../engine/state/forkState.js';
+import { keccak256 } from '../engine/util/keccak256.js';
 import { type Upstream, UpstreamError } from './upstream.js';
 
 /** What is fetched, in a form that can be saved as JSON (hex strings). */

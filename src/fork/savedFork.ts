@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
-import type { ForkOverlay } from '../engine/forkOverlay.js';
+import type { ForkOverlay } from '../engine/state/forkOverlay.js';
 import { encodeQuantity as hex } from '../rpc/encode.js';
 import type { Json, JsonObject } from '../rpc/json.js';
 import { ForkDiskCache } from './diskCache.js';

@@ -5,9 +5,9 @@
  */
 import { Common, Hoodi, Holesky, Mainnet, Sepolia, type ChainConfig } from '@ethereumjs/common';
 import type { HeaderData } from '@ethereumjs/block';
-import { HARDFORK_NAMES } from '../engine/hardforks.js';
-import type { ForkPoint } from '../engine/forkStart.js';
-import type { ForkSchedule } from '../engine/forkSchedule.js';
+import { HARDFORK_NAMES } from '../engine/rules/hardforks.js';
+import type { ForkPoint } from '../engine/blocks/forkStart.js';
+import type { ForkSchedule } from '../engine/rules/forkSchedule.js';
 import { ForkDiskCache } from './diskCache.js';
 import { UpstreamState } from './remoteState.js';
 import { Upstream, UpstreamError } from './upstream.js';

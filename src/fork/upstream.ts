@@ -6,7 +6,7 @@
  * is set, and turns every failure into an UpstreamError naming the upstream (credentials
  * masked), the method and the key: the caller's request fails, the node keeps serving.
  */
-import { EngineError } from '../engine/errors.js';
+import { EngineError } from '../engine/util/errors.js';
 
 export interface UpstreamOptions {
   readonly url: string;

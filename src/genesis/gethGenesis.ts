@@ -6,11 +6,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { type Address, bigIntToBytes, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
-import type { ForkActivation, ForkSchedule, BlobParams } from '../engine/forkSchedule.js';
-import type { GenesisHeader } from '../engine/genesis.js';
-import type { AccountState, Alloc } from '../engine/stateDump.js';
-import { toHex } from '../engine/hex.js';
-import { clip } from '../engine/clip.js';
+import type { ForkActivation, ForkSchedule, BlobParams } from '../engine/rules/forkSchedule.js';
+import type { GenesisHeader } from '../engine/blocks/genesis.js';
+import type { AccountState, Alloc } from '../engine/state/stateDump.js';
+import { toHex } from '../engine/util/hex.js';
+import { clip } from '../engine/util/clip.js';
 
 export interface GethGenesis {
   readonly chainId: bigint;

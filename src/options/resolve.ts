@@ -5,8 +5,8 @@
  * --disable-block-gas-limit, the mnemonic from --deterministic, ...). The CLI, createProvider
  * and createServer all resolve through here; startNode (startup/merge.ts) adds the files.
  */
-import { createChainCommon, HARDFORK_NAMES, isPostMerge, newestLiveHardfork } from '../engine/hardforks.js';
-import { clip } from '../engine/clip.js';
+import { createChainCommon, HARDFORK_NAMES, isPostMerge, newestLiveHardfork } from '../engine/rules/hardforks.js';
+import { clip } from '../engine/util/clip.js';
 import { type ForkDefaults, type ResolvedFork, resolveFork, resolveForkDefaults } from '../fork/options.js';
 import { MAX_GAS_LIMIT, OptionError, flag } from './values.js';
 import { GANACHE_DETERMINISTIC_MNEMONIC, jsonLines } from './toolParsers.js';

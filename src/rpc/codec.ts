@@ -4,10 +4,10 @@
  */
 import { Address, hexToBytes } from '@ethereumjs/util';
 import type { BlockRef, BlockTag } from '../engine/chain.js';
-import type { AuthorizationRequest } from '../engine/authorizations.js';
-import type { CallRequest } from '../engine/execution.js';
+import type { AuthorizationRequest } from '../engine/transactions/authorizations.js';
+import type { CallRequest } from '../engine/execution/execution.js';
 import { invalidParams } from './errors.js';
-import { clip } from '../engine/clip.js';
+import { clip } from '../engine/util/clip.js';
 
 /** Where a value sits in the params, for messages: `argument 0 (address)` or `argument 0 (call).gas`. */
 export type ParamPath = string;

@@ -1,5 +1,5 @@
-import { clipLongRuns } from '../engine/clip.js';
-import { CodedError, EngineError, RevertError, TransactionFailedError } from '../engine/errors.js';
+import { clipLongRuns } from '../engine/util/clip.js';
+import { CodedError, EngineError, RevertError, TransactionFailedError } from '../engine/util/errors.js';
 import { hardhatSendError } from './hardhatErrors.js';
 import type { Json } from './json.js';
 import { encodeData } from './encode.js';

@@ -3,9 +3,9 @@ import type { BlockHeader } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Capability } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
-import type { LogRecord, MinedBlock, ReceiptRecord } from '../engine/blocks.js';
-import { effectiveGasPrice } from '../engine/miner.js';
-import { maxFeePerGas } from '../engine/validation.js';
+import type { LogRecord, MinedBlock, ReceiptRecord } from '../engine/blocks/blocks.js';
+import { effectiveGasPrice } from '../engine/execution/miner.js';
+import { maxFeePerGas } from '../engine/transactions/validation.js';
 import { encodeData, encodeQuantity } from './encode.js';
 import type { Json, JsonObject } from './json.js';
 

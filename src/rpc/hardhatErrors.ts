@@ -7,8 +7,8 @@
  * "unrecognized", with its bytes.
  */
 import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
-import type { TransactionFailedError } from '../engine/errors.js';
-import { revertReason } from '../engine/revert.js';
+import type { TransactionFailedError } from '../engine/util/errors.js';
+import { revertReason } from '../engine/execution/revert.js';
 import { encodeData } from './encode.js';
 import { ErrorCode, RpcError } from './errors.js';
 

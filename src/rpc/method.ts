@@ -7,7 +7,7 @@
  */
 import type { ForkController } from '../fork/controller.js';
 import type { Chain } from '../engine/chain.js';
-import type { FilterManager } from '../engine/filters.js';
+import type { FilterManager } from '../engine/logs/filters.js';
 import type { PowSealer } from '../engine/pow/sealer.js';
 import type { Decoder } from './codec.js';
 import type { Subscriptions } from './subscriptions.js';

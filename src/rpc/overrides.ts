@@ -1,11 +1,11 @@
 /**
  * Decoders for go-ethereum's StateOverride (eth_call's third parameter, eth_simulateV1's
  * stateOverrides) and BlockOverrides (eth_call's fourth, eth_simulateV1's blockOverrides),
- * into the engine's types (src/engine/overrides.ts). Values are read as go-ethereum's JSON
+ * into the engine's types (src/engine/state/overrides.ts). Values are read as go-ethereum's JSON
  * decoder reads them; unknown fields are refused rather than silently ignored.
  */
 import type { Address } from '@ethereumjs/util';
-import type { AccountOverride, BlockOverrides, CallOverrides, StateOverride } from '../engine/overrides.js';
+import type { AccountOverride, BlockOverrides, CallOverrides, StateOverride } from '../engine/state/overrides.js';
 import { type Decoder, address, arrayOf, data, fail, fixedData, optional, record, uint256, uint64 } from './codec.js';
 
 const ACCOUNT_FIELDS = new Set(['balance', 'nonce', 'code', 'state', 'stateDiff', 'movePrecompileToAddress']);

@@ -11,7 +11,7 @@ import {
   type TraceBudget,
   type TracedRun,
   traceTooLarge,
-} from '../engine/tracing.js';
+} from '../engine/tracers/tracing.js';
 import { PrestateTracer, type AccountState } from '../engine/tracers/prestate.js';
 import { MuxTracer, NoopTracer, flattenCalls, selectorCounts } from '../engine/tracers/callTree.js';
 import { encodeData, encodeQuantity } from './encode.js';

@@ -7,8 +7,8 @@
  */
 import { bytesToHex } from '@ethereumjs/util';
 import type { Chain } from '../engine/chain.js';
-import { revertReason } from '../engine/revert.js';
-import type { ExecutionTracer, TraceEnv } from '../engine/tracing.js';
+import { revertReason } from '../engine/execution/revert.js';
+import type { ExecutionTracer, TraceEnv } from '../engine/tracers/tracing.js';
 import { ErrorCode, RpcError } from './errors.js';
 import type { RpcMethod } from './method.js';
 

@@ -9,7 +9,7 @@ import type { Dispatcher } from '../rpc/dispatch.js';
 import { ErrorCode } from '../rpc/errors.js';
 import type { CorsPolicy } from './cors.js';
 import { type HostCheck, refuseHost } from './hostCheck.js';
-import { clip } from '../engine/clip.js';
+import { clip } from '../engine/util/clip.js';
 
 /** How long a slow or idle client may hold a socket. */
 export interface HttpTimeouts {

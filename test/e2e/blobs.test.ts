@@ -273,7 +273,7 @@ describe('blob transactions in their network form', function () {
     const script = `
       const { readFileSync } = await import('node:fs');
       const { createProvider } = await import('./dist/src/index.js');
-      const { kzgLoaded } = await import('./dist/src/engine/kzg.js');
+      const { kzgLoaded } = await import('./dist/src/engine/transactions/kzg.js');
       const provider = createProvider({ quiet: true, hardfork: 'osaka' });
       const send = (raw) => provider.request({ method: 'eth_sendRawTransaction', params: [raw] });
       await send('${first.canonical}');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
-import { BatchFlushStateManager } from '../../src/engine/batchFlush.js';
+import { BatchFlushStateManager } from '../../src/engine/state/batchFlush.js';
 import { randomSource } from '../helpers/random.js';
 
 const addressOf = (i: number): Address => new Address(setLengthLeft(Uint8Array.of(i + 1), 20));

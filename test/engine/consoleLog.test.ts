@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { AbiCoder, getBytes, id } from 'ethers';
-import { formatConsoleCall } from '../../src/engine/consoleLog.js';
+import { formatConsoleCall } from '../../src/engine/execution/consoleLog.js';
 
 const CONSOLE_SOL = new URL('../../../node_modules/hardhat/console.sol', import.meta.url);
 

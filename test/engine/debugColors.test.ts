@@ -2,7 +2,7 @@ import tty from 'node:tty';
 import { expect } from 'chai';
 import createDebug from 'debug';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { askTerminalColorsOnce } from '../../src/engine/debugColors.js';
+import { askTerminalColorsOnce } from '../../src/engine/patches/debugColors.js';
 
 describe('engine/debugColors', () => {
   it('constructing a trie no longer asks whether stderr is a terminal, and debug gets the same answer', () => {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { Common, Hardfork } from '@ethereumjs/common';
 import { createProvider } from '../../src/index.js';
-import { createChainCommon } from '../../src/engine/hardforks.js';
-import { jumpAnalysisCacheHits } from '../../src/engine/jumpAnalysis.js';
-import { stepLoopRuns } from '../../src/engine/stepLoop.js';
+import { createChainCommon } from '../../src/engine/rules/hardforks.js';
+import { jumpAnalysisCacheHits } from '../../src/engine/patches/jumpAnalysis.js';
+import { stepLoopRuns } from '../../src/engine/patches/stepLoop.js';
 
 describe('engine shortcuts into ethereumjs internals', () => {
   it('answers isActivatedEIP exactly as Common does, for every fork and after a fork change', () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { BoundedQueue } from '../../src/engine/boundedQueue.js';
-import { FilterIdSource } from '../../src/engine/filterIds.js';
-import { FilterManager } from '../../src/engine/filters.js';
-import { resolveRange } from '../../src/engine/logQuery.js';
+import { BoundedQueue } from '../../src/engine/util/boundedQueue.js';
+import { FilterIdSource } from '../../src/engine/logs/filterIds.js';
+import { FilterManager } from '../../src/engine/logs/filters.js';
+import { resolveRange } from '../../src/engine/logs/logQuery.js';
 import { type SimNode, startNode } from '../../src/node.js';
 
 const ANY = { criteria: { addresses: [], topics: [] }, scope: { from: { tag: 'latest' }, to: { tag: 'latest' } } } as const;

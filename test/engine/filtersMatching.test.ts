@@ -2,9 +2,9 @@ import { createAddressFromString, hexToBytes } from '@ethereumjs/util';
 import { Bloom } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { expect } from 'chai';
-import type { LogRecord, MinedBlock, ReceiptRecord } from '../../src/engine/blocks.js';
-import { BLOOM_BYTES, bloomAdd, bloomMayContain, bloomProbe } from '../../src/engine/bloom.js';
-import { type LogCriteria, LogMatcher } from '../../src/engine/logQuery.js';
+import type { LogRecord, MinedBlock, ReceiptRecord } from '../../src/engine/blocks/blocks.js';
+import { BLOOM_BYTES, bloomAdd, bloomMayContain, bloomProbe } from '../../src/engine/blocks/bloom.js';
+import { type LogCriteria, LogMatcher } from '../../src/engine/logs/logQuery.js';
 
 const topic = (label: string) => keccak_256(new TextEncoder().encode(label));
 const A = topic('A');

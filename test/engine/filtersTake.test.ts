@@ -3,8 +3,8 @@
  * empty blocks walked lazily, and lostChanges() when a backlog overflows (issue 25, items 3-4).
  */
 import { expect } from 'chai';
-import { BoundedQueue } from '../../src/engine/boundedQueue.js';
-import { FilterManager } from '../../src/engine/filters.js';
+import { BoundedQueue } from '../../src/engine/util/boundedQueue.js';
+import { FilterManager } from '../../src/engine/logs/filters.js';
 import { type SimNode, startNode } from '../../src/node.js';
 
 describe('FilterManager.take (subscriptions in slices)', () => {

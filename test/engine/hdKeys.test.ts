@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { deriveAccounts } from '../../src/engine/accounts.js';
-import { derivePath, mnemonicToSeed, parsePath } from '../../src/engine/hdKeys.js';
+import { deriveAccounts } from '../../src/engine/accounts/accounts.js';
+import { derivePath, mnemonicToSeed, parsePath } from '../../src/engine/accounts/hdKeys.js';
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
 

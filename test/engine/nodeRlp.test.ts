@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
-import { type RlpItem, decodeRlpList, encodeRlp } from '../../src/engine/nodeRlp.js';
+import { type RlpItem, decodeRlpList, encodeRlp } from '../../src/engine/state/nodeRlp.js';
 import { randomSource } from '../helpers/random.js';
 
 type Random = (below: number) => number;

@@ -1,7 +1,7 @@
 import { createAddressFromString } from '@ethereumjs/util';
 import { expect } from 'chai';
 import { LATEST, ReentryError } from '../../src/engine/chain.js';
-import type { ExecutionTracer } from '../../src/engine/tracing.js';
+import type { ExecutionTracer } from '../../src/engine/tracers/tracing.js';
 import { ADDRESSES, newNode, signed } from '../helpers/chain.js';
 
 const FIRST = createAddressFromString(ADDRESSES[0]!);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { type Curve, nativeCurve, secp256k1Ecsign, wasmCurve } from '../../src/engine/secp256k1.js';
+import { type Curve, nativeCurve, secp256k1Ecsign, wasmCurve } from '../../src/engine/accounts/secp256k1.js';
 
 const hex = (bytes: Uint8Array | null): string | null => (bytes === null ? null : Buffer.from(bytes).toString('hex'));
 const N = secp256k1.Point.CURVE().n;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { SerialQueue } from '../../src/engine/serial.js';
+import { SerialQueue } from '../../src/engine/util/serial.js';
 import { newNode, signed } from '../helpers/chain.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));

@@ -3,8 +3,8 @@ import { createBlock } from '@ethereumjs/block';
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { type EVM, type ExecResult, createEVM } from '@ethereumjs/evm';
 import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
-import { installRevertTraceGuard } from '../../src/engine/revertTraceGuard.js';
-import { installStepLoop, stepLoopRuns } from '../../src/engine/stepLoop.js';
+import { installRevertTraceGuard } from '../../src/engine/patches/revertTraceGuard.js';
+import { installStepLoop, stepLoopRuns } from '../../src/engine/patches/stepLoop.js';
 import { randomSource } from '../helpers/random.js';
 
 const CALLEE = new Address(setLengthLeft(Uint8Array.of(0xc0, 0xde), 20));

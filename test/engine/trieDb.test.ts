@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { TrieNodeDB } from '../../src/engine/trieDb.js';
+import { TrieNodeDB } from '../../src/engine/state/trieDb.js';
 
 const value = (n: number): Uint8Array => new Uint8Array([n]);
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
-import { nibblesOf, orderedTrieRoot, trieRoot } from '../../src/engine/trieRoot.js';
+import { nibblesOf, orderedTrieRoot, trieRoot } from '../../src/engine/state/trieRoot.js';
 import { randomSource } from '../helpers/random.js';
 
 function randomBytes(random: (below: number) => number, length: number): Uint8Array {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
-import { nibblesOf } from '../../src/engine/trieRoot.js';
-import { type TrieChange, updateTrie } from '../../src/engine/trieUpdate.js';
+import { nibblesOf } from '../../src/engine/state/trieRoot.js';
+import { type TrieChange, updateTrie } from '../../src/engine/state/trieUpdate.js';
 import { randomSource } from '../helpers/random.js';
 
 type Random = (below: number) => number;

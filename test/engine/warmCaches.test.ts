@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
-import { type CacheJournal, WarmCacheStateManager } from '../../src/engine/warmCaches.js';
+import { type CacheJournal, WarmCacheStateManager } from '../../src/engine/state/warmCaches.js';
 
 const ADDRESSES = [1, 2, 3].map((n) => new Address(setLengthLeft(new Uint8Array([n]), 20)));
 const SLOTS = [1, 2].map((n) => setLengthLeft(new Uint8Array([n]), 32));

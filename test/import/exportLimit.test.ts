@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_EXPORT_BYTES, exportBlocks } from '../../src/engine/chainExport.js';
+import { MAX_EXPORT_BYTES, exportBlocks } from '../../src/engine/blocks/chainExport.js';
 import { newNode, send } from '../helpers/chain.js';
 import { TO } from './chain.js';
 

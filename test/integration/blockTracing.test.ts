@@ -2,7 +2,7 @@
 // built here: several transactions in one block, traced together and one by one.
 import { expect } from 'chai';
 import { Interface, Transaction } from 'ethers';
-import { StructLogTracer, TraceBudget } from '../../src/engine/tracing.js';
+import { StructLogTracer, TraceBudget } from '../../src/engine/tracers/tracing.js';
 import { ADDRESSES, artifact, deploy, expectRpcError, newNode, signed } from '../helpers/chain.js';
 
 const token = new Interface(artifact('Token').abi);
@@ -119,7 +119,7 @@ describe('raw data: debug_getRaw*, eth_getRawTransaction*', () => {
     // Receipts: their trie root is the header's receiptsRoot (checked by re-deriving it with the engine's trie).
     const receipts = await rpc<string[]>('debug_getRawReceipts', [block.number]);
     expect(receipts).to.have.length(4);
-    const { orderedTrieRoot } = await import('../../src/engine/trieRoot.js');
+    const { orderedTrieRoot } = await import('../../src/engine/state/trieRoot.js');
     const { hexToBytes, bytesToHex } = await import('@ethereumjs/util');
     const header = await rpc<{ receiptsRoot: string }>('eth_getBlockByNumber', [block.number, false]);
     expect(bytesToHex(await orderedTrieRoot(receipts.map((r) => hexToBytes(r as `0x${string}`))))).to.equal(header.receiptsRoot);

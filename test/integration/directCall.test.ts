@@ -9,8 +9,8 @@
 import { expect } from 'chai';
 import { Interface } from 'ethers';
 import { bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
-import { type Execution, callsDirectly } from '../../src/engine/directCall.js';
-import { type CallRequest, type ExecutionContext, executeCall, executeCallDirectly, transactionGasCap } from '../../src/engine/execution.js';
+import { type Execution, callsDirectly } from '../../src/engine/execution/directCall.js';
+import { type CallRequest, type ExecutionContext, executeCall, executeCallDirectly, transactionGasCap } from '../../src/engine/execution/execution.js';
 import { ADDRESSES, artifact, deploy, newNode, send } from '../helpers/chain.js';
 
 const OP = {

@@ -1,7 +1,7 @@
 import { createBlockFromRPC, createBlockHeaderFromRPC } from '@ethereumjs/block';
 import { runBlock } from '@ethereumjs/vm';
 import { expect } from 'chai';
-import { createChainCommon } from '../../src/engine/hardforks.js';
+import { createChainCommon } from '../../src/engine/rules/hardforks.js';
 import { datasetSize, hashimotoLight, sealHashOf, verifySeal } from '../../src/engine/pow/ethash.js';
 import { boundaryOf, meetsBoundary } from '../../src/engine/pow/seal.js';
 import { nonceToBytes } from '../../src/engine/pow/miner.js';

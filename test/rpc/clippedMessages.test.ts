@@ -1,11 +1,11 @@
 /**
  * Error messages never echo a large input (issue 25, item 7): over HTTP as a client sees
  * them, each long value is cut to its first characters and its size by one helper
- * (src/engine/clip.ts).
+ * (src/engine/util/clip.ts).
  */
 import { expect } from 'chai';
 import { type ChainSimServer, createServer } from '../../src/index.js';
-import { CLIP_CHARS, clip, clipLongRuns } from '../../src/engine/clip.js';
+import { CLIP_CHARS, clip, clipLongRuns } from '../../src/engine/util/clip.js';
 import { decodeStateFile } from '../../src/stateFile.js';
 import { FIRST_ACCOUNT, postJson } from '../helpers/rpc.js';
 

@@ -7,7 +7,7 @@ import { crc32 as zlibCrc32 } from 'node:zlib';
 import { expect } from 'chai';
 import { hexToBytes } from '@ethereumjs/util';
 import { type ChainSimServer, createServer } from '../../src/index.js';
-import { crc32, forkIdHash } from '../../src/engine/forkId.js';
+import { crc32, forkIdHash } from '../../src/engine/rules/forkId.js';
 import { type Rpc, newNode } from '../helpers/chain.js';
 import { postJson, rpcError } from '../helpers/rpc.js';
 import { fileURLToPath } from 'node:url';

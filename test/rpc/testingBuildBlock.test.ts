@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { getAddress } from 'ethers';
 import { type ChainSimServer, createServer } from '../../src/index.js';
-import { calcGasLimit } from '../../src/engine/testingBlock.js';
+import { calcGasLimit } from '../../src/engine/execution/testingBlock.js';
 import { ADDRESSES, type Rpc, newNode, signed } from '../helpers/chain.js';
 import { postJson, rpcError } from '../helpers/rpc.js';
 

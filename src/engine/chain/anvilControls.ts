@@ -6,14 +6,14 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
-import type { MinedBlock } from '../blocks.js';
-import { EngineError, rejected } from '../errors.js';
-import type { CallRequest } from '../execution.js';
-import { impersonate } from '../impersonation.js';
+import type { MinedBlock } from '../blocks/blocks.js';
+import { EngineError, rejected } from '../util/errors.js';
+import type { CallRequest } from '../execution/execution.js';
+import { impersonate } from '../transactions/impersonation.js';
 import { mineWith } from '../mining/producer.js';
-import { type ReorgItem, ReorgNonces, commonBlock, groupByBlock } from '../reorg.js';
-import type { PooledTransaction } from '../txpool.js';
-import { decodeRawTransaction, hashHexOf, senderOf } from '../validation.js';
+import { type ReorgItem, ReorgNonces, commonBlock, groupByBlock } from '../mining/reorg.js';
+import type { PooledTransaction } from '../transactions/txpool.js';
+import { decodeRawTransaction, hashHexOf, senderOf } from '../transactions/validation.js';
 import { estimate } from './calls.js';
 import { stateRootOf } from './copies.js';
 import type { ChainCore } from './core.js';

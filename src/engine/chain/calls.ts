@@ -6,8 +6,8 @@
 import type { Block } from '@ethereumjs/block';
 import { toChecksumAddress } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
-import type { AccountRegistry } from '../accounts.js';
-import { type BlockToTrace, type TracedTransaction, planBlockTrace, tracedTransactions } from '../blockTrace.js';
+import type { AccountRegistry } from '../accounts/accounts.js';
+import { type BlockToTrace, type TracedTransaction, planBlockTrace, tracedTransactions } from '../tracers/blockTrace.js';
 import {
   type AccessListOutcome,
   type CallRequest,
@@ -16,14 +16,14 @@ import {
   executeCall,
   executeCallKeepingState,
   runCall,
-} from '../execution.js';
-import { replayBlock, replayTransaction } from '../miner.js';
+} from '../execution/execution.js';
+import { replayBlock, replayTransaction } from '../execution/miner.js';
 import { pendingHeaderBlock, pendingState } from '../mining/producer.js';
-import { type CallOverrides, applyStateOverrides, applyStateOverridesReversibly, blockWithOverrides, hasOverrides } from '../overrides.js';
-import { type SimulateOptions, type SimulatedBlock, simulate as simulateBlocks } from '../simulate.js';
-import type { ExecutionTracer, TracedRun } from '../tracing.js';
-import { forkBlock } from '../forkSchedule.js';
-import { GETH_MINER_GAS_CEIL, type TestingBlock, type TestingBlockRequest, buildTestingBlock } from '../testingBlock.js';
+import { type CallOverrides, applyStateOverrides, applyStateOverridesReversibly, blockWithOverrides, hasOverrides } from '../state/overrides.js';
+import { type SimulateOptions, type SimulatedBlock, simulate as simulateBlocks } from '../execution/simulate.js';
+import type { ExecutionTracer, TracedRun } from '../tracers/tracing.js';
+import { forkBlock } from '../rules/forkSchedule.js';
+import { GETH_MINER_GAS_CEIL, type TestingBlock, type TestingBlockRequest, buildTestingBlock } from '../execution/testingBlock.js';
 import { copyOf, stateRootOf } from './copies.js';
 import type { ChainCore } from './core.js';
 import type { BlockRef } from './types.js';

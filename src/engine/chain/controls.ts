@@ -4,22 +4,22 @@
  * Each method is one queued call into the core.
  */
 import type { Address } from '@ethereumjs/util';
-import type { OwnedAccount } from '../accounts.js';
-import type { MinedBlock } from '../blocks.js';
-import type { ReservedBlocks } from '../emptyRanges.js';
-import { EngineError, rejected } from '../errors.js';
-import { type UnexplainedState, findUnexplainedState } from '../exportCheck.js';
-import type { ForkPoint } from '../forkStart.js';
-import { type ForkOverlay, dumpForkOverlay, restoreForkOverlay } from '../forkOverlay.js';
-import { isPostMerge } from '../hardforks.js';
-import type { EncodedBlock, ImportSummary } from '../importer.js';
-import type { ChainSnapshot } from '../snapshots.js';
-import type { AccountState, Alloc } from '../stateDump.js';
+import type { OwnedAccount } from '../accounts/accounts.js';
+import type { MinedBlock } from '../blocks/blocks.js';
+import type { ReservedBlocks } from '../blocks/emptyRanges.js';
+import { EngineError, rejected } from '../util/errors.js';
+import { type UnexplainedState, findUnexplainedState } from '../blocks/exportCheck.js';
+import type { ForkPoint } from '../blocks/forkStart.js';
+import { type ForkOverlay, dumpForkOverlay, restoreForkOverlay } from '../state/forkOverlay.js';
+import { isPostMerge } from '../rules/hardforks.js';
+import type { EncodedBlock, ImportSummary } from '../blocks/importer.js';
+import type { ChainSnapshot } from '../state/snapshots.js';
+import type { AccountState, Alloc } from '../state/stateDump.js';
 import { ChainBase, type ChainSettings, type PersistableState } from './base.js';
 import type { ChainCore } from './core.js';
 import * as history from './history.js';
 import * as anvil from './anvilControls.js';
-import type { ReorgItem } from '../reorg.js';
+import type { ReorgItem } from '../mining/reorg.js';
 import * as state from './state.js';
 import { type AccountChange, assertTimestamp } from './types.js';
 

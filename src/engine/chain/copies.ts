@@ -1,7 +1,7 @@
 /** VMs on other states than the live one, sharing the live VM's trie database. */
 import type { VM } from '@ethereumjs/vm';
-import type { MinedBlock } from '../blocks.js';
-import { RangeBlock } from '../emptyRanges.js';
+import type { MinedBlock } from '../blocks/blocks.js';
+import { RangeBlock } from '../blocks/emptyRanges.js';
 
 /** The state root after `mined`: a reserved empty block has its reservation's, without computing the block. */
 export function stateRootOf(mined: MinedBlock): Uint8Array {

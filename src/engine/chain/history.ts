@@ -5,12 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { bytesToHex } from '@ethereumjs/util';
-import type { MinedBlock } from '../blocks.js';
-import { ReservedBlocks } from '../emptyRanges.js';
-import { type EncodedBlock, type ImportSummary, importBlocks as importEncoded } from '../importer.js';
-import type { ForkPoint } from '../forkStart.js';
-import type { MiningOutcome } from '../miner.js';
-import type { ChainSnapshot } from '../snapshots.js';
+import type { MinedBlock } from '../blocks/blocks.js';
+import { ReservedBlocks } from '../blocks/emptyRanges.js';
+import { type EncodedBlock, type ImportSummary, importBlocks as importEncoded } from '../blocks/importer.js';
+import type { ForkPoint } from '../blocks/forkStart.js';
+import type { MiningOutcome } from '../execution/miner.js';
+import type { ChainSnapshot } from '../state/snapshots.js';
 import type { ChainCore } from './core.js';
 
 export async function snapshot(core: ChainCore): Promise<number> {

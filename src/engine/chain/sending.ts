@@ -5,14 +5,14 @@
  */
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
-import { assertMinable } from '../clock.js';
-import { EngineError, TransactionFailedError, rejected } from '../errors.js';
-import { type CallRequest, assertHonourable, withAuthorizations } from '../execution.js';
-import { PRELOADED_PARAMS } from '../hardforks.js';
-import { impersonate } from '../impersonation.js';
+import { assertMinable } from '../mining/clock.js';
+import { EngineError, TransactionFailedError, rejected } from '../util/errors.js';
+import { type CallRequest, assertHonourable, withAuthorizations } from '../execution/execution.js';
+import { PRELOADED_PARAMS } from '../rules/hardforks.js';
+import { impersonate } from '../transactions/impersonation.js';
 import { mineExecutable, reportRefused } from '../mining/producer.js';
-import { hashHexOf, senderOf, translateTxError, validateAdmission } from '../validation.js';
-import { decodeSubmission } from '../blobSidecar.js';
+import { hashHexOf, senderOf, translateTxError, validateAdmission } from '../transactions/validation.js';
+import { decodeSubmission } from '../transactions/blobSidecar.js';
 import { estimate } from './calls.js';
 import type { ChainCore } from './core.js';
 import { senderOfRequest } from './types.js';

@@ -4,8 +4,8 @@
  */
 import { type MerkleStateManager, type Proof, getMerkleStateProof } from '@ethereumjs/statemanager';
 import { Account, type Address, setLengthLeft } from '@ethereumjs/util';
-import { EngineError, rejected } from '../errors.js';
-import type { Alloc, AccountState } from '../stateDump.js';
+import { EngineError, rejected } from '../util/errors.js';
+import type { Alloc, AccountState } from '../state/stateDump.js';
 import { stateAt } from './calls.js';
 import type { ChainCore } from './core.js';
 import type { AccountChange, BlockRef } from './types.js';

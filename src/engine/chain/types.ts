@@ -1,19 +1,19 @@
 /** The engine's public types and limits (the facade in ../chain.ts re-exports them). */
 import type { Address } from '@ethereumjs/util';
-import type { OwnedAccount } from '../accounts.js';
-import type { MinedBlock } from '../blocks.js';
-import type { WallClock } from '../clock.js';
-import { MAX_TIMESTAMP } from '../clock.js';
-import type { CodeSizeLimit } from '../codeSize.js';
-import type { ReservedBlocks } from '../emptyRanges.js';
-import { EngineError } from '../errors.js';
-import type { CallRequest } from '../execution.js';
-import type { ForkSchedule } from '../forkSchedule.js';
-import type { ForkPoint } from '../forkStart.js';
-import type { GenesisHeader } from '../genesis.js';
-import type { Alloc } from '../stateDump.js';
+import type { OwnedAccount } from '../accounts/accounts.js';
+import type { MinedBlock } from '../blocks/blocks.js';
+import type { WallClock } from '../mining/clock.js';
+import { MAX_TIMESTAMP } from '../mining/clock.js';
+import type { CodeSizeLimit } from '../rules/codeSize.js';
+import type { ReservedBlocks } from '../blocks/emptyRanges.js';
+import { EngineError } from '../util/errors.js';
+import type { CallRequest } from '../execution/execution.js';
+import type { ForkSchedule } from '../rules/forkSchedule.js';
+import type { ForkPoint } from '../blocks/forkStart.js';
+import type { GenesisHeader } from '../blocks/genesis.js';
+import type { Alloc } from '../state/stateDump.js';
 import type { MiningMode } from '../mining/policy.js';
-import type { PoolOrder } from '../txpool.js';
+import type { PoolOrder } from '../transactions/txpool.js';
 
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
 

@@ -8,10 +8,10 @@ import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { ChainCore } from '../chain/core.js';
 import { SYSTEM_CONTRACTS } from '../chain/core.js';
 import { assertTimestamp } from '../chain/types.js';
-import { RangeBlock, emptySuccessor, reserveEmptyBlocks } from '../emptyRanges.js';
-import { EngineError } from '../errors.js';
-import { forkAt } from '../forkSchedule.js';
-import { isPostMerge } from '../hardforks.js';
+import { RangeBlock, emptySuccessor, reserveEmptyBlocks } from '../blocks/emptyRanges.js';
+import { EngineError } from '../util/errors.js';
+import { forkAt } from '../rules/forkSchedule.js';
+import { isPostMerge } from '../rules/hardforks.js';
 import { mineWith } from './producer.js';
 
 /**

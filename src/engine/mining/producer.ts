@@ -9,14 +9,14 @@ import { type Block, createBlock } from '@ethereumjs/block';
 import type { EVM } from '@ethereumjs/evm';
 import type { VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import type { MinedBlock } from '../blocks.js';
+import type { MinedBlock } from '../blocks/blocks.js';
 import type { ChainCore } from '../chain/core.js';
 import { copyOf } from '../chain/copies.js';
-import { assertMinable } from '../clock.js';
-import { forkAt } from '../forkSchedule.js';
-import { PRELOADED_PARAMS, isPostMerge } from '../hardforks.js';
-import { type BlockTemplate, type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock } from '../miner.js';
-import type { PooledTransaction } from '../txpool.js';
+import { assertMinable } from './clock.js';
+import { forkAt } from '../rules/forkSchedule.js';
+import { PRELOADED_PARAMS, isPostMerge } from '../rules/hardforks.js';
+import { type BlockTemplate, type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock } from '../execution/miner.js';
+import type { PooledTransaction } from '../transactions/txpool.js';
 
 /** The header fields of the next block at `timestamp`, as every builder takes them. */
 export function nextTemplate(core: ChainCore, timestamp: bigint): BlockTemplate {

@@ -3,7 +3,7 @@
 // would, so blocks appear without any client.
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import { toHex } from '../hex.js';
+import { toHex } from '../util/hex.js';
 import type { Chain } from '../chain.js';
 import type { EthashCacheStore } from './cacheStore.js';
 import type { MinerJob, MinerReport } from './cpuMinerWorker.js';

@@ -2,7 +2,7 @@
 // local miners find seals in milliseconds) or the hardfork's Ethash formula.
 import { type BlockHeader, createBlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { PRELOADED_PARAMS } from '../hardforks.js';
+import { PRELOADED_PARAMS } from '../rules/hardforks.js';
 
 /** A fixed difficulty, or 'canonical' to follow the hardfork's formula from the parent. */
 export type DifficultySetting = bigint | 'canonical';

@@ -7,10 +7,10 @@ import { RLP } from '@ethereumjs/rlp';
 import { Account } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { type MinedBlock, minedBlock } from '../blocks.js';
-import { PRELOADED_PARAMS } from '../hardforks.js';
-import { type BlockTemplate, type MiningOutcome, mineBlock } from '../miner.js';
-import type { PooledTransaction } from '../txpool.js';
+import { type MinedBlock, minedBlock } from '../blocks/blocks.js';
+import { PRELOADED_PARAMS } from '../rules/hardforks.js';
+import { type BlockTemplate, type MiningOutcome, mineBlock } from '../execution/miner.js';
+import type { PooledTransaction } from '../transactions/txpool.js';
 import { uncleRewards } from './uncles.js';
 
 // Positions in the raw header list (every fork).

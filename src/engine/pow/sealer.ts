@@ -1,11 +1,11 @@
 // Proof-of-work mode: hands out work for the pending block (chain_getWork) and
 // turns verified solutions (chain_submitWork) into blocks or uncle candidates,
 // as go-ethereum's remote sealer does.
-import { toHex } from '../hex.js';
+import { toHex } from '../util/hex.js';
 import type { Chain, PowView } from '../chain.js';
-import { assertMinable } from '../clock.js';
-import { rejected } from '../errors.js';
-import type { MinedBlock } from '../blocks.js';
+import { assertMinable } from '../mining/clock.js';
+import { rejected } from '../util/errors.js';
+import type { MinedBlock } from '../blocks/blocks.js';
 import { nextDifficulty, type DifficultySetting } from './difficulty.js';
 import { sealDraft } from './draft.js';
 import type { EthashCacheStore } from './cacheStore.js';

@@ -1,7 +1,7 @@
 // Uncle (ommer) candidates: sealed blocks that lost the race to a sibling, kept
 // so that later blocks can include them, and the rewards that inclusion pays.
 import type { BlockHeader } from '@ethereumjs/block';
-import { toHex } from '../hex.js';
+import { toHex } from '../util/hex.js';
 
 /** At most this many uncles per block (Yellow Paper, eq. 167). */
 export const MAX_UNCLES = 2;

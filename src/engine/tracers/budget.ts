@@ -2,7 +2,7 @@
  * The bound of what one answer's tracers may hold (tracing.ts re-exports it), and the error
  * past it.
  */
-import { type EngineError, rejected } from '../errors.js';
+import { type EngineError, rejected } from '../util/errors.js';
 
 /** The bound of one answer's traces (TraceBudget). */
 export const MAX_TRACE_BYTES = 128 * 1024 * 1024;

@@ -3,7 +3,7 @@
  * of frames in Parity's order, 4byteTracer's selector counts, and noopTracer, which records
  * nothing. muxTracer runs several of them at once.
  */
-import type { CallFrame, ExecutionTracer, TraceEnv } from '../tracing.js';
+import type { CallFrame, ExecutionTracer, TraceEnv } from './tracing.js';
 
 export interface FlatFrame {
   readonly frame: CallFrame;

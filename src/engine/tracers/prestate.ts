@@ -21,7 +21,7 @@ import {
   setLengthLeft,
 } from '@ethereumjs/util';
 import type { StateManagerInterface } from '@ethereumjs/common';
-import { type ExecutionTracer, type TraceBudget, type TraceEnv, listen } from '../tracing.js';
+import { type ExecutionTracer, type TraceBudget, type TraceEnv, listen } from './tracing.js';
 
 export interface PrestateOptions {
   readonly diffMode: boolean;

@@ -9,7 +9,7 @@
  * tracer does; a CALL or CREATE's record after its callee returned.
  */
 import type { InterpreterStep, Message } from '@ethereumjs/evm';
-import { type ExecutionTracer, type TraceBudget, type TraceEnv, listen, traceTooLarge } from '../tracing.js';
+import { type ExecutionTracer, type TraceBudget, type TraceEnv, listen, traceTooLarge } from './tracing.js';
 
 export interface VmOp {
   readonly pc: number;

@@ -7,7 +7,7 @@
  */
 import type { Address } from '@ethereumjs/util';
 import type { BlockRef } from '../../engine/chain.js';
-import type { ReorgItem } from '../../engine/reorg.js';
+import type { ReorgItem } from '../../engine/mining/reorg.js';
 import { address, arrayOf, blockRef, callRequest, data, fail, fixedData, uint256 } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { defineMethod, optionalParam, param } from '../method.js';

@@ -1,7 +1,7 @@
 /**
  * Anvil's blob getters. Blocks hold blob transactions in their canonical form; the blobs of
  * those sent in their network form (eth_sendRawTransaction) are kept beside the chain
- * (engine/blobStore.ts) while their block is in it. As Anvil: mined transactions only, and
+ * (engine/transactions/blobStore.ts) while their block is in it. As Anvil: mined transactions only, and
  * null for an unknown hash, a pending transaction or one sent without its blobs.
  */
 import { hash } from '../codec.js';

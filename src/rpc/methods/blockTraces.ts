@@ -6,8 +6,8 @@
  * one transaction's trace is.
  */
 import type { Chain } from '../../engine/chain.js';
-import type { BlockToTrace } from '../../engine/blockTrace.js';
-import { TraceBudget } from '../../engine/tracing.js';
+import type { BlockToTrace } from '../../engine/tracers/blockTrace.js';
+import { TraceBudget } from '../../engine/tracers/tracing.js';
 import { blockNumberOrTag, data, hash } from '../codec.js';
 import { encodeData } from '../encode.js';
 import { serverError } from '../errors.js';

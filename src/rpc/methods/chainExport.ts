@@ -1,6 +1,6 @@
 /** The chain as a `geth export` file: chain_exportChain (what `chain-sim export` writes to disk). */
-import { exportBlocks } from '../../engine/chainExport.js';
-import { toHex } from '../../engine/hex.js';
+import { exportBlocks } from '../../engine/blocks/chainExport.js';
+import { toHex } from '../../engine/util/hex.js';
 import { blockNumberOrTag } from '../codec.js';
 import { encodeQuantity } from '../encode.js';
 import { defineMethod, optionalParam } from '../method.js';

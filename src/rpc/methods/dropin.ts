@@ -6,9 +6,9 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToBigInt } from '@ethereumjs/util';
-import { keccak256 } from '../../engine/keccak256.js';
+import { keccak256 } from '../../engine/util/keccak256.js';
 import { encodeData, encodeQuantity } from '../encode.js';
-import { authorizationTuple } from '../../engine/authorizations.js';
+import { authorizationTuple } from '../../engine/transactions/authorizations.js';
 import type { Chain } from '../../engine/chain.js';
 import { address, callRequest, data, uint256, uint64, unsignedAuthorization } from '../codec.js';
 import { RpcError, invalidParams } from '../errors.js';

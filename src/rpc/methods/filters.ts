@@ -1,6 +1,6 @@
 /** Filters polled for changes (logs, blocks, pending transactions) and log queries (getLogs). */
-import type { FilterChanges } from '../../engine/filters.js';
-import { type FoundLog, TooManyLogsError } from '../../engine/logQuery.js';
+import type { FilterChanges } from '../../engine/logs/filters.js';
+import { type FoundLog, TooManyLogsError } from '../../engine/logs/logQuery.js';
 import { quantity } from '../codec.js';
 import { encodeQuantity } from '../encode.js';
 import { ErrorCode, RpcError, invalidParams } from '../errors.js';

@@ -4,10 +4,10 @@
  * scan the chain's blocks (a local chain is short); call trees come from CallTracer.
  */
 import type { Address } from '@ethereumjs/util';
-import type { MinedBlock } from '../../engine/blocks.js';
+import type { MinedBlock } from '../../engine/blocks/blocks.js';
 import type { Chain } from '../../engine/chain.js';
-import { type CallFrame, CallTracer, TraceBudget, traceTooLarge } from '../../engine/tracing.js';
-import { isPostMerge } from '../../engine/hardforks.js';
+import { type CallFrame, CallTracer, TraceBudget, traceTooLarge } from '../../engine/tracers/tracing.js';
+import { isPostMerge } from '../../engine/rules/hardforks.js';
 import { address, blockNumberOrTag, hash, index, quantity } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { invalidParams, serverError } from '../errors.js';

@@ -5,12 +5,12 @@
  * trace_rawTransaction with the `trace`, `stateDiff` and `vmTrace` types.
  */
 import type { Chain } from '../../engine/chain.js';
-import type { CallRequest } from '../../engine/execution.js';
-import { CallTracer, TraceBudget, type ExecutionTracer, type TracedRun, traceTooLarge } from '../../engine/tracing.js';
+import type { CallRequest } from '../../engine/execution/execution.js';
+import { CallTracer, TraceBudget, type ExecutionTracer, type TracedRun, traceTooLarge } from '../../engine/tracers/tracing.js';
 import { MuxTracer } from '../../engine/tracers/callTree.js';
 import { PrestateTracer } from '../../engine/tracers/prestate.js';
 import { VmTracer } from '../../engine/tracers/vmTrace.js';
-import { decodeRawTransaction } from '../../engine/validation.js';
+import { decodeRawTransaction } from '../../engine/transactions/validation.js';
 import { address, arrayOf, blockNumberOrTag, blockRef, callRequest, data, hash, index } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { invalidParams, serverError } from '../errors.js';

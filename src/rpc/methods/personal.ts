@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
-import { curve } from '../../engine/secp256k1.js';
+import { curve } from '../../engine/accounts/secp256k1.js';
 import { address, callRequest, data, string, uint256, uint64 } from '../codec.js';
 import { encodeData } from '../encode.js';
 import { invalidParams, serverError } from '../errors.js';

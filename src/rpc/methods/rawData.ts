@@ -3,9 +3,9 @@
  * debug_getRawReceipts (a block by number, tag or hash), debug_getRawTransaction and the
  * eth_getRawTransactionBy* getters (a transaction's EIP-2718 encoding).
  */
-import type { MinedBlock } from '../../engine/blocks.js';
+import type { MinedBlock } from '../../engine/blocks/blocks.js';
 import type { BlockRef } from '../../engine/chain.js';
-import { encodeReceiptRecord } from '../../engine/rawData.js';
+import { encodeReceiptRecord } from '../../engine/blocks/rawData.js';
 import { blockNumberOrTag, blockRef, hash, index } from '../codec.js';
 import { encodeData } from '../encode.js';
 import { serverError } from '../errors.js';

@@ -1,7 +1,7 @@
 /** Reading chain data: state at a block, blocks, transactions, receipts, uncles. */
 import { bytesToBigInt } from '@ethereumjs/util';
 import type { BlockRef } from '../../engine/chain.js';
-import type { MinedBlock } from '../../engine/blocks.js';
+import type { MinedBlock } from '../../engine/blocks/blocks.js';
 import { address, arrayOf, blockNumberOrTag, blockRef, boolean, hash, index, storageSlot } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { asInPendingBlock, formatBlock, formatPendingBlock, formatReceipt, formatTransaction, formatUncle } from '../format.js';

@@ -1,8 +1,8 @@
 /** eth_simulateV1 (chain_simulateV1): go-ethereum's simulated blocks, decoded and written as go-ethereum writes them. */
 import { bytesToHex } from '@ethereumjs/util';
-import { minedBlock } from '../../engine/blocks.js';
-import type { SimLog } from '../../engine/simulateLogs.js';
-import type { SimulateOptions, SimulatedBlock, SimulatedBlockSpec, SimulatedCall } from '../../engine/simulate.js';
+import { minedBlock } from '../../engine/blocks/blocks.js';
+import type { SimLog } from '../../engine/execution/simulateLogs.js';
+import type { SimulateOptions, SimulatedBlock, SimulatedBlockSpec, SimulatedCall } from '../../engine/execution/simulate.js';
 import { type Decoder, arrayOf, blockRef, boolean, callRequest, fail, optional, record } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { formatBlock } from '../format.js';

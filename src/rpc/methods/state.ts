@@ -3,7 +3,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { StateFileError, decodeStateFile, encodeStateFile } from '../../stateFile.js';
 import type { StateFile } from '../../stateFile.js';
 import { invalidParams } from '../errors.js';
-import { EngineError } from '../../engine/errors.js';
+import { EngineError } from '../../engine/util/errors.js';
 import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
 import { resetOptions } from './fork.js';
 import { dumpedState } from '../../stateCapture.js';

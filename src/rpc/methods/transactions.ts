@@ -1,11 +1,11 @@
 /** Submitting transactions and signing with the node's owned accounts. */
 import type { hashTypedData } from 'viem';
-import { personalMessageDigest, signDigest } from '../../engine/signing.js';
+import { personalMessageDigest, signDigest } from '../../engine/accounts/signing.js';
 import { address, callRequest, data } from '../codec.js';
 import { encodeData } from '../encode.js';
 import { invalidParams } from '../errors.js';
 import { defineMethod, param } from '../method.js';
-import { clipLongRuns } from '../../engine/clip.js';
+import { clipLongRuns } from '../../engine/util/clip.js';
 
 type TypedDataInput = Parameters<typeof hashTypedData>[0];
 

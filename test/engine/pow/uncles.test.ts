@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { type BlockHeader, createBlockHeader } from '@ethereumjs/block';
 import { bytesToHex } from '@ethereumjs/util';
-import { createChainCommon } from '../../../src/engine/hardforks.js';
+import { createChainCommon } from '../../../src/engine/rules/hardforks.js';
 import { type CanonicalView, UncleCandidates, uncleRewards } from '../../../src/engine/pow/uncles.js';
 
 const common = createChainCommon(1337n, 'grayGlacier');

@@ -1,0 +1,131 @@
+/**
+ * Matching logs against filter criteria and scanning blocks for them, as
+ * go-ethereum does: each block's header bloom is tested before its receipts are
+ * read, topics match by position, and a filter with more topic positions than a
+ * log has topics does not match it.
+ */
+import { type Address, bytesToHex } from '@ethereumjs/util';
+import type { LogRecord, MinedBlock } from '../blocks/blocks.js';
+import type { BlockTag } from '../chain.js';
+import { type BloomProbe, bloomMayContain, bloomProbe } from '../blocks/bloom.js';
+import { EngineError, rejected } from '../util/errors.js';
+
+/** Which logs are wanted: any of `addresses` (any address when empty), and per topic position any of its options (any topic when empty). */
+export interface LogCriteria {
+  readonly addresses: readonly Address[];
+  readonly topics: readonly (readonly Uint8Array[])[];
+}
+
+export type RangeBound = { readonly tag: BlockTag } | { readonly number: bigint };
+
+/** Where logs are looked for: one block by its hash (lower-case hex), or a range of block numbers. */
+export type LogScope = { readonly blockHash: string } | { readonly from: RangeBound; readonly to: RangeBound };
+
+export interface LogQuery {
+  readonly criteria: LogCriteria;
+  readonly scope: LogScope;
+}
+
+/** A log and where it sits: what the RPC layer needs to format it. */
+export interface FoundLog {
+  readonly log: LogRecord;
+  readonly mined: MinedBlock;
+  readonly txIndex: number;
+  readonly removed: boolean;
+}
+
+/** Blocks by number and hash; the BlockStore is one. */
+export interface BlockSource {
+  readonly head: MinedBlock;
+  /** Blocks above this one are reserved empty blocks (no logs): scans skip them without computing them. */
+  readonly lastUnreserved?: bigint;
+  byNumber(number: bigint): MinedBlock | undefined;
+  /** The first block held (a fork's pinned block; the upstream's history before it is not here). */
+  readonly firstNumber?: bigint;
+  byHashHex(hashHex: string): MinedBlock | undefined;
+}
+
+/** A query found more logs than the node returns at once. */
+export class TooManyLogsError extends Error {
+  constructor(readonly limit: number) {
+    super(`query returned more than ${limit} results`);
+    this.name = 'TooManyLogsError';
+  }
+}
+
+/** Criteria compiled once per filter: hex sets for exact matching, bloom probes for skipping blocks. */
+export class LogMatcher {
+  private readonly addresses: ReadonlySet<string> | undefined;
+  private readonly topics: readonly (ReadonlySet<string> | undefined)[];
+  private readonly addressProbes: readonly BloomProbe[];
+  private readonly topicProbes: readonly (readonly BloomProbe[])[];
+
+  constructor(criteria: LogCriteria) {
+    const wanted = criteria.addresses.map((a) => a.toString());
+    this.addresses = wanted.length > 0 ? new Set(wanted) : undefined;
+    this.topics = criteria.topics.map((options) => (options.length > 0 ? new Set(options.map((t) => bytesToHex(t))) : undefined));
+    this.addressProbes = criteria.addresses.map((a) => bloomProbe(a.bytes));
+    this.topicProbes = criteria.topics.filter((options) => options.length > 0).map((options) => options.map(bloomProbe));
+  }
+
+  /** False when the bloom proves no log of the block can match. */
+  mayMatch(bloom: Uint8Array): boolean {
+    const any = (probes: readonly BloomProbe[]) => probes.some((probe) => bloomMayContain(bloom, probe));
+    if (this.addressProbes.length > 0 && !any(this.addressProbes)) return false;
+    return this.topicProbes.every(any);
+  }
+
+  matches(log: LogRecord): boolean {
+    if (this.addresses && !this.addresses.has(log.address.toString())) return false;
+    if (this.topics.length > log.topics.length) return false;
+    return this.topics.every((options, i) => !options || options.has(bytesToHex(log.topics[i]!)));
+  }
+
+  /** The block's matching logs in block order (its receipts are read only when the bloom allows a match). */
+  blockLogs(mined: MinedBlock, removed = false): FoundLog[] {
+    const found: FoundLog[] = [];
+    // A block without transactions has no logs (and a lazily built empty block stays unbuilt).
+    if (mined.senders.length === 0 || !this.mayMatch(mined.block.header.logsBloom)) return found;
+    mined.receipts.forEach((receipt, txIndex) => {
+      for (const log of receipt.logs) if (this.matches(log)) found.push({ log, mined, txIndex, removed });
+    });
+    return found;
+  }
+}
+
+function boundNumber(bound: RangeBound, head: bigint): bigint {
+  if ('number' in bound) return bound.number;
+  // Every mined block here is final: latest, pending, safe and finalized all name the head.
+  return bound.tag === 'earliest' ? 0n : head;
+}
+
+/** A numeric range's end points, checked as go-ethereum checks them. */
+export function resolveRange(source: BlockSource, from: RangeBound, to: RangeBound): { first: bigint; last: bigint } {
+  const head = source.head.number;
+  const first = boundNumber(from, head);
+  const last = boundNumber(to, head);
+  if (first > last) throw new EngineError('invalidInput', 'invalid block range params');
+  if (last > head) throw new EngineError('invalidInput', 'block range extends beyond current head block');
+  return { first, last };
+}
+
+/** All logs the query matches, oldest first; more than `limit` of them is an error rather than a huge answer. */
+export function queryLogs(source: BlockSource, query: LogQuery, limit: number): FoundLog[] {
+  const matcher = new LogMatcher(query.criteria);
+  const found: FoundLog[] = [];
+  const take = (mined: MinedBlock) => {
+    found.push(...matcher.blockLogs(mined));
+    if (found.length > limit) throw new TooManyLogsError(limit);
+  };
+  if ('blockHash' in query.scope) {
+    const mined = source.byHashHex(query.scope.blockHash);
+    if (!mined) throw rejected('unknown block');
+    take(mined);
+    return found;
+  }
+  const { first, last } = resolveRange(source, query.scope.from, query.scope.to);
+  const end = source.lastUnreserved !== undefined && source.lastUnreserved < last ? source.lastUnreserved : last;
+  const start = source.firstNumber !== undefined && source.firstNumber > first ? source.firstNumber : first;
+  for (let n = start; n <= end; n++) take(source.byNumber(n)!);
+  return found;
+}
