@@ -1,37 +1,50 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { createBusyPoll } from '../../src/server/busyPoll.js';
 
-/** CPU milliseconds this process spends while `ms` of wall time pass. */
-async function cpuDuring(ms: number): Promise<number> {
-  const before = process.cpuUsage();
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000;
+const MODULE = fileURLToPath(new URL('../../src/server/busyPoll.js', import.meta.url));
+
+/**
+ * Runs `steps` in a fresh Node process and answers the CPU milliseconds it spent in each
+ * measured window: the suite's own process may have other work under way (servers, timers of
+ * earlier tests), which would count against the poller.
+ */
+function cpuWindows(steps: string): Promise<number[]> {
+  const script = `
+    import { createBusyPoll } from ${JSON.stringify(MODULE)};
+    const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    const windows = [];
+    const cpuDuring = async (ms) => {
+      const before = process.cpuUsage();
+      await sleep(ms);
+      const used = process.cpuUsage(before);
+      windows.push((used.user + used.system) / 1000);
+    };
+    ${steps}
+    console.log(JSON.stringify(windows));`;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', script], (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as number[])));
+  });
 }
 
 describe('busy polling after an answer', () => {
   it('keeps the event loop turning for its window, then lets the process sleep', async () => {
-    const poll = createBusyPoll(60, 2);
-    poll();
-    expect(await cpuDuring(60)).to.be.above(15);
-    expect(await cpuDuring(60)).to.be.below(20);
+    const [busy, idle] = await cpuWindows('const poll = createBusyPoll(60, 2); poll(); await cpuDuring(60); await cpuDuring(60);');
+    expect(busy).to.be.above(15);
+    expect(idle).to.be.below(20);
   });
 
   it('extends the window on every answer instead of stacking pollers', async () => {
-    const poll = createBusyPoll(40, 2);
-    poll();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    poll();
-    // Still busy 30 ms later (the second answer moved the end), idle after that.
-    expect(await cpuDuring(30)).to.be.above(8);
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(await cpuDuring(50)).to.be.below(15);
+    // Still busy 30 ms after the second answer (it moved the end), idle after that.
+    const [busy, idle] = await cpuWindows(
+      'const poll = createBusyPoll(40, 2); poll(); await sleep(20); poll(); await cpuDuring(30); await sleep(30); await cpuDuring(50);',
+    );
+    expect(busy).to.be.above(8);
+    expect(idle).to.be.below(15);
   });
 
   it('does nothing when turned off or on a single core', async () => {
-    for (const poll of [createBusyPoll(0, 2), createBusyPoll(60, 1)]) {
-      poll();
-      expect(await cpuDuring(60)).to.be.below(20);
-    }
+    const windows = await cpuWindows('for (const poll of [createBusyPoll(0, 2), createBusyPoll(60, 1)]) { poll(); await cpuDuring(60); }');
+    for (const used of windows) expect(used).to.be.below(20);
   });
 });
