@@ -21,6 +21,19 @@ export function newNode(options: ChainSimOptions = {}): { provider: ChainSimProv
   return { provider, rpc };
 }
 
+/** Nodes made by the returned function are disconnected after each test of the `describe` block this is called in. */
+export function nodesPerTest(): (options?: ChainSimOptions) => ReturnType<typeof newNode> {
+  const nodes: Array<ReturnType<typeof newNode>> = [];
+  afterEach(async () => {
+    await Promise.all(nodes.splice(0).map((n) => n.provider.disconnect()));
+  });
+  return (options = {}) => {
+    const made = newNode(options);
+    nodes.push(made);
+    return made;
+  };
+}
+
 export interface Artifact {
   readonly abi: InterfaceAbi;
   readonly bytecode: string;

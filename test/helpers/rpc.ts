@@ -4,6 +4,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import type { ChainSimProvider } from '../../src/provider.js';
+import { type ChainSimOptions, type ChainSimServer, createServer } from '../../src/index.js';
 
 export const FIRST_ACCOUNT = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 export const SECOND_ACCOUNT = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -140,4 +141,19 @@ export function postJson(url: string, body: unknown, headers: Record<string, str
     headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers },
     body: text,
   });
+}
+
+/**
+ * A chain-sim HTTP server on a free loopback port for the `describe` block this is called in:
+ * started before its tests, closed after them. Answers a getter of its URL.
+ */
+export function httpServerPerSuite(options: ChainSimOptions = {}): () => string {
+  let server: ChainSimServer | undefined;
+  let url = '';
+  before(async () => {
+    server = await createServer({ quiet: true, ...options });
+    url = (await server.listen(0, '127.0.0.1')).url;
+  });
+  after(() => server?.close());
+  return () => url;
 }

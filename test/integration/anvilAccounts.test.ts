@@ -1,8 +1,7 @@
 /** anvil_setChainId, eth_getAccountInfo, tenderly_setBalance / tenderly_addBalance through the provider. */
 import { expect } from 'chai';
 import { Wallet } from 'ethers';
-import type { ChainSimOptions } from '../../src/index.js';
-import { ADDRESSES, KEYS, expectRpcError, newNode, send, signed } from '../helpers/chain.js';
+import { ADDRESSES, KEYS, expectRpcError, newNode, send, signed, nodesPerTest } from '../helpers/chain.js';
 
 const TO = '0x000000000000000000000000000000000000beef';
 const OTHER = '0x000000000000000000000000000000000000cafe';
@@ -11,15 +10,7 @@ const RETURNS_CHAIN_ID = '0x4660005260206000f3';
 
 describe('anvil_setChainId, eth_getAccountInfo, tenderly balances', function () {
   this.timeout(30_000);
-  const nodes: Array<ReturnType<typeof newNode>> = [];
-  const node = (options: ChainSimOptions = {}) => {
-    const made = newNode(options);
-    nodes.push(made);
-    return made;
-  };
-  afterEach(async () => {
-    await Promise.all(nodes.splice(0).map((n) => n.provider.disconnect()));
-  });
+  const node = nodesPerTest();
 
   it('anvil_setChainId: eth_chainId, net_version, CHAINID and signatures use the new id; old blocks keep theirs; a reset restores it', async () => {
     const { rpc } = node();

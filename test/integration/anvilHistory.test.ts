@@ -4,8 +4,7 @@
  */
 import { expect } from 'chai';
 import { Interface } from 'ethers';
-import type { ChainSimOptions } from '../../src/index.js';
-import { ADDRESSES, artifact, deploy, expectRpcError, newNode, send, signed } from '../helpers/chain.js';
+import { ADDRESSES, artifact, deploy, expectRpcError, type newNode, send, signed, nodesPerTest } from '../helpers/chain.js';
 
 const token = new Interface(artifact('Token').abi);
 const TO = '0x000000000000000000000000000000000000beef';
@@ -13,15 +12,7 @@ type Block = { number: string; hash: string; timestamp: string; transactions: st
 
 describe('anvil_rollback and anvil_reorg', function () {
   this.timeout(30_000);
-  const nodes: Array<ReturnType<typeof newNode>> = [];
-  const node = (options: ChainSimOptions = {}) => {
-    const made = newNode(options);
-    nodes.push(made);
-    return made;
-  };
-  afterEach(async () => {
-    await Promise.all(nodes.splice(0).map((n) => n.provider.disconnect()));
-  });
+  const node = nodesPerTest();
 
   /** A token, then `transfers` blocks with one transfer of 1 each (nonces 1...). */
   async function withTransfers(rpc: ReturnType<typeof newNode>['rpc'], transfers: number) {

@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { Interface, getCreate2Address, keccak256 } from 'ethers';
-import type { ChainSimOptions } from '../../src/index.js';
-import { artifact, newNode, send } from '../helpers/chain.js';
+import { artifact, nodesPerTest, send } from '../helpers/chain.js';
 
 const DEPLOYER = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
 /** foundry's DEFAULT_CREATE2_DEPLOYER_CODEHASH. */
@@ -21,15 +20,7 @@ const INIT_CODE = artifact('Token').bytecode + token.encodeDeploy(['Salted', 'SL
 
 describe('the CREATE2 deployer in genesis (Anvil)', function () {
   this.timeout(30_000);
-  const nodes: Array<ReturnType<typeof newNode>> = [];
-  const node = (options: ChainSimOptions = {}) => {
-    const made = newNode(options);
-    nodes.push(made);
-    return made;
-  };
-  afterEach(async () => {
-    await Promise.all(nodes.splice(0).map((n) => n.provider.disconnect()));
-  });
+  const node = nodesPerTest();
 
   it("has Anvil's runtime code, nonce 0 and no balance", async () => {
     const { rpc } = node();

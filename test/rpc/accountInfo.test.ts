@@ -1,8 +1,7 @@
 /** eth_getAccountInfo (Anvil's and Nethermind's; not in go-ethereum): balance, nonce and code in one answer. */
 import { expect } from 'chai';
-import { type ChainSimServer, createServer } from '../../src/index.js';
 import { ADDRESSES, type Rpc, newNode, send } from '../helpers/chain.js';
-import { postJson, rpcError } from '../helpers/rpc.js';
+import { postJson, rpcError, httpServerPerSuite } from '../helpers/rpc.js';
 
 describe('eth_getAccountInfo', function () {
   this.timeout(30_000);
@@ -40,16 +39,10 @@ describe('eth_getAccountInfo', function () {
   });
 
   describe('over HTTP', () => {
-    let server: ChainSimServer;
-    let url: string;
-    before(async () => {
-      server = await createServer({ quiet: true, hardfork: 'prague' });
-      url = (await server.listen(0, '127.0.0.1')).url;
-    });
-    after(() => server.close());
+    const url = httpServerPerSuite({ hardfork: 'prague' });
 
     it('answers the object', async () => {
-      const answer = await postJson(url, { jsonrpc: '2.0', id: 1, method: 'eth_getAccountInfo', params: [ADDRESSES[0], 'latest'] });
+      const answer = await postJson(url(), { jsonrpc: '2.0', id: 1, method: 'eth_getAccountInfo', params: [ADDRESSES[0], 'latest'] });
       const info = JSON.parse(answer.body).result as Record<string, string>;
       expect(Object.keys(info)).to.deep.equal(['balance', 'nonce', 'code']);
       expect(BigInt(info.balance!) > 0n).to.equal(true);

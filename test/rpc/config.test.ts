@@ -6,10 +6,9 @@
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { expect } from 'chai';
 import { hexToBytes } from '@ethereumjs/util';
-import { type ChainSimServer, createServer } from '../../src/index.js';
 import { crc32, forkIdHash } from '../../src/engine/rules/forkId.js';
 import { type Rpc, newNode } from '../helpers/chain.js';
-import { postJson, rpcError } from '../helpers/rpc.js';
+import { postJson, rpcError, httpServerPerSuite } from '../helpers/rpc.js';
 import { fileURLToPath } from 'node:url';
 
 interface Rules {
@@ -127,18 +126,12 @@ describe('eth_config (EIP-7910)', function () {
   });
 
   describe('a dev chain on one hardfork', () => {
-    let server: ChainSimServer;
-    let url: string;
-    before(async () => {
-      server = await createServer({ quiet: true, hardfork: 'prague' });
-      url = (await server.listen(0, '127.0.0.1')).url;
-    });
-    after(() => server.close());
+    const url = httpServerPerSuite({ hardfork: 'prague' });
 
     it('over HTTP: Prague from genesis (activation 0), the genesis hash alone as fork id, no next fork', async () => {
-      const answer = await postJson(url, { jsonrpc: '2.0', id: 1, method: 'eth_config', params: [] });
+      const answer = await postJson(url(), { jsonrpc: '2.0', id: 1, method: 'eth_config', params: [] });
       const config = (JSON.parse(answer.body) as { result: Config }).result;
-      const genesis = JSON.parse((await postJson(url, { jsonrpc: '2.0', id: 2, method: 'eth_getBlockByNumber', params: ['0x0', false] })).body) as {
+      const genesis = JSON.parse((await postJson(url(), { jsonrpc: '2.0', id: 2, method: 'eth_getBlockByNumber', params: ['0x0', false] })).body) as {
         result: { hash: string };
       };
       expect(config.current!.activationTime).to.equal(0);

@@ -5,9 +5,8 @@
  */
 import { expect } from 'chai';
 import { bytesToHex, createAddressFromString, generateAddress, hexToBytes } from '@ethereumjs/util';
-import { type ChainSimServer, createServer } from '../../src/index.js';
 import { ADDRESSES, type Rpc, newNode, send } from '../helpers/chain.js';
-import { postJson, rpcError } from '../helpers/rpc.js';
+import { postJson, rpcError, httpServerPerSuite } from '../helpers/rpc.js';
 
 const C = '0x00000000000000000000000000000000000000c1';
 const D = '0x00000000000000000000000000000000000000d1';
@@ -259,23 +258,17 @@ describe('state and block overrides', function () {
   });
 
   describe('over HTTP', () => {
-    let server: ChainSimServer;
-    let url: string;
-    before(async () => {
-      server = await createServer({ quiet: true, hardfork: 'prague' });
-      url = (await server.listen(0, '127.0.0.1')).url;
-    });
-    after(() => server.close());
+    const url = httpServerPerSuite({ hardfork: 'prague' });
 
     it('eth_call with state and block overrides, and an override error, over a real socket', async () => {
-      const ok = await postJson(url, {
+      const ok = await postJson(url(), {
         jsonrpc: '2.0',
         id: 1,
         method: 'eth_call',
         params: [{ to: C }, 'latest', { [C]: { code: returning('43') } }, { number: '0x42' }],
       });
       expect(JSON.parse(ok.body)).to.deep.equal({ jsonrpc: '2.0', id: 1, result: word(0x42n) });
-      const bad = await postJson(url, { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: C }, 'latest', { [C]: { state: {}, stateDiff: {} } }] });
+      const bad = await postJson(url(), { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ to: C }, 'latest', { [C]: { state: {}, stateDiff: {} } }] });
       expect(JSON.parse(bad.body).error).to.deep.equal({
         code: -32000,
         message: "account 0x00000000000000000000000000000000000000C1 has both 'state' and 'stateDiff'",

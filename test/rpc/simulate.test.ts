@@ -4,9 +4,8 @@
  * errors with go-ethereum's codes, limits, traceTransfers, full transactions, and no leaks.
  */
 import { expect } from 'chai';
-import { type ChainSimServer, createServer } from '../../src/index.js';
 import { ADDRESSES, type Rpc, newNode } from '../helpers/chain.js';
-import { errorStringPayload, postJson, revertingInitCode, rpcError } from '../helpers/rpc.js';
+import { errorStringPayload, postJson, revertingInitCode, rpcError, httpServerPerSuite } from '../helpers/rpc.js';
 
 const A = '0xc000000000000000000000000000000000000000';
 const B = '0xc100000000000000000000000000000000000000';
@@ -172,20 +171,14 @@ describe('eth_simulateV1', function () {
   });
 
   describe('over HTTP', () => {
-    let server: ChainSimServer;
-    let url: string;
-    before(async () => {
-      server = await createServer({ quiet: true, hardfork: 'prague' });
-      url = (await server.listen(0, '127.0.0.1')).url;
-    });
-    after(() => server.close());
+    const url = httpServerPerSuite({ hardfork: 'prague' });
 
     it('answers a simulation and a request error over a real socket', async () => {
       const ok = JSON.parse(
-        (await postJson(url, { jsonrpc: '2.0', id: 7, method: 'eth_simulateV1', params: [{ blockStateCalls: [{ calls: [{ from: A, to: B }] }] }] })).body,
+        (await postJson(url(), { jsonrpc: '2.0', id: 7, method: 'eth_simulateV1', params: [{ blockStateCalls: [{ calls: [{ from: A, to: B }] }] }] })).body,
       );
       expect(ok.result[0].calls[0].status).to.equal('0x1');
-      const bad = JSON.parse((await postJson(url, { jsonrpc: '2.0', id: 8, method: 'eth_simulateV1', params: [{ blockStateCalls: [] }] })).body);
+      const bad = JSON.parse((await postJson(url(), { jsonrpc: '2.0', id: 8, method: 'eth_simulateV1', params: [{ blockStateCalls: [] }] })).body);
       expect(bad).to.deep.equal({ jsonrpc: '2.0', id: 8, error: { code: -32602, message: 'empty input' } });
     });
   });

@@ -6,9 +6,8 @@
  */
 import { expect } from 'chai';
 import { bigIntToHex, bigIntToUnpaddedBytes, bytesToHex, eoaCode7702SignAuthorization, hexToBytes } from '@ethereumjs/util';
-import { type ChainSimServer, createServer } from '../../src/index.js';
 import { ADDRESSES, CHAIN_ID, KEYS, type Rpc, newNode } from '../helpers/chain.js';
-import { postJson, rpcError } from '../helpers/rpc.js';
+import { postJson, rpcError, httpServerPerSuite } from '../helpers/rpc.js';
 
 /** Runtime code that returns ADDRESS as a word: run as the authority, it answers the authority's address. */
 const DELEGATE = '0x00000000000000000000000000000000000d1e9a';
@@ -117,13 +116,7 @@ describe('eth_simulateV1 with authorizationList (EIP-7702)', function () {
   });
 
   describe('over HTTP', () => {
-    let server: ChainSimServer;
-    let url: string;
-    before(async () => {
-      server = await createServer({ quiet: true, hardfork: 'prague' });
-      url = (await server.listen(0, '127.0.0.1')).url;
-    });
-    after(() => server.close());
+    const url = httpServerPerSuite({ hardfork: 'prague' });
 
     it('applies the authorization', async () => {
       const params = [
@@ -137,7 +130,7 @@ describe('eth_simulateV1 with authorizationList (EIP-7702)', function () {
         },
         'latest',
       ];
-      const answer = JSON.parse((await postJson(url, { jsonrpc: '2.0', id: 1, method: 'eth_simulateV1', params })).body) as { result: Block[] };
+      const answer = JSON.parse((await postJson(url(), { jsonrpc: '2.0', id: 1, method: 'eth_simulateV1', params })).body) as { result: Block[] };
       expect(answer.result[0]!.calls[0]!.returnData).to.equal(word(AUTHORITY));
     });
   });

@@ -4,9 +4,8 @@
  * reverted frame or a reverted call then drops. With and without traceTransfers.
  */
 import { expect } from 'chai';
-import { type ChainSimServer, createServer } from '../../src/index.js';
 import { ADDRESSES, type Rpc, newNode } from '../helpers/chain.js';
-import { postJson } from '../helpers/rpc.js';
+import { postJson, httpServerPerSuite } from '../helpers/rpc.js';
 
 const X = '0x00000000000000000000000000000000000000c1';
 const Y = '0x00000000000000000000000000000000000000c2';
@@ -69,17 +68,11 @@ describe('eth_simulateV1 log indexes', function () {
   });
 
   describe('over HTTP', () => {
-    let server: ChainSimServer;
-    let url: string;
-    before(async () => {
-      server = await createServer({ quiet: true, hardfork: 'prague' });
-      url = (await server.listen(0, '127.0.0.1')).url;
-    });
-    after(() => server.close());
+    const url = httpServerPerSuite({ hardfork: 'prague' });
 
     it('numbers as go-ethereum does', async () => {
       const params = [{ blockStateCalls: [{ stateOverrides: CODE, calls: [{ from: ADDRESSES[0], to: Y }] }] }, 'latest'];
-      const answer = JSON.parse((await postJson(url, { jsonrpc: '2.0', id: 1, method: 'eth_simulateV1', params })).body) as { result: Block[] };
+      const answer = JSON.parse((await postJson(url(), { jsonrpc: '2.0', id: 1, method: 'eth_simulateV1', params })).body) as { result: Block[] };
       expect(indexes(answer.result[0]!)).to.deep.equal([['0x1']]);
     });
   });

@@ -5,10 +5,9 @@
  */
 import { expect } from 'chai';
 import { getAddress } from 'ethers';
-import { type ChainSimServer, createServer } from '../../src/index.js';
 import { calcGasLimit } from '../../src/engine/execution/testingBlock.js';
 import { ADDRESSES, type Rpc, newNode, signed } from '../helpers/chain.js';
-import { postJson, rpcError } from '../helpers/rpc.js';
+import { postJson, rpcError, httpServerPerSuite } from '../helpers/rpc.js';
 
 const ZERO32 = `0x${'00'.repeat(32)}`;
 const RANDAO = `0x${'ab'.repeat(32)}`;
@@ -148,18 +147,12 @@ describe('testing_buildBlockV1', function () {
   });
 
   describe('over HTTP', () => {
-    let server: ChainSimServer;
-    let url: string;
-    before(async () => {
-      server = await createServer({ quiet: true, hardfork: 'prague' });
-      url = (await server.listen(0, '127.0.0.1')).url;
-    });
-    after(() => server.close());
+    const url = httpServerPerSuite({ hardfork: 'prague' });
 
     it('answers a payload', async () => {
-      const latest = JSON.parse((await postJson(url, { jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] })).body)
+      const latest = JSON.parse((await postJson(url(), { jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] })).body)
         .result as Head;
-      const answer = await postJson(url, { jsonrpc: '2.0', id: 2, method: 'testing_buildBlockV1', params: [latest.hash, attributes(latest), [], null] });
+      const answer = await postJson(url(), { jsonrpc: '2.0', id: 2, method: 'testing_buildBlockV1', params: [latest.hash, attributes(latest), [], null] });
       const payload = JSON.parse(answer.body).result as Payload;
       expect(payload.executionPayload.parentHash).to.equal(latest.hash);
       expect(payload.executionPayload.extraData).to.equal('0x');
