@@ -8,22 +8,27 @@ import path from 'node:path';
 
 export const ANVIL_VERSION = '1.7.1';
 
-const PLATFORM_PACKAGES: Readonly<Record<string, string>> = {
-  'linux-x64': 'anvil-linux-amd64',
-  'linux-arm64': 'anvil-linux-arm64',
-  'darwin-x64': 'anvil-darwin-amd64',
-  'darwin-arm64': 'anvil-darwin-arm64',
+const PLATFORMS: Readonly<Record<string, string>> = {
+  'linux-x64': 'linux-amd64',
+  'linux-arm64': 'linux-arm64',
+  'darwin-x64': 'darwin-amd64',
+  'darwin-arm64': 'darwin-arm64',
 };
 
 export function anvilBinary(root: string): string {
-  if (process.env.ANVIL_BIN) return process.env.ANVIL_BIN;
-  const name = PLATFORM_PACKAGES[`${process.platform}-${process.arch}`];
-  if (!name) throw new Error(`no anvil package for ${process.platform}-${process.arch}; set ANVIL_BIN`);
-  const dir = path.join(root, '.bench-cache', `${name}-${ANVIL_VERSION}`);
-  const binary = path.join(dir, 'package', 'bin', 'anvil');
+  return process.env.ANVIL_BIN ?? foundryBinary(root, 'anvil', ANVIL_VERSION);
+}
+
+/** A Foundry tool's binary from its npm platform package, fetched once with `npm pack` into .bench-cache/. */
+export function foundryBinary(root: string, tool: 'anvil' | 'forge', version: string): string {
+  const platform = PLATFORMS[`${process.platform}-${process.arch}`];
+  if (!platform) throw new Error(`no ${tool} package for ${process.platform}-${process.arch}; set ${tool.toUpperCase()}_BIN`);
+  const name = `${tool}-${platform}`;
+  const dir = path.join(root, '.bench-cache', `${name}-${version}`);
+  const binary = path.join(dir, 'package', 'bin', tool);
   if (!existsSync(binary)) {
     mkdirSync(dir, { recursive: true });
-    const tarball = execFileSync('npm', ['pack', `@foundry-rs/${name}@${ANVIL_VERSION}`, '--silent', '--pack-destination', dir], {
+    const tarball = execFileSync('npm', ['pack', `@foundry-rs/${name}@${version}`, '--silent', '--pack-destination', dir], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
     })

@@ -3,12 +3,12 @@
  * package with `npm pack` into .bench-cache/, run by path), and a project that compiles offline
  * through solc-js (the shim of /work/shared/RECIPES.md: forge wants a solc binary).
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { foundryBinary } from '../../bench/anvil.js';
 
 export const FORGE_VERSION = '1.7.1';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -17,27 +17,8 @@ const require = createRequire(import.meta.url);
 /** The forge binary, or undefined (reason printed) when it cannot be had: the caller skips. */
 export function findForge(): string | undefined {
   if (process.env.FORGE_BIN) return process.env.FORGE_BIN;
-  if (process.platform !== 'linux' || process.arch !== 'x64') {
-    console.warn(`skipping: no forge package wired for ${process.platform}-${process.arch}; set FORGE_BIN`);
-    return undefined;
-  }
-  const name = 'forge-linux-amd64';
-  const dir = path.join(ROOT, '.bench-cache', `${name}-${FORGE_VERSION}`);
-  const binary = path.join(dir, 'package', 'bin', 'forge');
   try {
-    if (!existsSync(binary)) {
-      mkdirSync(dir, { recursive: true });
-      const tarball = execFileSync('npm', ['pack', `@foundry-rs/${name}@${FORGE_VERSION}`, '--silent', '--pack-destination', dir], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'inherit'],
-      })
-        .trim()
-        .split('\n')
-        .pop()!;
-      execFileSync('tar', ['-xzf', path.join(dir, tarball), '-C', dir]);
-      chmodSync(binary, 0o755);
-    }
-    return binary;
+    return foundryBinary(ROOT, 'forge', FORGE_VERSION);
   } catch (error) {
     console.warn(`skipping: no forge binary (${error instanceof Error ? error.message : String(error)})`);
     return undefined;
