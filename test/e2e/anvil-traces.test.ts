@@ -11,6 +11,7 @@ import { expect } from 'chai';
 import { Interface, Wallet, getCreateAddress } from 'ethers';
 import { ANVIL_VERSION } from '../../bench/anvil.js';
 import { CHAIN_ID, type Rpc, artifact, newNode } from '../helpers/chain.js';
+import { fetchRpc } from '../helpers/rpc.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../..');
 const BINARY = process.env.ANVIL_BIN ?? path.join(ROOT, '.bench-cache', `anvil-linux-amd64-${ANVIL_VERSION}`, 'package', 'bin', 'anvil');
@@ -37,17 +38,7 @@ async function startAnvil(): Promise<{ rpc: Rpc; child: ChildProcess }> {
     });
     child.on('exit', () => reject(new Error(`anvil exited: ${output.slice(-500)}`)));
   });
-  let id = 0;
-  const rpc: Rpc = async <T>(method: string, params: unknown[] = []) => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-    });
-    const body = (await response.json()) as { result?: T; error?: { message: string } };
-    if (body.error) throw new Error(`anvil ${method}: ${body.error.message}`);
-    return body.result as T;
-  };
+  const rpc: Rpc = fetchRpc(() => url, 'anvil: ');
   return { rpc, child };
 }
 

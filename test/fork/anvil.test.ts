@@ -5,6 +5,7 @@ import { Interface } from 'ethers';
 import { anvilBinary } from '../../bench/anvil.js';
 import { type ChainSimProvider, createProvider } from '../../src/index.js';
 import { artifact } from '../helpers/chain.js';
+import { fetchRpc } from '../helpers/rpc.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const token = new Interface(artifact('Token').abi);
@@ -20,16 +21,7 @@ describe('forking Anvil', function () {
   let anvil: ChildProcess | undefined;
   let url = '';
   let provider: ChainSimProvider | undefined;
-  const upstream = async <T = unknown>(method: string, params: unknown[] = []): Promise<T> => {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    const body = (await response.json()) as { result?: T; error?: { message: string } };
-    if (body.error) throw new Error(body.error.message);
-    return body.result as T;
-  };
+  const upstream = fetchRpc(() => url);
   /** Anvil answers a send before its block is mined, so a receipt read at once may still be null. */
   const minedReceipt = async (hash: string): Promise<{ contractAddress: string }> => {
     for (let attempt = 0; attempt < 200; attempt++) {

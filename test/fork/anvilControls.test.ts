@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { type ChainSimOptions, type ChainSimServer, createProvider, createServer } from '../../src/index.js';
 import { ADDRESSES, expectRpcError } from '../helpers/chain.js';
+import { fetchRpc } from '../helpers/rpc.js';
 
 const DEPLOYER = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
 const TO = '0x000000000000000000000000000000000000beef';
@@ -29,16 +30,7 @@ describe('Anvil controls on a fork', function () {
     // An upstream without the deployer, with a few blocks: block 1 pays TO 5 wei, blocks 2 and 3 are empty.
     upstream = await createServer({ quiet: true, noCreate2Deployer: true, hardfork: 'prague' });
     url = (await upstream.listen(0, '127.0.0.1')).url;
-    up = async <T>(method: string, params: unknown[] = []) => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-      });
-      const body = (await response.json()) as { result?: T; error?: { message: string } };
-      if (body.error) throw new Error(body.error.message);
-      return body.result as T;
-    };
+    up = fetchRpc(() => url);
     await up('eth_sendTransaction', [{ from: ADDRESSES[0], to: TO, value: '0x5' }]);
     await up('evm_mine');
     await up('evm_mine');

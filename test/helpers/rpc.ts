@@ -157,3 +157,18 @@ export function httpServerPerSuite(options: ChainSimOptions = {}): () => string 
   after(() => server?.close());
   return () => url;
 }
+
+/** JSON-RPC over HTTP with fetch: the result, or an Error carrying the node's message (prefixed with `who`). */
+export function fetchRpc(url: () => string, who = '') {
+  let id = 0;
+  return async <T = unknown>(method: string, params: unknown[] = []): Promise<T> => {
+    const response = await fetch(url(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+    });
+    const body = (await response.json()) as { result?: T; error?: { message: string } };
+    if (body.error) throw new Error(`${who}${body.error.message}`);
+    return body.result as T;
+  };
+}
