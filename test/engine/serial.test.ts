@@ -41,14 +41,6 @@ describe('the chain queue', () => {
     await Promise.all(later);
     expect(log).to.deep.equal(['first', 'next 1', 'next 2', 'waiting 1', 'waiting 2']);
   });
-
-  it("waits for settle's promise before a task's caller sees its result", async () => {
-    const log: string[] = [];
-    const queue = new SerialQueue(() => tick().then(() => void log.push('settled')));
-    await queue.run(async () => log.push('task'));
-    log.push('answered');
-    expect(log).to.deep.equal(['task', 'settled', 'answered']);
-  });
 });
 
 describe('automine after the answer', () => {

@@ -68,7 +68,7 @@ export interface PersistableState {
 
 export class ChainBase extends EventEmitter<ChainEvents> {
   /** Every operation on the state, one at a time; an answer waits for the console.log lines printed before it. */
-  protected readonly queue = new SerialQueue(() => this.core.consoleLines.take());
+  protected readonly queue = new SerialQueue();
   protected core!: ChainCore;
   /** Work queued behind an answer, while it is under way (afterAnswer). */
   private workAfterAnswer: Promise<void> | undefined;

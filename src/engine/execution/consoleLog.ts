@@ -2,26 +2,26 @@
  * Solidity's console.log (hardhat/console.sol, forge-std's console): a contract makes a
  * static call to a fixed address with no code, whose calldata is an ABI call to one of
  * console.sol's log functions. Hardhat, Ganache and Anvil print those messages; so does
- * chain-sim. The call itself runs as on any chain (an empty account: same gas), the EVM's
- * message hook just copies its calldata, and the decoding waits until a message is printed.
+ * chain-sim. The call itself runs as on any chain (an empty account: same gas); the EVM's
+ * message hook decodes its calldata and prints the line there and then, so a transaction's
+ * lines come before its answer.
  */
 import type { EVM } from '@ethereumjs/evm';
 import { type Address, createAddressFromString, equalsBytes, toChecksumAddress } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { format } from 'node:util';
+import { type ConsoleType, decodeConsoleArguments } from './consoleAbi.js';
 
 /** "console.log" in ASCII, right-aligned in 20 bytes. */
 export const CONSOLE_ADDRESS: Address = createAddressFromString('0x000000000000000000636f6e736f6c652e6c6f67');
 
-type ParamType = 'uint256' | 'int256' | 'string' | 'bool' | 'address' | 'bytes' | `bytes${number}`;
-
 /** console.sol's payloads by selector, built on first use. */
-let signatures: Map<string, readonly ParamType[]> | undefined;
+let signatures: Map<string, readonly ConsoleType[]> | undefined;
 
-function buildSignatures(): Map<string, readonly ParamType[]> {
-  const table = new Map<string, readonly ParamType[]>();
+function buildSignatures(): Map<string, readonly ConsoleType[]> {
+  const table = new Map<string, readonly ConsoleType[]>();
   const selector = (types: readonly string[]) => Buffer.from(keccak_256(new TextEncoder().encode(`log(${types.join(',')})`)).subarray(0, 4)).toString('hex');
-  const add = (types: readonly ParamType[]) => {
+  const add = (types: readonly ConsoleType[]) => {
     table.set(selector(types), types);
     // The first console.sol hashed `uint` and `int` where the ABI says uint256 and int256: both selectors are in use.
     const legacy = types.map((type) => (type === 'uint256' ? 'uint' : type === 'int256' ? 'int' : type));
@@ -31,8 +31,8 @@ function buildSignatures(): Map<string, readonly ParamType[]> {
   add([]);
   for (const type of ['int256', 'bytes', ...Array.from({ length: 32 }, (_, i) => `bytes${i + 1}` as const)] as const) add([type]);
   add(['string', 'int256']); // forge-std's console
-  const basic: readonly ParamType[] = ['uint256', 'string', 'bool', 'address'];
-  let combinations: ParamType[][] = [[]];
+  const basic: readonly ConsoleType[] = ['uint256', 'string', 'bool', 'address'];
+  let combinations: ConsoleType[][] = [[]];
   for (let arity = 1; arity <= 4; arity++) {
     combinations = combinations.flatMap((prefix) => basic.map((type) => [...prefix, type]));
     for (const types of combinations) add(types);
@@ -45,37 +45,23 @@ function buildSignatures(): Map<string, readonly ParamType[]> {
  * decoded values, so `%s` and `%d` in a first string argument work); undefined for calldata
  * that is no console.sol call.
  */
-export async function formatConsoleCall(calldata: Uint8Array): Promise<string | undefined> {
+export function formatConsoleCall(calldata: Uint8Array): string | undefined {
   if (calldata.length < 4) return undefined;
   signatures ??= buildSignatures();
   const types = signatures.get(Buffer.from(calldata.subarray(0, 4)).toString('hex'));
   if (!types) return undefined;
-  // viem's ABI decoder, loaded when the first message is printed (start-up does not pay for it).
-  const { decodeAbiParameters } = await import('viem');
-  let values: readonly unknown[];
-  try {
-    values = decodeAbiParameters(
-      types.map((type) => ({ type })),
-      `0x${Buffer.from(calldata.subarray(4)).toString('hex')}`,
-    );
-  } catch {
-    return undefined; // a selector match with malformed arguments: not something console.sol sends
-  }
-  return format(...values.map((value, i) => show(types[i]!, value)));
+  // A selector match with malformed arguments is not something console.sol sends.
+  const values = decodeConsoleArguments(types, calldata.subarray(4));
+  return values && format(...values.map((value, i) => show(types[i]!, value)));
 }
 
-function show(type: ParamType, value: unknown): string {
+function show(type: ConsoleType, value: unknown): string {
   if (type === 'address') return toChecksumAddress(value as string);
   return String(value); // bigints in decimal, booleans as words, bytes as 0x hex
 }
 
-/**
- * The lines the chain's VMs print, in order. Decoding is asynchronous (viem loads on the first
- * line), so the chain's queue takes the printing still under way after each task and waits
- * for it before answering: a transaction's lines come before its answer.
- */
+/** Prints the lines of the chain's VMs as their calls to the console address run. */
 export class ConsolePrinter {
-  private printing: Promise<void> | undefined;
   private muted = false;
 
   constructor(
@@ -91,13 +77,13 @@ export class ConsolePrinter {
     // A one-argument listener is called synchronously: no promise per message frame.
     evm.events!.on('beforeMessage', (message) => {
       if (message.to === undefined || !equalsBytes(message.to.bytes, target) || this.muted || !this.wanted()) return;
-      const calldata = message.data.slice(); // the EVM reuses the buffer
-      this.printing = (this.printing ?? Promise.resolve())
-        .then(async () => {
-          const line = await formatConsoleCall(calldata);
-          if (line !== undefined) this.print(line);
-        })
-        .catch(this.fail);
+      try {
+        const line = formatConsoleCall(message.data);
+        if (line !== undefined) this.print(line);
+      } catch (error) {
+        // A listener's failure is reported, never thrown into the transaction that printed.
+        this.fail(error);
+      }
     });
   }
 
@@ -109,12 +95,5 @@ export class ConsolePrinter {
     } finally {
       this.muted = false;
     }
-  }
-
-  /** The printing under way since the last call, if any. */
-  take(): Promise<void> | undefined {
-    const printing = this.printing;
-    this.printing = undefined;
-    return printing;
   }
 }

@@ -31,13 +31,6 @@ export class SerialQueue {
   /** True while code of a task runs synchronously (its start, asTask); false across its awaits. */
   private inTask = false;
 
-  /**
-   * @param settle called after each task; a promise it returns (which must not reject) is awaited
-   * before the task's caller sees the result (the console.log lines a transaction printed come
-   * before its answer).
-   */
-  constructor(private readonly settle?: () => Promise<void> | undefined) {}
-
   /** Queue `task` behind everything waiting. */
   run<T>(task: () => T | Promise<T>): Promise<T> {
     return this.enqueue(this.waiting, task);
@@ -108,8 +101,6 @@ export class SerialQueue {
         failed = true;
         outcome = error;
       }
-      const settling = this.settle?.();
-      if (settling) await settling;
       if (failed) job.reject(outcome);
       else job.resolve(outcome);
     }
