@@ -67,9 +67,18 @@ describe('engine/consoleLog', () => {
     const below = randomSource(1);
     const cases: [ConsoleType[], unknown[]][] = [
       [['string'], ['hello console']],
-      [['bytes', 'uint256'], ['0x0102030405', 7n]],
-      [['uint256', 'string', 'bool', 'address'], [1n, 'x'.repeat(40), true, '0x5FbDB2315678afecb367f032d93F642f64180aa3']],
-      [['int256', 'bytes4'], [-5n, '0xdeadbeef']],
+      [
+        ['bytes', 'uint256'],
+        ['0x0102030405', 7n],
+      ],
+      [
+        ['uint256', 'string', 'bool', 'address'],
+        [1n, 'x'.repeat(40), true, '0x5FbDB2315678afecb367f032d93F642f64180aa3'],
+      ],
+      [
+        ['int256', 'bytes4'],
+        [-5n, '0xdeadbeef'],
+      ],
     ];
     let agreed = 0;
     for (const [types, values] of cases) {

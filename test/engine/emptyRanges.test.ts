@@ -201,9 +201,26 @@ describe('reserved empty blocks (chain_mine of many)', function () {
     expect(chain.blocks.headNumber).to.equal(700n);
     expect((await block(rpc, 'latest')).parentHash).to.equal((await block(rpc, 699)).hash);
     expect(await block(rpc, 600)).to.deep.equal(at600);
+    const at680 = await block(rpc, 680);
     await chain.inspect((core) => core.blocks.truncateAbove(650n)); // inside the computed part
     expect(await block(rpc, 651)).to.equal(null);
     expect(await rpc('eth_blockNumber')).to.equal(hex(650));
+    // By hash: the run still holds the cut blocks' hashes, but they are no longer the chain's.
+    expect(await rpc('eth_getBlockByHash', [at600.hash, true])).to.deep.equal(at600);
+    expect(await rpc('eth_getBlockByHash', [at680.hash, true])).to.equal(null);
+  });
+
+  it('a block mined after a long run links to it without keeping an object per empty block', async () => {
+    const { rpc, chain } = await startNode();
+    await rpc('hardhat_mine', ['0x30d40']); // 200,000
+    const receipt = await send(rpc, 0, { to: ADDRESSES[1], value: 1 });
+    expect(receipt.blockNumber).to.equal(hex(200_001));
+    expect((await block(rpc, 200_001)).parentHash).to.equal((await block(rpc, 200_000)).hash);
+    // The store holds the run as one stretch: only the blocks read by number or hash became objects.
+    const segments = await chain.inspect(async (core) => core.blocks.segments().length);
+    expect(segments).to.equal(3); // genesis, the run, the transfer's block
+    const some = await block(rpc, 123_456);
+    expect(await rpc('eth_getBlockByHash', [some.hash, true])).to.deep.equal(some);
   });
 
   it("reports every reserved block's hash to block filters when polled (the poll computes them)", async () => {

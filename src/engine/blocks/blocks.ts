@@ -74,30 +74,30 @@ export interface TransactionLocation {
   readonly index: number;
 }
 
-/** A reservation in the store, and how many of its blocks were moved into the block array. */
-interface Pending {
-  range: ReservedBlocks;
-  settled: number;
-}
+/**
+ * A stretch of the chain: blocks mined one at a time, or a run of reserved empty blocks
+ * (which stays a run: its blocks are never copied out into objects and index entries).
+ */
+type Stretch = { readonly first: number; readonly blocks: MinedBlock[] } | { readonly first: number; range: ReservedBlocks };
 
 /**
  * The canonical chain in memory: blocks by number and hash, and a
  * transaction-hash index. Appends and truncations are synchronous, so a
  * reader never sees a half-added block.
  *
- * The tail may be reservations of empty blocks (emptyRanges.ts), appended in O(1) and
- * moved into the block array as their hashes get computed: a read by number computes
- * the blocks up to it, a by-hash miss computes all of them, a real block appended after
- * them needs its parent's hash anyway. Block numbers, timestamps and base fees of the
- * head are known without computing anything.
+ * Runs of reserved empty blocks (emptyRanges.ts) are appended in O(1) and keep their blocks'
+ * hashes in one flat buffer: a read by number computes the run's hashes up to it, a by-hash
+ * miss computes every run and searches their buffers, a real block appended after a run
+ * needs its parent's hash anyway. Block numbers, timestamps and base fees of the head are
+ * known without computing anything.
  */
 export class BlockStore {
-  private readonly chain: MinedBlock[] = [];
+  /** Oldest first; consecutive blocks mined one at a time share one stretch. */
+  private readonly stretches: Stretch[] = [];
+  /** Blocks mined one at a time, by hash (a run's blocks are found in its hash buffer). */
   private readonly byHash = new Map<string, MinedBlock>();
   private readonly txIndex = new Map<string, TransactionLocation>();
-  /** Reservations after the block array, oldest first (the first may be partly moved in). */
-  private pending: Pending[] = [];
-  /** The number the next appended block must have (the block array starts at `base`). */
+  /** The number the next appended block must have. */
   private length = 0;
   /**
    * The first block's number: 0, or a forked chain's pinned upstream block (fork/): the
@@ -108,11 +108,9 @@ export class BlockStore {
   olderHash: ((number: bigint) => Promise<Uint8Array>) | undefined;
 
   get head(): MinedBlock {
-    const reserved = this.pending[this.pending.length - 1];
-    if (reserved) return reserved.range.head;
-    const head = this.chain[this.chain.length - 1];
-    if (!head) throw new Error('block store is empty: genesis not added');
-    return head;
+    const last = this.stretches[this.stretches.length - 1];
+    if (!last) throw new Error('block store is empty: genesis not added');
+    return 'range' in last ? last.range.head : last.blocks[last.blocks.length - 1]!;
   }
 
   get headNumber(): bigint {
@@ -133,16 +131,14 @@ export class BlockStore {
 
   /**
    * Blocks above this number are reserved empty blocks not computed yet: no transactions, no
-   * logs. Computed ones may still sit in their run (a read by number leaves them there).
+   * logs. Runs are computed oldest first, so everything below the first incomplete run is.
    */
   get lastUnreserved(): bigint {
-    let last = BigInt(this.base + this.chain.length - 1);
-    for (const { range } of this.pending) {
-      const done = Math.min(range.run.materialized, range.count);
-      if (range.first + BigInt(done) - 1n > last) last = range.first + BigInt(done) - 1n;
-      if (done < range.count) break;
+    for (const stretch of this.runs()) {
+      const done = Math.min(stretch.range.run.materialized, stretch.range.count);
+      if (done < stretch.range.count) return BigInt(stretch.first + done - 1);
     }
-    return last;
+    return this.headNumber;
   }
 
   /** The first block's number (a fork's pinned block; 0 otherwise). */
@@ -152,7 +148,7 @@ export class BlockStore {
 
   /** Start an empty store at block `number` (a fork's pinned block). */
   startAt(number: bigint): void {
-    if (this.chain.length > 0 || this.pending.length > 0) throw new Error('startAt: the block store is not empty');
+    if (this.stretches.length > 0) throw new Error('startAt: the block store is not empty');
     this.base = Number(number);
     this.length = this.base;
   }
@@ -161,9 +157,14 @@ export class BlockStore {
     if (mined.number !== BigInt(this.length)) {
       throw new Error(`block ${mined.number} does not follow head ${this.length - 1}`);
     }
-    // Its parent hash was the reservations' last: they are computed, move them in first.
-    this.settle(true);
-    this.chain.push(mined);
+    const last = this.stretches[this.stretches.length - 1];
+    if (last && 'blocks' in last) {
+      last.blocks.push(mined);
+    } else {
+      // Its parent hash is the run's last block's: computing it computes the runs before too.
+      if (last) last.range.run.materializeThrough(last.range.count - 1);
+      this.stretches.push({ first: this.length, blocks: [mined] });
+    }
     this.length++;
     this.byHash.set(mined.hashHex, mined);
     // Empty blocks may be built lazily: do not make them materialise their body.
@@ -176,110 +177,99 @@ export class BlockStore {
   /** Append a reservation of empty blocks following the head: O(1). */
   reserve(range: ReservedBlocks): void {
     if (range.first !== BigInt(this.length)) throw new Error(`reservation from ${range.first} does not follow head ${this.length - 1}`);
-    this.pending.push({ range, settled: 0 });
+    this.stretches.push({ first: this.length, range });
     this.length += range.count;
   }
 
-  /**
-   * Move computed reserved blocks into the block array and the hash index, oldest first
-   * (with `compute`, computing all of them first).
-   */
-  private settle(compute = false): void {
-    if (compute && this.pending.length > 0) {
-      const last = this.pending[this.pending.length - 1]!.range;
-      last.run.materializeThrough(last.count - 1);
-    }
-    while (this.pending.length > 0) {
-      const entry = this.pending[0]!;
-      const { range } = entry;
-      const ready = Math.min(range.run.materialized, range.count);
-      for (; entry.settled < ready; entry.settled++) {
-        const block = range.run.blockAt(entry.settled);
-        this.chain.push(block);
-        this.byHash.set(block.hashHex, block);
-      }
-      if (entry.settled < range.count) return;
-      this.pending.shift();
-    }
-  }
-
-  /** Drop every block above `number`; returns the dropped blocks that had been computed, oldest first. */
+  /** Drop every block above `number`; returns the dropped blocks mined one at a time (the ones with logs), oldest first. */
   truncateAbove(number: bigint): MinedBlock[] {
-    this.settle();
-    // Reservations above `number` go without computing anything; one it falls inside is cut.
-    while (this.pending.length > 0 && this.pending[this.pending.length - 1]!.range.first > number) this.pending.pop();
-    const last = this.pending[this.pending.length - 1];
-    if (last && last.range.last > number) {
-      last.range = last.range.prefix(Number(number - last.range.first) + 1);
-      // Wholly moved in already: the splice below drops the rest.
-      if (last.settled >= last.range.count) this.pending.pop();
+    const keep = Math.max(this.base, Math.min(this.length, Number(number) + 1));
+    const dropped: MinedBlock[][] = [];
+    // Whole stretches above the cut go without computing anything; the one it falls inside is cut.
+    for (let last = this.stretches.at(-1); last && last.first >= keep; last = this.stretches.at(-1)) {
+      this.stretches.pop();
+      if ('blocks' in last) dropped.unshift(last.blocks);
     }
-    const keep = Math.max(0, Number(number) + 1 - this.base);
-    const dropped = this.chain.length > keep ? this.chain.splice(keep) : [];
-    this.length = Math.min(this.length, this.base + keep);
-    for (const mined of dropped) {
+    const cut = this.stretches.at(-1);
+    if (cut && 'blocks' in cut && cut.first + cut.blocks.length > keep) dropped.unshift(cut.blocks.splice(keep - cut.first));
+    if (cut && 'range' in cut && cut.first + cut.range.count > keep) cut.range = cut.range.prefix(keep - cut.first);
+    this.length = keep;
+    const blocks = dropped.flat();
+    for (const mined of blocks) {
       this.byHash.delete(mined.hashHex);
       if (mined.senders.length === 0) continue;
       for (const tx of mined.block.transactions) this.txIndex.delete(toHex(tx.hash()));
     }
-    return dropped;
+    return blocks;
   }
 
   /**
    * The chain from genesis to the head as it is held, for a save: blocks, and runs of
-   * reserved empty blocks as one entry each (computed ones too), without computing anything.
+   * reserved empty blocks as one entry each, without computing anything.
    * A copy: later appends and reverts do not change it.
    */
   segments(): ChainSegment[] {
-    const out: ChainSegment[] = [];
-    let open: { run: RangeBlock['run']; from: number; count: number } | undefined;
-    const extend = (run: RangeBlock['run'], index: number, count: number) => {
-      if (open !== undefined && out[out.length - 1] === open && open.run === run && open.from + open.count === index) {
-        open.count += count;
-      } else {
-        open = { run, from: index, count };
-        out.push(open);
-      }
-    };
-    for (const mined of this.chain) {
-      if (mined instanceof RangeBlock) extend(mined.run, mined.index, 1);
-      else out.push(mined);
-    }
-    for (const { range, settled } of this.pending) if (settled < range.count) extend(range.run, settled, range.count - settled);
-    return out;
+    return this.stretches.flatMap((stretch): ChainSegment[] =>
+      'range' in stretch ? [{ run: stretch.range.run, from: 0, count: stretch.range.count }] : stretch.blocks,
+    );
   }
 
   byNumber(number: bigint): MinedBlock | undefined {
     if (number < BigInt(this.base) || number >= BigInt(this.length)) return undefined;
-    const n = Number(number) - this.base;
-    if (n >= this.chain.length) {
-      // Hashes up to the block are computed (each needs its parent's); moving every one of
-      // them into the block array and the hash index too cost a third as much again, so a
-      // read leaves them in their run: a by-hash miss or a new block moves them in.
-      const entry = this.pending.find((p) => p.range.last >= number)!;
-      const index = Number(number - entry.range.first);
-      entry.range.run.materializeThrough(index);
-      return entry.range.run.blockAt(index);
-    }
-    return this.chain[n];
+    const n = Number(number);
+    const stretch = this.stretchOf(n);
+    if ('blocks' in stretch) return stretch.blocks[n - stretch.first];
+    // Computes the run's hashes up to the block (each needs its parent's).
+    const index = n - stretch.first;
+    stretch.range.run.materializeThrough(index);
+    return stretch.range.run.blockAt(index);
   }
 
-  /** A miss while reservations are pending computes them all (the hash may be one of theirs). */
+  /** A miss computes every run not computed yet: the hash may be one of theirs. */
   byHashHex(hashHex: string): MinedBlock | undefined {
     const key = hashHex.toLowerCase();
     const found = this.byHash.get(key);
-    if (found || this.pending.length === 0) return found;
+    if (found) return found;
+    const runs = [...this.runs()];
+    if (runs.length === 0 || !/^0x[0-9a-f]{64}$/.test(key)) return undefined;
     // Blocks already computed (by reads by number) first: a hash read back after its block
     // was read by number should not compute the rest of a long run.
-    this.settle();
-    const computed = this.byHash.get(key);
-    if (computed || this.pending.length === 0) return computed;
-    this.settle(true);
-    return this.byHash.get(key);
+    const hash = Buffer.from(key.slice(2), 'hex');
+    const search = () => {
+      for (const { range } of runs) {
+        const index = range.run.indexOfHash(hash);
+        if (index >= 0 && index < range.count) return range.run.blockAt(index);
+      }
+      return undefined;
+    };
+    const computed = search();
+    if (computed) return computed;
+    const last = runs[runs.length - 1]!.range;
+    if (last.run.materialized >= last.count) return undefined;
+    last.run.materializeThrough(last.count - 1);
+    return search();
   }
 
   transaction(hashHex: string): TransactionLocation | undefined {
     return this.txIndex.get(hashHex.toLowerCase());
+  }
+
+  /** The stretch holding block `n` (which the store holds): the newest are asked for most. */
+  private stretchOf(n: number): Stretch {
+    const stretches = this.stretches;
+    let low = 0;
+    let high = stretches.length - 1;
+    if (stretches[high]!.first <= n) return stretches[high]!;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (stretches[middle]!.first <= n) low = middle;
+      else high = middle - 1;
+    }
+    return stretches[low]!;
+  }
+
+  private *runs(): Generator<{ readonly first: number; range: ReservedBlocks }> {
+    for (const stretch of this.stretches) if ('range' in stretch) yield stretch;
   }
 
   /** The EVM asks for ancestors' hashes (BLOCKHASH); serve them from memory. */

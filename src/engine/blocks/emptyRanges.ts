@@ -4,7 +4,7 @@
  */
 import { type Block, createBlock, createBlockFromBytesArray } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import type { Address } from '@ethereumjs/util';
+import { type Address, equalsBytes } from '@ethereumjs/util';
 import type { MinedBlock } from './blocks.js';
 import { EmptyHeaderWriter } from './emptyHeader.js';
 import { PRELOADED_PARAMS } from '../rules/hardforks.js';
@@ -57,6 +57,9 @@ export class EmptyRun {
   private mixes: Uint8Array | undefined;
   private writer: EmptyHeaderWriter | undefined;
   private done = 0;
+  /** indexOfHash's table, and how many computed blocks it holds. */
+  private hashTable: Int32Array | undefined;
+  private indexed = 0;
   /** The base fee of block `done` (the next one to compute). */
   private cursorBaseFee: bigint | undefined;
   /**
@@ -122,6 +125,36 @@ export class EmptyRun {
   mixHashAt(index: number): Uint8Array {
     this.materializeThrough(index);
     return this.mixes!.slice(index * 32, index * 32 + 32);
+  }
+
+  /**
+   * The index of the computed block whose hash is `hash`, or -1. An open-addressing table
+   * keyed by each hash's first word, made on the first by-hash search and extended as more
+   * blocks are computed: entries are index + 1, 0 is free.
+   */
+  indexOfHash(hash: Uint8Array): number {
+    if (!this.hashes || this.done === 0) return -1;
+    const hashes = this.hashes;
+    // The buffer was allocated by this run, so its 32-byte entries are 4-byte aligned.
+    const words = new Uint32Array(hashes.buffer, hashes.byteOffset, this.done * 8);
+    let table = this.hashTable;
+    if (!table) {
+      let size = 2;
+      while (size < this.spec.count * 2) size *= 2;
+      table = this.hashTable = new Int32Array(size);
+    }
+    const mask = table.length - 1;
+    for (; this.indexed < this.done; this.indexed++) {
+      let slot = words[this.indexed * 8]! & mask;
+      while (table[slot] !== 0) slot = (slot + 1) & mask;
+      table[slot] = this.indexed + 1;
+    }
+    const first = new Uint32Array(Uint8Array.from(hash.subarray(0, 4)).buffer)[0]!;
+    for (let slot = first & mask; table[slot] !== 0; slot = (slot + 1) & mask) {
+      const index = table[slot]! - 1;
+      if (words[index * 8] === first && equalsBytes(hashes.subarray(index * 32, index * 32 + 32), hash)) return index;
+    }
+    return -1;
   }
 
   /**
