@@ -74,6 +74,11 @@ export class GanacheProvider extends ChainSimProvider {
     this.on('message', (message: { data: Json }) => this.emit('data', { jsonrpc: '2.0', method: 'eth_subscription', params: message.data }));
   }
 
+  /** Ganache's words once disconnect() was called. */
+  protected override disconnectedError(): ProviderRpcError {
+    return new ProviderRpcError(4900, 'Cannot process request, Ganache is disconnected.');
+  }
+
   /** The accounts present at start: address → { secretKey, balance (wei), unlocked }. */
   getInitialAccounts(): Record<string, InitialAccount> {
     return structuredClone(this.initialAccounts);

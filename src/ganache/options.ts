@@ -87,6 +87,8 @@ const LEGACY = [
   'mnemonic',
   'unlocked_accounts',
   'secure',
+  // ganache-core 2's name for what ganache-cli 6 calls --secure (Ganache 7: wallet.lock).
+  'locked',
   'account_keys_path',
   'default_balance_ether',
   'hd_path',
@@ -166,7 +168,9 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   unlocked(m, 'wallet.unlockedAccounts', wallet.unlockedAccounts);
   unlocked(m, 'unlocked_accounts', given.unlocked_accounts);
   onlyDefault('wallet.lock', wallet.lock, [false], 'accounts present at start are always unlocked (personal_lockAccount locks one at run time)');
-  onlyDefault('secure', given.secure, [false], 'accounts present at start are always unlocked (personal_lockAccount locks one at run time)');
+  for (const source of ['secure', 'locked'] as const) {
+    onlyDefault(source, given[source], [false], 'accounts present at start are always unlocked (personal_lockAccount locks one at run time)');
+  }
   onlyDefault('wallet.passphrase', wallet.passphrase, [''], 'accounts present at start have the passphrase ""');
   for (const [source, value] of [
     ['wallet.accountKeysPath', wallet.accountKeysPath],

@@ -98,6 +98,13 @@ describe('chain-sim/ganache answers as Ganache 7 does', function () {
         expect(bare.data).to.include({ reason: null, programCounter: 5, message: 'revert' });
       });
 
+      it('after disconnect() a request is refused, as Ganache refuses it', async () => {
+        expect(await rpc('eth_chainId')).to.equal('0x539');
+        await provider.disconnect();
+        expect((await caught(rpc('eth_chainId'))).message).to.equal('Cannot process request, Ganache is disconnected.');
+        provider = make(); // afterEach disconnects this one (a second disconnect() is not what this test is about)
+      });
+
       it('personal accounts: new, locked until unlocked, listed, signed with a passphrase, removed', async () => {
         const [first, second] = (await rpc('eth_accounts')) as string[];
         const created = (await rpc('personal_newAccount', ['pw'])) as string;
@@ -166,7 +173,7 @@ describe('chain-sim/ganache answers as Ganache 7 does', function () {
 describe('chain-sim/ganache options', () => {
   it('maps Ganache 7 nested names and ganache-core 2 legacy names to the same chain-sim options', () => {
     const nested = mapGanacheOptions({
-      wallet: { mnemonic: GANACHE_DETERMINISTIC_MNEMONIC, totalAccounts: 4, defaultBalance: 50, hdPath: "m/44'/60'/0'/0/" },
+      wallet: { mnemonic: GANACHE_DETERMINISTIC_MNEMONIC, totalAccounts: 4, defaultBalance: 50, hdPath: "m/44'/60'/0'/0/", lock: false },
       chain: { chainId: 5, networkId: 77, hardfork: 'merge', time: new Date('2020-01-01T00:00:00Z'), vmErrorsOnRPCResponse: true },
       miner: { blockGasLimit: '0x1c9c380', defaultGasPrice: 7, blockTime: 0 },
       logging: { quiet: true },
@@ -181,6 +188,7 @@ describe('chain-sim/ganache options', () => {
       hardfork: 'merge',
       time: '2020-01-01T00:00:00Z',
       vmErrorsOnRPCResponse: true,
+      locked: false,
       gasLimit: 30_000_000,
       gasPrice: '7',
       blockTime: 0,
@@ -213,6 +221,7 @@ describe('chain-sim/ganache options', () => {
       [{ seed: 'abc' }, /seed: not supported/],
       [{ wallet: { lock: true } }, /wallet\.lock: not supported/],
       [{ secure: true }, /secure: not supported/],
+      [{ locked: true }, /locked: not supported by chain-sim: accounts present at start are always unlocked/],
       [{ chain: { allowUnlimitedInitCodeSize: true } }, /chain\.allowUnlimitedInitCodeSize: not supported/],
       [{ miner: { callGasLimit: '0x1' } }, /miner\.callGasLimit: must be between 21000/],
       [{ wallet: { defaultBalance: -1 } }, /wallet\.defaultBalance: expected an amount of ether/],
