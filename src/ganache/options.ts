@@ -111,6 +111,7 @@ const LEGACY = [
   'db',
   'fork',
   'fork_block_number',
+  'ws',
   // Not Ganache legacy names, but what ganache-cli users pass in code; accepted as Ganache 7 reads them.
   'quiet',
   'deterministic',
@@ -140,6 +141,15 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   const database = group('database');
   const server = group('server');
   // ganache-core's `fork` is a URL string; Ganache 7's an object of fork.* options.
+  // ganache-core's `fork` could also be an EIP-1193 or legacy provider object.
+  const forkObject = given.fork as { request?: unknown; send?: unknown; sendAsync?: unknown } | undefined;
+  if (
+    typeof forkObject === 'object' &&
+    forkObject !== null &&
+    [forkObject.request, forkObject.send, forkObject.sendAsync].some((f) => typeof f === 'function')
+  ) {
+    refuse('fork', 'forking from a provider object; give the upstream URL (fork.url)');
+  }
   const legacyFork: Plain | undefined = typeof given.fork === 'string' ? { url: given.fork } : undefined;
   const fork: Plain = legacyFork ?? (given.fork === undefined ? {} : group('fork'));
   const m = new Mapped();
@@ -291,6 +301,7 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
 
   // ---- server (the HTTP and WebSocket endpoints are one port at every path)
   onlyDefault('server.ws', server.ws, [true], 'WebSocket is always served on the HTTP port');
+  onlyDefault('ws', given.ws, [true], 'WebSocket is always served on the HTTP port');
   onlyDefault('server.wsBinary', server.wsBinary, ['auto', false], 'replies are text frames');
   onlyDefault('server.rpcEndpoint', server.rpcEndpoint, ['/'], 'the endpoint answers at /');
   if (server.chunkSize !== undefined) refuse('server.chunkSize', 'replies are not chunked');
