@@ -98,6 +98,29 @@ describe('chain-sim/ganache answers as Ganache 7 does', function () {
         expect(bare.data).to.include({ reason: null, programCounter: 5, message: 'revert' });
       });
 
+      it("eth_call and eth_estimateGas that fail answer Ganache's error: -32000, VM Exception, the revert data", async () => {
+        const [from] = (await rpc('eth_accounts')) as string[];
+        const payload = errorStringPayload('not allowed');
+        const panic = `0x4e487b71${'11'.padStart(64, '0')}`;
+        const cases: Array<[string, string, string, number]> = [
+          [revertingInitCode(payload), 'revert not allowed', payload, -1],
+          ['0x60006000fd', 'revert', '0x', 5],
+          [revertingInitCode(panic), 'revert', panic, -1],
+          ['0xfe', 'invalid opcode', '0x', 0],
+          ['0x5b600056', 'out of gas', '0x', 3], // JUMPDEST PUSH1 0 JUMP: loops until the gas runs out
+        ];
+        for (const [data, words, output, counter] of cases) {
+          const call = await caught(rpc('eth_call', [{ from, data, gas: '0x30000' }, 'latest']));
+          expect(call, `eth_call ${words}`).to.deep.equal({ code: -32000, message: `VM Exception while processing transaction: ${words}`, data: output });
+          const estimate = await caught(rpc('eth_estimateGas', [{ from, data, gas: '0x30000' }]));
+          expect([estimate.code, estimate.message], `eth_estimateGas ${words}`).to.deep.equal([-32000, `VM Exception while processing transaction: ${words}`]);
+          const [kind, reason] = words.startsWith('revert') ? ['revert', words.slice(7) || null] : [words, null];
+          expect(estimate.data).to.deep.include({ hash: null, result: output, reason, message: kind });
+          const { programCounter } = estimate.data as { programCounter: number };
+          expect(programCounter, `eth_estimateGas ${words}`).to.equal(counter === -1 ? programCounter : counter);
+        }
+      });
+
       it('after disconnect() a request is refused, as Ganache refuses it', async () => {
         expect(await rpc('eth_chainId')).to.equal('0x539');
         await provider.disconnect();
