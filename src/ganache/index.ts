@@ -31,7 +31,7 @@ interface JsonRpcPayload {
 
 interface JsonRpcResponse {
   jsonrpc: '2.0';
-  id: unknown;
+  id?: unknown;
   result?: Json;
   error?: { code: number; message: string; data?: Json };
 }
@@ -113,12 +113,13 @@ export class GanacheProvider extends ChainSimProvider {
   }
 
   private async answer(payload: JsonRpcPayload): Promise<[Error | null, JsonRpcResponse]> {
-    const id = payload?.id ?? null;
+    // A payload without an id is answered without one, as Ganache answers it.
+    const id = payload !== null && typeof payload === 'object' && 'id' in payload ? { id: payload.id } : {};
     try {
-      return [null, { jsonrpc: '2.0', id, result: await this.request(payload) }];
+      return [null, { jsonrpc: '2.0', ...id, result: await this.request(payload) }];
     } catch (error) {
       const e = error instanceof ProviderRpcError ? error : new ProviderRpcError(-32603, error instanceof Error ? error.message : String(error));
-      return [e, { jsonrpc: '2.0', id, error: { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) } }];
+      return [e, { jsonrpc: '2.0', ...id, error: { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) } }];
     }
   }
 }

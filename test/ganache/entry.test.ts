@@ -96,6 +96,12 @@ describe('chain-sim/ganache answers as Ganache 7 does', function () {
         const bare = await caught(rpc('eth_sendTransaction', [{ from, data: '0x60006000fd', gas: '0x100000' }]));
         expect(bare.message).to.equal('VM Exception while processing transaction: revert');
         expect(bare.data).to.include({ reason: null, programCounter: 5, message: 'revert' });
+        const invalid = await caught(rpc('eth_sendTransaction', [{ from, data: '0xfe', gas: '0x30000' }]));
+        expect(invalid.message).to.equal('VM Exception while processing transaction: invalid opcode');
+        expect(invalid.data).to.include({ reason: null, programCounter: 0, message: 'invalid opcode' });
+        const outOfGas = await caught(rpc('eth_sendTransaction', [{ from, data: '0x5b600056', gas: '0x30000' }]));
+        expect(outOfGas.message).to.equal('VM Exception while processing transaction: out of gas');
+        expect(outOfGas.data).to.include({ reason: null, programCounter: 3, message: 'out of gas' });
       });
 
       it("eth_call and eth_estimateGas that fail answer Ganache's error: -32000, VM Exception, the revert data", async () => {
@@ -318,6 +324,11 @@ describe('chain-sim/ganache options', () => {
         provider.send({ jsonrpc: '2.0', id: 4, method: 'eth_chainId', params: [] }, (...args: unknown[]) => resolve(args)),
       );
       expect(one).to.deep.equal([null, { jsonrpc: '2.0', id: 4, result: '0xa' }]);
+      // No id asked, none answered (Ganache 7.9.2 leaves it out too).
+      const anonymous = await new Promise<unknown[]>((resolve) =>
+        provider.send({ jsonrpc: '2.0', method: 'eth_chainId', params: [] }, (...args: unknown[]) => resolve(args)),
+      );
+      expect(anonymous).to.deep.equal([null, { jsonrpc: '2.0', result: '0xa' }]);
       const failed = await new Promise<unknown[]>((resolve) =>
         provider.sendAsync({ jsonrpc: '2.0', id: 5, method: 'eth_nope', params: [] }, (...args: unknown[]) => resolve(args)),
       );
