@@ -2,6 +2,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { type RunningCli, runCli, startCli } from '../helpers/cli.js';
 import { artifact } from '../helpers/chain.js';
@@ -123,6 +124,25 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     expect(await sendsUnsigned(cli.url, mixed[0]!)).to.match(/^0x[0-9a-f]{64}$/);
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(Number((await rpcOver(cli.url, 'eth_blockNumber')).result)).to.be.within(2, 5);
+  });
+
+  it("Anvil's and Hardhat's spellings: --silent, --hostname, --allow-origin, --init, --retries, --timeout, --no-storage-caching", async () => {
+    const genesis = fileURLToPath(new URL('../../../test/fixtures/genesis/schedule.json', import.meta.url));
+    cli = await startCli(
+      ['--port', '0', '--silent', '--hostname', '127.0.0.1', '--allow-origin', 'http://app.example', '--init', genesis].concat([
+        '--retries',
+        '1',
+        '--timeout',
+        '1000',
+        '--no-storage-caching',
+      ]),
+    );
+    expect(cli.output()).to.not.contain('Available accounts'); // --silent is --quiet
+    expect((await rpcOver(cli.url, 'eth_chainId')).result).to.equal('0x1092'); // the genesis file's chain id (4242)
+    const allowed = await postJson(cli.url, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { origin: 'http://app.example' });
+    expect(allowed.headers['access-control-allow-origin']).to.equal('http://app.example');
+    const other = await postJson(cli.url, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { origin: 'http://localhost:3000' });
+    expect(other.headers['access-control-allow-origin']).to.equal(undefined);
   });
 
   it("--disable-default-create2-deployer (Anvil's spelling of --no-create2-deployer) leaves the deployer out", async () => {
