@@ -291,9 +291,14 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
 
   // ---- fork
   for (const key of Object.keys(fork)) {
-    if (!['url', 'blockNumber', 'headers'].includes(key))
-      refuse(`fork.${key}`, "only fork.url, fork.blockNumber and fork.headers map to chain-sim's fork option");
+    if (!['url', 'blockNumber', 'headers', 'requestsPerSecond', 'disableCache', 'deleteCache'].includes(key))
+      refuse(`fork.${key}`, "only fork.url, fork.blockNumber, fork.headers, fork.requestsPerSecond and fork.disableCache map to chain-sim's fork options");
   }
+  // Ganache's limit is requests a second too (0: none); its disk cache is chain-sim's --fork-cache.
+  const rate = quantity('fork.requestsPerSecond', fork.requestsPerSecond);
+  m.set('forkRequestsPerSecond', rate === undefined ? undefined : Number(rate), 'fork.requestsPerSecond');
+  if (bool('fork.disableCache', fork.disableCache)) m.set('forkCache', false, 'fork.disableCache');
+  onlyDefault('fork.deleteCache', bool('fork.deleteCache', fork.deleteCache), [false], 'delete the fork cache directory (--fork-cache-dir) yourself');
   const forkBlock = fork.blockNumber ?? given.fork_block_number;
   if (fork.url !== undefined || forkBlock !== undefined || fork.headers !== undefined) {
     m.set('fork', { url: fork.url, blockNumber: forkBlock, headers: fork.headers }, legacyFork ? 'fork' : 'fork.url');

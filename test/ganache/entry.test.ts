@@ -284,6 +284,10 @@ describe('chain-sim/ganache options', () => {
       blockNumber: 9,
       headers: undefined,
     });
+    // The upstream's request rate and the disk cache map to chain-sim's own fork knobs.
+    const knobs = mapGanacheOptions({ fork: { url: 'http://127.0.0.1:1', requestsPerSecond: 7, disableCache: true, deleteCache: false } }).options;
+    expect([knobs.forkRequestsPerSecond, knobs.forkCache]).to.deep.equal([7, false]);
+    expect(() => mapGanacheOptions({ fork: { url: 'http://127.0.0.1:1', deleteCache: true } })).to.throw(/fork\.deleteCache: not supported/);
     const forked = ganache.provider({ fork: { url: 'http://127.0.0.1:1' }, logging: { quiet: true } });
     const failure = await forked.request({ method: 'eth_chainId' }).then(
       () => undefined,
