@@ -182,8 +182,9 @@ export class GanacheServer extends EventEmitter {
   async close(): Promise<void> {
     if (this.state === 'closing' || this.state === 'closed') throw new Error('Server is already closing or closed.');
     this.state = 'closing';
+    // The port first (answering what it already took), then the provider, which refuses later requests as Ganache's does.
     if (this.server) await this.server.close();
-    else (await this.node).close();
+    await this.provider.disconnect();
     this.listening = undefined;
     this.state = 'closed';
     this.emit('close');

@@ -2,7 +2,10 @@
  * chain-sim/ganache: the same calls made to Ganache 7 (the devDependency) and to chain-sim's
  * Ganache entry point give the same answers where Ganache's forms differ from Hardhat's.
  */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import ganache, { GANACHE_DETERMINISTIC_MNEMONIC, mapGanacheOptions } from '../../src/ganache/index.js';
 import { errorStringPayload, revertingInitCode } from '../helpers/rpc.js';
@@ -273,6 +276,29 @@ describe('chain-sim/ganache options', () => {
     for (const [options, message] of cases) expect(() => ganache.provider(options), JSON.stringify(options)).to.throw(message);
   });
 
+  it('database.dbPath (and db_path): the chain is kept in that directory across a disconnect, by provider and by server', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'chain-sim-ganache-db-'));
+    try {
+      const options = { wallet: { deterministic: true }, logging: { quiet: true } };
+      const first = ganache.provider({ ...options, database: { dbPath: dir } });
+      const [from, to] = (await first.request({ method: 'eth_accounts' })) as string[];
+      await first.request({ method: 'eth_sendTransaction', params: [{ from, to, value: '0x1234' }] });
+      await first.disconnect();
+      expect(await readdir(dir)).to.deep.equal(['chain-sim-state.json']);
+      const again = ganache.server({ ...options, db_path: dir });
+      await again.listen(0);
+      expect(await again.provider.request({ method: 'eth_blockNumber' })).to.equal('0x1');
+      expect(await again.provider.request({ method: 'eth_getBalance', params: [to, 'latest'] })).to.equal('0x3635c9adc5dea01234');
+      await again.provider.request({ method: 'evm_mine' });
+      await again.close();
+      const third = ganache.provider({ ...options, database: { dbPath: dir } });
+      expect(await third.request({ method: 'eth_blockNumber' })).to.equal('0x2');
+      await third.disconnect();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('maps fork.* to the fork option, which forks (an unreachable upstream is named)', async () => {
     expect(mapGanacheOptions({ fork: { url: 'http://127.0.0.1:1', blockNumber: 5 } }).options.fork).to.deep.equal({
       url: 'http://127.0.0.1:1',
@@ -385,6 +411,12 @@ describe('chain-sim/ganache options', () => {
     expect(await server.provider.request({ method: 'net_version' })).to.equal('99');
     await server.close();
     expect(server.status).to.equal('closed');
+    // As in Ganache 7.9.2, closing the server disconnects its provider.
+    const refused = await server.provider.request({ method: 'net_version' }).then(
+      () => undefined,
+      (error: unknown) => (error as Error).message,
+    );
+    expect(refused).to.equal('Cannot process request, Ganache is disconnected.');
     await fetch(`http://127.0.0.1:${address.port}`).then(
       () => expect.fail('still listening'),
       () => {},
