@@ -276,6 +276,25 @@ describe('chain-sim/ganache options', () => {
     for (const [options, message] of cases) expect(() => ganache.provider(options), JSON.stringify(options)).to.throw(message);
   });
 
+  it('allowUnlimitedContractSize (flat) and chain.allowUnlimitedContractSize let 24577 bytes of code deploy', async () => {
+    const big = '0x6160016000f3'; // init code returning 24577 zero bytes
+    for (const [options, status] of [
+      [{ allowUnlimitedContractSize: true }, '0x1'],
+      [{ chain: { allowUnlimitedContractSize: true } }, '0x1'],
+      [{}, '0x0'],
+    ] as const) {
+      const provider = ganache.provider({ ...options, logging: { quiet: true } });
+      try {
+        const [from] = (await provider.request({ method: 'eth_accounts' })) as string[];
+        const hash = await provider.request({ method: 'eth_sendTransaction', params: [{ from, data: big, gas: '0x1000000' }] });
+        const receipt = (await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status: string };
+        expect(receipt.status, JSON.stringify(options)).to.equal(status);
+      } finally {
+        await provider.disconnect();
+      }
+    }
+  });
+
   it('database.dbPath (and db_path): the chain is kept in that directory across a disconnect, by provider and by server', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'chain-sim-ganache-db-'));
     try {
