@@ -1,7 +1,9 @@
 // The package as npm would ship it, used as a new user would (run by .ci/run after the tests):
 // `npm pack`, install the tarball into an empty project outside the checkout, then
-// `npx chain-sim --version`, start the node and answer a request through ethers, and load
-// `chain-sim/mocha` from CommonJS and from ESM. Exits non-zero with the step that failed.
+// `npx chain-sim --version`, start the node and answer a request through ethers, load
+// `chain-sim/mocha` from CommonJS and from ESM, and run a Ganache-style suite against the same
+// tarball installed under Ganache's name (`npm install ganache@npm:chain-sim`, here
+// `ganache@file:`). Exits non-zero with the step that failed.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +47,8 @@ step('npm pack', () => {
 step('install the tarball into an empty project', () => {
   execFileSync('mkdir', ['-p', project]);
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'new-user', version: '1.0.0', private: true }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--no-save', tarball, `ethers@${ethersVersion}`]);
+  // The same tarball twice: as chain-sim, and under Ganache's name as the npm alias installs it.
+  run('npm', ['install', '--no-audit', '--no-fund', '--no-save', tarball, `ganache@file:${tarball}`, `ethers@${ethersVersion}`]);
 });
 
 step('npx chain-sim --version', () => {
@@ -69,6 +72,37 @@ step('chain-sim/mocha from ESM', () => {
     console.log(await provider.request({ method: 'eth_chainId' }));
     await provider.disconnect();`;
   return run(process.execPath, ['--input-type=module', '-e', script]).trim();
+});
+
+step("require('ganache') (the tarball under Ganache's name): a Ganache-style ethers suite", () => {
+  const script = `
+    const assert = require('node:assert');
+    const ganache = require('ganache');
+    const { BrowserProvider, JsonRpcProvider } = require('ethers');
+    (async () => {
+      const provider = ganache.provider({ wallet: { deterministic: true }, chain: { vmErrorsOnRPCResponse: true }, logging: { quiet: true } });
+      const [first] = Object.keys(provider.getInitialAccounts());
+      assert.strictEqual(first, '0x90f8bf6a479f320ead074411a4b0e7944ea8c9c1');
+      const signer = await new BrowserProvider(provider).getSigner(0);
+      const id = await provider.request({ method: 'evm_snapshot', params: [] });
+      await (await signer.sendTransaction({ to: '0x000000000000000000000000000000000000dEaD', value: 1n })).wait();
+      // A failing send rejects (init code that reverts: PUSH1 0 PUSH1 0 REVERT).
+      await assert.rejects(signer.sendTransaction({ data: '0x60006000fd', gasLimit: 100000n }), /VM Exception while processing transaction: revert/);
+      assert.strictEqual(await provider.request({ method: 'evm_revert', params: [id] }), true);
+      const legacy = await new Promise((resolve, reject) =>
+        provider.send({ jsonrpc: '2.0', id: 7, method: 'eth_blockNumber', params: [] }, (error, response) => (error ? reject(error) : resolve(response))),
+      );
+      assert.deepStrictEqual(legacy, { jsonrpc: '2.0', id: 7, result: '0x0' });
+      await provider.disconnect();
+      const server = ganache.server({ chain: { networkId: 77 }, logging: { quiet: true } });
+      await new Promise((resolve, reject) => server.listen(0, '127.0.0.1', (error) => (error ? reject(error) : resolve())));
+      const http = new JsonRpcProvider('http://127.0.0.1:' + server.address().port);
+      assert.strictEqual(await http.send('net_version', []), '77');
+      http.destroy();
+      await server.close();
+      console.log('snapshot, revert, failing send, legacy send, server.listen');
+    })().catch((e) => { console.error(e); process.exit(1); });`;
+  return run(process.execPath, ['-e', script]).trim();
 });
 
 // The node, started as `npx chain-sim` starts it, answering ethers over HTTP.

@@ -16,6 +16,8 @@ export async function writeAccountsFile(path: string, chain: Chain, options: Res
     wallet: { mnemonic: options.mnemonic, derivation_path: `${options.derivationPath}/` },
     chain_id: Number(chain.chainId),
     base_fee: String(chain.head.block.header.baseFeePerGas ?? 0n),
+    // What eth_gasPrice answers at start (Anvil writes its own suggestion here too).
+    gas_price: String(chain.gasPrice ?? (chain.nextBaseFee() ?? 0n) + chain.suggestedTip),
     gas_limit: String(chain.blockGasLimit),
     genesis_timestamp: String(chain.blocks.byNumber(0n)?.block.header.timestamp ?? 0n),
     accounts: accounts.map((a, i) => ({ address: a.toString(), privateKey: bytesToHex(chain.accounts.privateKeyOf(a)!), balance: String(balances[i]) })),

@@ -19,8 +19,10 @@ const CLI_SWITCHES = ['exit-with-launcher'];
  * for the boolean flags that have no `no-` twin.
  */
 export function expandNegations(argv: readonly string[]): string[] {
-  const flags = new Set(OPTION_DECLARATIONS.map((decl) => decl.flag));
-  const booleans = new Set([...OPTION_DECLARATIONS.filter((decl) => decl.type === 'boolean').map((decl) => decl.flag), ...CLI_SWITCHES]);
+  // A flag's long aliases negate as the flag does (Anvil's --no-storage-caching is --no-fork-cache).
+  const spellings = (decl: (typeof OPTION_DECLARATIONS)[number]) => [decl.flag, ...[decl.alias ?? []].flat().filter((a) => a.length > 1)];
+  const flags = new Set(OPTION_DECLARATIONS.flatMap(spellings));
+  const booleans = new Set([...OPTION_DECLARATIONS.filter((decl) => decl.type === 'boolean').flatMap(spellings), ...CLI_SWITCHES]);
   return argv.map((arg) => {
     const name = /^--no-([^=]+)$/.exec(arg)?.[1];
     return name !== undefined && booleans.has(name) && !flags.has(`no-${name}`) ? `--${name}=false` : arg;

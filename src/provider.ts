@@ -33,6 +33,8 @@ export class ChainSimProvider extends EventEmitter {
   private readonly node: Promise<SimNode>;
   /** This provider's view of the node: its own eth_subscribe state, notified as EIP-1193 'message' events. */
   private readonly connection: Promise<Connection>;
+  /** Set by disconnect(): from then on request() refuses, and a second disconnect() waits for the first. */
+  private disconnecting: Promise<void> | undefined;
 
   constructor(options: ChainSimOptions = {}) {
     super();
@@ -60,6 +62,7 @@ export class ChainSimProvider extends EventEmitter {
     if (typeof args !== 'object' || args === null || typeof args.method !== 'string') {
       throw new ProviderRpcError(-32600, 'invalid request: expected { method: string, params?: array }');
     }
+    if (this.disconnecting) throw this.disconnectedError();
     const { dispatcher } = await this.connection;
     try {
       return await dispatcher.call(args.method, args.params);
@@ -70,7 +73,17 @@ export class ChainSimProvider extends EventEmitter {
   }
 
   /** Stop background work (interval mining, filter sweeps) and save the state file, if any; the provider answers no further requests. */
-  async disconnect(): Promise<void> {
+  disconnect(): Promise<void> {
+    this.disconnecting ??= this.close();
+    return this.disconnecting;
+  }
+
+  /** What request() throws once disconnect() was called (EIP-1193's 4900, Disconnected). */
+  protected disconnectedError(): ProviderRpcError {
+    return new ProviderRpcError(4900, 'the provider is disconnected: disconnect() was called');
+  }
+
+  private async close(): Promise<void> {
     const node = await this.node;
     (await this.connection).subscriptions.close();
     node.close();

@@ -78,6 +78,7 @@ export const FORK_ROWS = {
   },
   forkRetries: {
     flag: 'fork-retries',
+    alias: 'retries', // Anvil's spelling
     cli: 'number',
     help: 'retries of a failed upstream request (network, timeout, 429, 5xx)',
     default: 3,
@@ -86,6 +87,7 @@ export const FORK_ROWS = {
   },
   forkTimeout: {
     flag: 'fork-timeout',
+    alias: 'timeout', // Anvil's spelling (milliseconds too)
     cli: 'number',
     help: 'milliseconds an upstream request may take',
     default: 45_000,
@@ -102,8 +104,10 @@ export const FORK_ROWS = {
   },
   forkCache: {
     flag: 'fork-cache',
+    // Anvil's --no-storage-caching turns its disk cache off too.
+    alias: 'storage-caching',
     cli: 'boolean',
-    help: 'keep fetched upstream state on disk (--no-fork-cache: memory only)',
+    help: "keep fetched upstream state on disk (--no-fork-cache, Anvil's --no-storage-caching: memory only)",
     default: true,
     parse: given<ForkOptionsInput['forkCache']>,
     as: null,

@@ -31,7 +31,7 @@ interface JsonRpcPayload {
 
 interface JsonRpcResponse {
   jsonrpc: '2.0';
-  id: unknown;
+  id?: unknown;
   result?: Json;
   error?: { code: number; message: string; data?: Json };
 }
@@ -74,6 +74,11 @@ export class GanacheProvider extends ChainSimProvider {
     this.on('message', (message: { data: Json }) => this.emit('data', { jsonrpc: '2.0', method: 'eth_subscription', params: message.data }));
   }
 
+  /** Ganache's words once disconnect() was called. */
+  protected override disconnectedError(): ProviderRpcError {
+    return new ProviderRpcError(4900, 'Cannot process request, Ganache is disconnected.');
+  }
+
   /** The accounts present at start: address → { secretKey, balance (wei), unlocked }. */
   getInitialAccounts(): Record<string, InitialAccount> {
     return structuredClone(this.initialAccounts);
@@ -108,12 +113,13 @@ export class GanacheProvider extends ChainSimProvider {
   }
 
   private async answer(payload: JsonRpcPayload): Promise<[Error | null, JsonRpcResponse]> {
-    const id = payload?.id ?? null;
+    // A payload without an id is answered without one, as Ganache answers it.
+    const id = payload !== null && typeof payload === 'object' && 'id' in payload ? { id: payload.id } : {};
     try {
-      return [null, { jsonrpc: '2.0', id, result: await this.request(payload) }];
+      return [null, { jsonrpc: '2.0', ...id, result: await this.request(payload) }];
     } catch (error) {
       const e = error instanceof ProviderRpcError ? error : new ProviderRpcError(-32603, error instanceof Error ? error.message : String(error));
-      return [e, { jsonrpc: '2.0', id, error: { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) } }];
+      return [e, { jsonrpc: '2.0', ...id, error: { code: e.code, message: e.message, ...(e.data === undefined ? {} : { data: e.data }) } }];
     }
   }
 }
@@ -176,8 +182,9 @@ export class GanacheServer extends EventEmitter {
   async close(): Promise<void> {
     if (this.state === 'closing' || this.state === 'closed') throw new Error('Server is already closing or closed.');
     this.state = 'closing';
+    // The port first (answering what it already took), then the provider, which refuses later requests as Ganache's does.
     if (this.server) await this.server.close();
-    else (await this.node).close();
+    await this.provider.disconnect();
     this.listening = undefined;
     this.state = 'closed';
     this.emit('close');

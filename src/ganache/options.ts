@@ -87,6 +87,8 @@ const LEGACY = [
   'mnemonic',
   'unlocked_accounts',
   'secure',
+  // ganache-core 2's name for what ganache-cli 6 calls --secure (Ganache 7: wallet.lock).
+  'locked',
   'account_keys_path',
   'default_balance_ether',
   'hd_path',
@@ -109,6 +111,7 @@ const LEGACY = [
   'db',
   'fork',
   'fork_block_number',
+  'ws',
   // Not Ganache legacy names, but what ganache-cli users pass in code; accepted as Ganache 7 reads them.
   'quiet',
   'deterministic',
@@ -138,6 +141,15 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   const database = group('database');
   const server = group('server');
   // ganache-core's `fork` is a URL string; Ganache 7's an object of fork.* options.
+  // ganache-core's `fork` could also be an EIP-1193 or legacy provider object.
+  const forkObject = given.fork as { request?: unknown; send?: unknown; sendAsync?: unknown } | undefined;
+  if (
+    typeof forkObject === 'object' &&
+    forkObject !== null &&
+    [forkObject.request, forkObject.send, forkObject.sendAsync].some((f) => typeof f === 'function')
+  ) {
+    refuse('fork', 'forking from a provider object; give the upstream URL (fork.url)');
+  }
   const legacyFork: Plain | undefined = typeof given.fork === 'string' ? { url: given.fork } : undefined;
   const fork: Plain = legacyFork ?? (given.fork === undefined ? {} : group('fork'));
   const m = new Mapped();
@@ -166,7 +178,9 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   unlocked(m, 'wallet.unlockedAccounts', wallet.unlockedAccounts);
   unlocked(m, 'unlocked_accounts', given.unlocked_accounts);
   onlyDefault('wallet.lock', wallet.lock, [false], 'accounts present at start are always unlocked (personal_lockAccount locks one at run time)');
-  onlyDefault('secure', given.secure, [false], 'accounts present at start are always unlocked (personal_lockAccount locks one at run time)');
+  for (const source of ['secure', 'locked'] as const) {
+    onlyDefault(source, given[source], [false], 'accounts present at start are always unlocked (personal_lockAccount locks one at run time)');
+  }
   onlyDefault('wallet.passphrase', wallet.passphrase, [''], 'accounts present at start have the passphrase ""');
   for (const [source, value] of [
     ['wallet.accountKeysPath', wallet.accountKeysPath],
@@ -277,9 +291,14 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
 
   // ---- fork
   for (const key of Object.keys(fork)) {
-    if (!['url', 'blockNumber', 'headers'].includes(key))
-      refuse(`fork.${key}`, "only fork.url, fork.blockNumber and fork.headers map to chain-sim's fork option");
+    if (!['url', 'blockNumber', 'headers', 'requestsPerSecond', 'disableCache', 'deleteCache'].includes(key))
+      refuse(`fork.${key}`, "only fork.url, fork.blockNumber, fork.headers, fork.requestsPerSecond and fork.disableCache map to chain-sim's fork options");
   }
+  // Ganache's limit is requests a second too (0: none); its disk cache is chain-sim's --fork-cache.
+  const rate = quantity('fork.requestsPerSecond', fork.requestsPerSecond);
+  m.set('forkRequestsPerSecond', rate === undefined ? undefined : Number(rate), 'fork.requestsPerSecond');
+  if (bool('fork.disableCache', fork.disableCache)) m.set('forkCache', false, 'fork.disableCache');
+  onlyDefault('fork.deleteCache', bool('fork.deleteCache', fork.deleteCache), [false], 'delete the fork cache directory (--fork-cache-dir) yourself');
   const forkBlock = fork.blockNumber ?? given.fork_block_number;
   if (fork.url !== undefined || forkBlock !== undefined || fork.headers !== undefined) {
     m.set('fork', { url: fork.url, blockNumber: forkBlock, headers: fork.headers }, legacyFork ? 'fork' : 'fork.url');
@@ -287,6 +306,7 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
 
   // ---- server (the HTTP and WebSocket endpoints are one port at every path)
   onlyDefault('server.ws', server.ws, [true], 'WebSocket is always served on the HTTP port');
+  onlyDefault('ws', given.ws, [true], 'WebSocket is always served on the HTTP port');
   onlyDefault('server.wsBinary', server.wsBinary, ['auto', false], 'replies are text frames');
   onlyDefault('server.rpcEndpoint', server.rpcEndpoint, ['/'], 'the endpoint answers at /');
   if (server.chunkSize !== undefined) refuse('server.chunkSize', 'replies are not chunked');

@@ -17,7 +17,14 @@ export const DEFAULT_DIFFICULTY = 16n;
 
 export const CHAIN_ROWS = {
   port: { flag: 'port', alias: 'p', cli: 'number', help: 'HTTP port (0 picks a free one)', default: 8545, parse: count('port', 0n, 65535n) },
-  host: { flag: 'host', alias: 'H', cli: 'string', help: 'address to listen on (short flag -H: -h is help)', default: '127.0.0.1', parse: asGiven<string> },
+  host: {
+    flag: 'host',
+    alias: ['H', 'hostname'],
+    cli: 'string',
+    help: 'address to listen on (short flag -H: -h is help)',
+    default: '127.0.0.1',
+    parse: asGiven<string>,
+  },
   accounts: {
     flag: 'accounts',
     alias: ['a', 'wallet.totalAccounts'],
@@ -188,6 +195,7 @@ export const CHAIN_ROWS = {
   /** Browser origins allowed to read replies (comma-separated or a list; `*`: any). */
   cors: {
     flag: 'cors',
+    alias: 'allow-origin', // Anvil's spelling
     cli: 'string',
     help: 'comma-separated browser origins allowed to read replies (scheme://host, scheme://host:* for any port); * for any',
     default: DEFAULT_CORS_ORIGINS as string | readonly string[],

@@ -24,6 +24,7 @@ export const FILE_ROWS = {
   /** A go-ethereum genesis.json: chain id, fork schedule, genesis header and alloc. */
   genesis: {
     flag: 'genesis',
+    alias: 'init', // Anvil's spelling
     cli: 'string',
     help: 'go-ethereum genesis.json: chain id, fork schedule (by block and time), genesis header and alloc',
     parse: filePath('genesis'),
@@ -58,7 +59,7 @@ export const FILE_ROWS = {
     parse: bool('hardhat-node'),
   },
   ...FORK_ROWS,
-  quiet: { flag: 'quiet', alias: ['q', 'logging.quiet'], cli: 'boolean', help: 'print nothing but errors', default: false, parse: asGiven<boolean> },
+  quiet: { flag: 'quiet', alias: ['q', 'logging.quiet', 'silent'], cli: 'boolean', help: 'print nothing but errors', default: false, parse: asGiven<boolean> },
   verbose: {
     flag: 'verbose',
     alias: ['v', 'logging.verbose'],

@@ -6,6 +6,7 @@
  */
 import type { ResolvedOptions } from '../options.js';
 import { uint64 } from './codec.js';
+import { GANACHE_CALL_METHODS, ganacheCallErrors } from './ganacheCallErrors.js';
 import { invalidParams } from './errors.js';
 import { type RpcMethod, defineMethod, param } from './method.js';
 import type { MethodTable } from './table.js';
@@ -34,7 +35,16 @@ const GANACHE_FORMS: readonly RpcMethod[] = [
 export function withCompatForms(table: MethodTable, options: Pick<ResolvedOptions, 'compat' | 'vmErrorsOnRPCResponse'>): MethodTable {
   if (options.compat === undefined && !options.vmErrorsOnRPCResponse) return table;
   const result = new Map(table);
-  if (options.compat === 'ganache') for (const method of GANACHE_FORMS) result.set(method.name, method);
+  if (options.compat === 'ganache') {
+    for (const method of GANACHE_FORMS) result.set(method.name, method);
+    // eth_call and eth_estimateGas keep their names and answers; only their failures are worded as Ganache words them.
+    const wrapped = new Map<RpcMethod, RpcMethod>();
+    for (const [name, method] of result) {
+      if (!GANACHE_CALL_METHODS.has(method.name)) continue;
+      if (!wrapped.has(method)) wrapped.set(method, ganacheCallErrors(method));
+      result.set(name, wrapped.get(method)!);
+    }
+  }
   if (options.vmErrorsOnRPCResponse) {
     // Aliases share one record: wrap each record once.
     const wrapped = new Map<RpcMethod, RpcMethod>();

@@ -41,23 +41,36 @@ async function failure(chain: Chain, hash: string): Promise<void> {
   // Run again to learn what failed and where: only failed sends pay for it.
   const pc = new LastTopLevelPc();
   const run = await chain.traceTransaction(hash, pc);
-  const exec = run?.result.execResult;
-  const kind = exec?.exceptionError?.error ?? 'revert';
-  const output = exec?.returnValue ?? new Uint8Array();
-  const reason = kind === 'revert' && bytesToHex(output.subarray(0, 4)) === '0x08c379a0' ? (revertReason(output) ?? null) : null;
-  const message = reason === null ? kind : `${kind} ${reason}`;
-  throw new RpcError(ErrorCode.server, `VM Exception while processing transaction: ${message}`, {
+  const failed = ganacheFailure(run?.result.execResult);
+  throw new RpcError(ErrorCode.server, failed.text, {
     hash,
-    programCounter: pc.value,
+    programCounter: pc.counterFor(failed.kind),
     result: hash,
-    reason,
-    message: kind,
+    reason: failed.reason,
+    message: failed.kind,
   });
 }
 
+/** Ganache's words for a failed execution: "VM Exception while processing transaction: revert <reason>"; the reason only from Error(string). */
+export function ganacheFailure(exec: { exceptionError?: { error: string }; returnValue: Uint8Array } | undefined): {
+  text: string;
+  kind: string;
+  reason: string | null;
+  output: Uint8Array;
+} {
+  const kind = exec?.exceptionError?.error ?? 'revert';
+  const output = exec?.returnValue ?? new Uint8Array();
+  const reason = kind === 'revert' && bytesToHex(output.subarray(0, 4)) === '0x08c379a0' ? (revertReason(output) ?? null) : null;
+  return { text: `VM Exception while processing transaction: ${reason === null ? kind : `${kind} ${reason}`}`, kind, reason, output };
+}
+
 /** The program counter of the last opcode the outermost call frame ran. */
-class LastTopLevelPc implements ExecutionTracer {
+export class LastTopLevelPc implements ExecutionTracer {
   value = 0;
+  /** Ganache's programCounter: after a REVERT, the failing opcode's own counter otherwise (invalid opcode, out of gas: checked with ganache 7.9.2). */
+  counterFor(kind: string): number {
+    return kind === 'revert' ? this.value : Math.max(0, this.value - 1);
+  }
   attach({ vm }: TraceEnv): () => void {
     const events = vm.evm.events!;
     const step = (data: { depth: number; pc: number }, done?: () => void) => {

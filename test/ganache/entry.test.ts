@@ -2,7 +2,10 @@
  * chain-sim/ganache: the same calls made to Ganache 7 (the devDependency) and to chain-sim's
  * Ganache entry point give the same answers where Ganache's forms differ from Hardhat's.
  */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import ganache, { GANACHE_DETERMINISTIC_MNEMONIC, mapGanacheOptions } from '../../src/ganache/index.js';
 import { errorStringPayload, revertingInitCode } from '../helpers/rpc.js';
@@ -96,6 +99,45 @@ describe('chain-sim/ganache answers as Ganache 7 does', function () {
         const bare = await caught(rpc('eth_sendTransaction', [{ from, data: '0x60006000fd', gas: '0x100000' }]));
         expect(bare.message).to.equal('VM Exception while processing transaction: revert');
         expect(bare.data).to.include({ reason: null, programCounter: 5, message: 'revert' });
+        const invalid = await caught(rpc('eth_sendTransaction', [{ from, data: '0xfe', gas: '0x30000' }]));
+        expect(invalid.message).to.equal('VM Exception while processing transaction: invalid opcode');
+        expect(invalid.data).to.include({ reason: null, programCounter: 0, message: 'invalid opcode' });
+        const outOfGas = await caught(rpc('eth_sendTransaction', [{ from, data: '0x5b600056', gas: '0x30000' }]));
+        expect(outOfGas.message).to.equal('VM Exception while processing transaction: out of gas');
+        expect(outOfGas.data).to.include({ reason: null, programCounter: 3, message: 'out of gas' });
+      });
+
+      it("eth_call and eth_estimateGas that fail answer Ganache's error: -32000, VM Exception, the revert data", async () => {
+        const [from] = (await rpc('eth_accounts')) as string[];
+        const payload = errorStringPayload('not allowed');
+        const panic = `0x4e487b71${'11'.padStart(64, '0')}`;
+        const cases: Array<[string, string, string, number]> = [
+          [revertingInitCode(payload), 'revert not allowed', payload, -1],
+          ['0x60006000fd', 'revert', '0x', 5],
+          [revertingInitCode(panic), 'revert', panic, -1],
+          ['0xfe', 'invalid opcode', '0x', 0],
+          ['0x5b600056', 'out of gas', '0x', 3], // JUMPDEST PUSH1 0 JUMP: loops until the gas runs out
+        ];
+        for (const [data, words, output, counter] of cases) {
+          const call = await caught(rpc('eth_call', [{ from, data, gas: '0x30000' }, 'latest']));
+          expect(call, `eth_call ${words}`).to.deep.equal({ code: -32000, message: `VM Exception while processing transaction: ${words}`, data: output });
+          const estimate = await caught(rpc('eth_estimateGas', [{ from, data, gas: '0x30000' }]));
+          expect([estimate.code, estimate.message], `eth_estimateGas ${words}`).to.deep.equal([-32000, `VM Exception while processing transaction: ${words}`]);
+          const [kind, reason] = words.startsWith('revert') ? ['revert', words.slice(7) || null] : [words, null];
+          expect(estimate.data).to.deep.include({ hash: null, result: output, reason, message: kind });
+          const { programCounter } = estimate.data as { programCounter: number };
+          expect(programCounter, `eth_estimateGas ${words}`).to.equal(counter === -1 ? programCounter : counter);
+        }
+      });
+
+      it('after disconnect() a request is refused, as Ganache refuses it', async () => {
+        expect(await rpc('eth_chainId')).to.equal('0x539');
+        await provider.disconnect();
+        expect((await caught(rpc('eth_chainId'))).message).to.equal('Cannot process request, Ganache is disconnected.');
+        // afterEach disconnects a fresh one (a second disconnect() crashes Ganache). It answers first:
+        // Ganache disconnected before it finished starting throws from its start-up, uncaught.
+        provider = make();
+        expect(await rpc('eth_chainId')).to.equal('0x539');
       });
 
       it('personal accounts: new, locked until unlocked, listed, signed with a passphrase, removed', async () => {
@@ -166,7 +208,7 @@ describe('chain-sim/ganache answers as Ganache 7 does', function () {
 describe('chain-sim/ganache options', () => {
   it('maps Ganache 7 nested names and ganache-core 2 legacy names to the same chain-sim options', () => {
     const nested = mapGanacheOptions({
-      wallet: { mnemonic: GANACHE_DETERMINISTIC_MNEMONIC, totalAccounts: 4, defaultBalance: 50, hdPath: "m/44'/60'/0'/0/" },
+      wallet: { mnemonic: GANACHE_DETERMINISTIC_MNEMONIC, totalAccounts: 4, defaultBalance: 50, hdPath: "m/44'/60'/0'/0/", lock: false },
       chain: { chainId: 5, networkId: 77, hardfork: 'merge', time: new Date('2020-01-01T00:00:00Z'), vmErrorsOnRPCResponse: true },
       miner: { blockGasLimit: '0x1c9c380', defaultGasPrice: 7, blockTime: 0 },
       logging: { quiet: true },
@@ -181,6 +223,8 @@ describe('chain-sim/ganache options', () => {
       hardfork: 'merge',
       time: '2020-01-01T00:00:00Z',
       vmErrorsOnRPCResponse: true,
+      locked: false,
+      ws: true,
       gasLimit: 30_000_000,
       gasPrice: '7',
       blockTime: 0,
@@ -213,6 +257,10 @@ describe('chain-sim/ganache options', () => {
       [{ seed: 'abc' }, /seed: not supported/],
       [{ wallet: { lock: true } }, /wallet\.lock: not supported/],
       [{ secure: true }, /secure: not supported/],
+      [{ locked: true }, /locked: not supported by chain-sim: accounts present at start are always unlocked/],
+      [{ ws: false }, /ws: not supported by chain-sim: WebSocket is always served/],
+      [{ fork: { request: async () => null } }, /fork: not supported by chain-sim: forking from a provider object/],
+      [{ fork: { send: () => null } }, /fork: not supported by chain-sim: forking from a provider object/],
       [{ chain: { allowUnlimitedInitCodeSize: true } }, /chain\.allowUnlimitedInitCodeSize: not supported/],
       [{ miner: { callGasLimit: '0x1' } }, /miner\.callGasLimit: must be between 21000/],
       [{ wallet: { defaultBalance: -1 } }, /wallet\.defaultBalance: expected an amount of ether/],
@@ -231,6 +279,48 @@ describe('chain-sim/ganache options', () => {
     for (const [options, message] of cases) expect(() => ganache.provider(options), JSON.stringify(options)).to.throw(message);
   });
 
+  it('allowUnlimitedContractSize (flat) and chain.allowUnlimitedContractSize let 24577 bytes of code deploy', async () => {
+    const big = '0x6160016000f3'; // init code returning 24577 zero bytes
+    for (const [options, status] of [
+      [{ allowUnlimitedContractSize: true }, '0x1'],
+      [{ chain: { allowUnlimitedContractSize: true } }, '0x1'],
+      [{}, '0x0'],
+    ] as const) {
+      const provider = ganache.provider({ ...options, logging: { quiet: true } });
+      try {
+        const [from] = (await provider.request({ method: 'eth_accounts' })) as string[];
+        const hash = await provider.request({ method: 'eth_sendTransaction', params: [{ from, data: big, gas: '0x1000000' }] });
+        const receipt = (await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status: string };
+        expect(receipt.status, JSON.stringify(options)).to.equal(status);
+      } finally {
+        await provider.disconnect();
+      }
+    }
+  });
+
+  it('database.dbPath (and db_path): the chain is kept in that directory across a disconnect, by provider and by server', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'chain-sim-ganache-db-'));
+    try {
+      const options = { wallet: { deterministic: true }, logging: { quiet: true } };
+      const first = ganache.provider({ ...options, database: { dbPath: dir } });
+      const [from, to] = (await first.request({ method: 'eth_accounts' })) as string[];
+      await first.request({ method: 'eth_sendTransaction', params: [{ from, to, value: '0x1234' }] });
+      await first.disconnect();
+      expect(await readdir(dir)).to.deep.equal(['chain-sim-state.json']);
+      const again = ganache.server({ ...options, db_path: dir });
+      await again.listen(0);
+      expect(await again.provider.request({ method: 'eth_blockNumber' })).to.equal('0x1');
+      expect(await again.provider.request({ method: 'eth_getBalance', params: [to, 'latest'] })).to.equal('0x3635c9adc5dea01234');
+      await again.provider.request({ method: 'evm_mine' });
+      await again.close();
+      const third = ganache.provider({ ...options, database: { dbPath: dir } });
+      expect(await third.request({ method: 'eth_blockNumber' })).to.equal('0x2');
+      await third.disconnect();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('maps fork.* to the fork option, which forks (an unreachable upstream is named)', async () => {
     expect(mapGanacheOptions({ fork: { url: 'http://127.0.0.1:1', blockNumber: 5 } }).options.fork).to.deep.equal({
       url: 'http://127.0.0.1:1',
@@ -242,6 +332,10 @@ describe('chain-sim/ganache options', () => {
       blockNumber: 9,
       headers: undefined,
     });
+    // The upstream's request rate and the disk cache map to chain-sim's own fork knobs.
+    const knobs = mapGanacheOptions({ fork: { url: 'http://127.0.0.1:1', requestsPerSecond: 7, disableCache: true, deleteCache: false } }).options;
+    expect([knobs.forkRequestsPerSecond, knobs.forkCache]).to.deep.equal([7, false]);
+    expect(() => mapGanacheOptions({ fork: { url: 'http://127.0.0.1:1', deleteCache: true } })).to.throw(/fork\.deleteCache: not supported/);
     const forked = ganache.provider({ fork: { url: 'http://127.0.0.1:1' }, logging: { quiet: true } });
     const failure = await forked.request({ method: 'eth_chainId' }).then(
       () => undefined,
@@ -282,6 +376,11 @@ describe('chain-sim/ganache options', () => {
         provider.send({ jsonrpc: '2.0', id: 4, method: 'eth_chainId', params: [] }, (...args: unknown[]) => resolve(args)),
       );
       expect(one).to.deep.equal([null, { jsonrpc: '2.0', id: 4, result: '0xa' }]);
+      // No id asked, none answered (Ganache 7.9.2 leaves it out too).
+      const anonymous = await new Promise<unknown[]>((resolve) =>
+        provider.send({ jsonrpc: '2.0', method: 'eth_chainId', params: [] }, (...args: unknown[]) => resolve(args)),
+      );
+      expect(anonymous).to.deep.equal([null, { jsonrpc: '2.0', result: '0xa' }]);
       const failed = await new Promise<unknown[]>((resolve) =>
         provider.sendAsync({ jsonrpc: '2.0', id: 5, method: 'eth_nope', params: [] }, (...args: unknown[]) => resolve(args)),
       );
@@ -334,6 +433,12 @@ describe('chain-sim/ganache options', () => {
     expect(await server.provider.request({ method: 'net_version' })).to.equal('99');
     await server.close();
     expect(server.status).to.equal('closed');
+    // As in Ganache 7.9.2, closing the server disconnects its provider.
+    const refused = await server.provider.request({ method: 'net_version' }).then(
+      () => undefined,
+      (error: unknown) => (error as Error).message,
+    );
+    expect(refused).to.equal('Cannot process request, Ganache is disconnected.');
     await fetch(`http://127.0.0.1:${address.port}`).then(
       () => expect.fail('still listening'),
       () => {},

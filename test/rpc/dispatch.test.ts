@@ -245,6 +245,21 @@ describe('rpc/dispatch', () => {
     });
   });
 
+  describe('disconnect', () => {
+    it('after disconnect() a request is refused with 4900 (EIP-1193 Disconnected); a second disconnect() is harmless', async () => {
+      const own = createProvider();
+      expect(await own.request({ method: 'eth_chainId' })).to.equal('0x539');
+      await own.disconnect();
+      const e = await own.request({ method: 'eth_chainId' }).then(
+        () => expect.fail('answered after disconnect()'),
+        (error: unknown) => error as ProviderRpcError,
+      );
+      expect(e).to.be.instanceOf(ProviderRpcError);
+      expect([e.code, e.message]).to.deep.equal([4900, 'the provider is disconnected: disconnect() was called']);
+      await own.disconnect();
+    });
+  });
+
   describe('parameter count and shape', () => {
     it('rejects params that are not an array with -32602 (provider)', async () => {
       const e = await requestError(provider, 'eth_getBalance', { address: FIRST_ACCOUNT });

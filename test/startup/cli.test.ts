@@ -2,8 +2,10 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { type RunningCli, runCli, startCli } from '../helpers/cli.js';
+import { artifact } from '../helpers/chain.js';
 import { postJson } from '../helpers/rpc.js';
 
 async function rpcOver(
@@ -77,6 +79,70 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     // 24577 bytes of code deploy with the limit lifted.
     const big = await rpcOver(url, 'eth_sendTransaction', [{ from: accounts[0], data: '0x6160016000f3', gas: '0x1000000' }]);
     expect(((await rpcOver(url, 'eth_getTransactionReceipt', [big.result])).result as { status: string }).status).to.equal('0x1');
+  });
+
+  it("ganache-cli 6's short forms -a -e -m -i -l -g -k -t -u -v, and --wallet.mnemonic/accounts/unlockedAccounts, --miner.blockTime", async () => {
+    const candy = 'candy maple cake sugar pudding cream honey rich smooth crumble sweet treat';
+    const stranger = '0x00000000000000000000000000000000000000cc';
+    const sendsUnsigned = async (url: string, to: string) => {
+      await rpcOver(url, 'hardhat_setBalance', [stranger, '0xde0b6b3a7640000']);
+      return (await rpcOver(url, 'eth_sendTransaction', [{ from: stranger, to }])).result;
+    };
+    cli = await startCli(
+      ['-p', '0', '-a', '2', '-e', '5', '-m', candy, '-i', '9', '-l', '0x1c9c381', '-g', '3000000000', '-k', 'shanghai'].concat([
+        '-t',
+        '2021-01-01T00:00:00Z',
+        '-u',
+        stranger,
+        '-v',
+      ]),
+    );
+    const accounts = (await rpcOver(cli.url, 'eth_accounts')).result as string[];
+    expect(accounts).to.deep.equal(['0x627306090abab3a6e1400e9345bc60c78a8bef57', '0xf17f52151ebef6c7334fad080c5704d77216b732']);
+    expect((await rpcOver(cli.url, 'eth_getBalance', [accounts[0], 'latest'])).result).to.equal('0x4563918244f40000');
+    expect((await rpcOver(cli.url, 'net_version')).result).to.equal('9');
+    expect((await rpcOver(cli.url, 'eth_gasPrice')).result).to.equal('0xb2d05e00');
+    const genesis = (await rpcOver(cli.url, 'eth_getBlockByNumber', ['0x0', false])).result as { gasLimit: string; timestamp: string };
+    expect(genesis).to.include({ gasLimit: '0x1c9c381', timestamp: '0x5fee6600' });
+    expect(genesis).to.not.have.property('blobGasUsed'); // shanghai
+    expect(await sendsUnsigned(cli.url, accounts[0]!)).to.match(/^0x[0-9a-f]{64}$/);
+    expect(cli.output()).to.contain('eth_sendTransaction'); // -v logs requests
+    await cli.stop();
+
+    const key = `0x${'55'.repeat(32)}`;
+    cli = await startCli(
+      ['--port', '0', '--wallet.mnemonic', candy, '--wallet.totalAccounts', '1', '--wallet.accounts', `${key},1000`].concat([
+        '--wallet.unlockedAccounts',
+        stranger,
+        '--miner.blockTime',
+        '0.2',
+      ]),
+    );
+    const mixed = (await rpcOver(cli.url, 'eth_accounts')).result as string[];
+    expect(mixed).to.deep.equal(['0x627306090abab3a6e1400e9345bc60c78a8bef57', '0xe1fae9b4fab2f5726677ecfa912d96b0b683e6a9']);
+    expect((await rpcOver(cli.url, 'eth_getBalance', [mixed[1], 'latest'])).result).to.equal('0x3e8');
+    expect(await sendsUnsigned(cli.url, mixed[0]!)).to.match(/^0x[0-9a-f]{64}$/);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(Number((await rpcOver(cli.url, 'eth_blockNumber')).result)).to.be.within(2, 5);
+  });
+
+  it("Anvil's and Hardhat's spellings: --silent, --hostname, --allow-origin, --init, --retries, --timeout, --no-storage-caching", async () => {
+    const genesis = fileURLToPath(new URL('../../../test/fixtures/genesis/schedule.json', import.meta.url));
+    cli = await startCli(
+      ['--port', '0', '--silent', '--hostname', '127.0.0.1', '--allow-origin', 'http://app.example', '--init', genesis].concat([
+        '--retries',
+        '1',
+        '--timeout',
+        '1000',
+        '--no-storage-caching',
+      ]),
+    );
+    expect(cli.output()).to.not.contain('Available accounts'); // --silent is --quiet
+    expect((await rpcOver(cli.url, 'eth_chainId')).result).to.equal('0x1092'); // the genesis file's chain id (4242)
+    const allowed = await postJson(cli.url, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { origin: 'http://app.example' });
+    expect(allowed.headers['access-control-allow-origin']).to.equal('http://app.example');
+    const other = await postJson(cli.url, { jsonrpc: '2.0', id: 1, method: 'eth_chainId' }, { origin: 'http://localhost:3000' });
+    expect(other.headers['access-control-allow-origin']).to.equal(undefined);
   });
 
   it("--disable-default-create2-deployer (Anvil's spelling of --no-create2-deployer) leaves the deployer out", async () => {
@@ -157,6 +223,54 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(Number((await rpcOver(url, 'eth_blockNumber')).result)).to.be.within(4, 9);
     expect(cli.output()).to.contain(`Traces for ${hash}:`);
+  });
+
+  it('--disable-block-gas-limit, --timestamp, --allow-same-timestamp, --disable-code-size-limit, --no-console-log', async () => {
+    const blocks = async (url: string) => {
+      for (let i = 0; i < 4; i++) await rpcOver(url, 'evm_mine');
+      const stamps = new Set<string>();
+      for (const n of [1, 2, 3, 4]) stamps.add(((await rpcOver(url, 'eth_getBlockByNumber', [`0x${n}`, false])).result as { timestamp: string }).timestamp);
+      return stamps.size;
+    };
+    const consoleLogger = artifact('ConsoleLogger');
+    const logView = async (url: string) => {
+      const [from] = (await rpcOver(url, 'eth_accounts')).result as string[];
+      const hash = (await rpcOver(url, 'eth_sendTransaction', [{ from, data: consoleLogger.bytecode, gas: '0x1000000' }])).result as string;
+      const { contractAddress } = (await rpcOver(url, 'eth_getTransactionReceipt', [hash])).result as { contractAddress: string };
+      await rpcOver(url, 'eth_call', [{ to: contractAddress, data: '0x2d52aa4e' }]); // logView(): console.log("view call, count", count)
+      await rpcOver(url, 'eth_blockNumber'); // a later request: the console line is printed by then
+    };
+    cli = await startCli([
+      '--port',
+      '0',
+      '--verbose',
+      '--disable-block-gas-limit',
+      '--timestamp',
+      '1600000000',
+      '--allow-same-timestamp',
+      '--disable-code-size-limit',
+      '--no-console-log',
+    ]);
+    const genesis = (await rpcOver(cli.url, 'eth_getBlockByNumber', ['0x0', false])).result as { gasLimit: string; timestamp: string };
+    expect(genesis).to.include({ gasLimit: '0x7fffffffffffffff', timestamp: '0x5f5e1000' });
+    // Four blocks mined at once share their second (two seconds at most if a second turns over).
+    expect(await blocks(cli.url)).to.be.at.most(2);
+    const [from] = (await rpcOver(cli.url, 'eth_accounts')).result as string[];
+    const big = await rpcOver(cli.url, 'eth_sendTransaction', [{ from, data: '0x6160016000f3', gas: '0x1000000' }]); // 24577 bytes of code
+    expect(((await rpcOver(cli.url, 'eth_getTransactionReceipt', [big.result])).result as { status: string }).status).to.equal('0x1');
+    await logView(cli.url);
+    expect(cli.output()).to.not.contain('view call, count');
+    expect(cli.output()).to.contain('eth_call');
+    await cli.stop();
+    // Without the switches: the default gas limit, one second per block, the code limit, console lines printed.
+    cli = await startCli(['--port', '0', '--verbose']);
+    const plain = (await rpcOver(cli.url, 'eth_getBlockByNumber', ['0x0', false])).result as { gasLimit: string };
+    expect(plain.gasLimit).to.equal('0x1c9c380');
+    expect(await blocks(cli.url)).to.equal(4);
+    const refused = await rpcOver(cli.url, 'eth_sendTransaction', [{ from, data: '0x6160016000f3', gas: '0x1000000' }]);
+    expect(refused.error?.message).to.equal('Error: Transaction reverted: trying to deploy a contract whose code is too large');
+    await logView(cli.url);
+    expect(cli.output()).to.contain('view call, count 0');
   });
 
   it('--json prints the start-up line and log lines as JSON; refusals name the flag', async () => {

@@ -105,6 +105,7 @@ describe('options table', () => {
   it('--no-X turns a boolean flag off; flags of their own named no-X stay on', async () => {
     expect((await parseCommandLine(['--no-hardhat-node'])).options).to.deep.equal({ hardhatNode: false });
     expect((await parseCommandLine(['--no-fork-cache'])).options).to.deep.equal({ forkCache: false });
+    expect((await parseCommandLine(['--no-storage-caching'])).options).to.deep.equal({ forkCache: false }); // Anvil's, an alias's negation
     expect((await parseCommandLine(['--no-mining'])).options).to.deep.equal({ noMining: true });
     expect((await parseCommandLine(['--no-exit-with-launcher'])).exitWithLauncher).to.equal(false);
     expect((await parseCommandLine([])).exitWithLauncher).to.equal(true);

@@ -171,9 +171,20 @@ describe('start-up switches (createProvider)', function () {
     const dir = await mkdtemp(join(tmpdir(), 'chain-sim-accounts-'));
     try {
       const file = join(dir, 'accounts.json');
-      const { provider } = node({ accountsOut: file, accounts: 2, chainId: 5 });
+      const { provider, rpc } = node({ accountsOut: file, accounts: 2, chainId: 5 });
       await provider.ready();
       const written = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+      // Anvil's --config-out fields (anvil 1.7.1 writes these, gas_limit null unless given), then chain-sim's own.
+      expect(Object.keys(written)).to.include.members([
+        'available_accounts',
+        'private_keys',
+        'wallet',
+        'base_fee',
+        'gas_price',
+        'gas_limit',
+        'genesis_timestamp',
+      ]);
+      expect(written.gas_price).to.equal(BigInt(await rpc<string>('eth_gasPrice')).toString());
       expect(written.available_accounts).to.deep.equal(ADDRESSES.slice(0, 2));
       expect(written.chain_id).to.equal(5);
       expect((written.private_keys as string[])[0]).to.equal('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
