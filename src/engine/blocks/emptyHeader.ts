@@ -23,6 +23,8 @@ const PREFIX_ROOM = 3;
 /** Most bytes the varying fields take: two 32-byte hashes, two uint64s, a uint256, each with its RLP prefix. */
 const VARYING_ROOM = 2 * 33 + 2 * 9 + 33;
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** Writes a non-negative integer as an RLP string (big-endian, no leading zeros); returns the next offset. */
 function writeQuantity(out: Uint8Array, at: number, value: bigint): number {
   if (value === 0n) {
@@ -32,6 +34,18 @@ function writeQuantity(out: Uint8Array, at: number, value: bigint): number {
   if (value < 0x80n) {
     out[at] = Number(value);
     return at + 1;
+  }
+  if (value <= MAX_SAFE) {
+    // Block numbers, timestamps and settled base fees: number arithmetic, no bigint per byte.
+    let rest = Number(value);
+    let length = 0;
+    for (let probe = rest; probe > 0; probe = Math.floor(probe / 256)) length++;
+    out[at] = 0x80 + length;
+    for (let i = length; i >= 1; i--) {
+      out[at + i] = rest % 256;
+      rest = Math.floor(rest / 256);
+    }
+    return at + 1 + length;
   }
   let length = 0;
   for (let rest = value; rest > 0n; rest >>= 8n) length++;
