@@ -63,7 +63,7 @@ function buildParser(argv: string[]) {
     type: 'boolean',
     default: true,
     describe:
-      'when started by npm (npx chain-sim, npm run), shut down as on SIGTERM (saving --state) once that npm process ends; --no-exit-with-launcher keeps running',
+      'when started by npm (npx chain-sim, npm run), shut down as on SIGTERM (saving --state) once that npm process ends or (Linux) is sent SIGINT; --no-exit-with-launcher keeps running',
   });
 }
 
@@ -166,11 +166,18 @@ function shutDownOnSignals(server: ChainSimServer, exitWithLauncher: boolean): v
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => shutdown(`${signal} received`));
   const launcher = exitWithLauncher ? findNpmLauncher() : undefined;
   if (launcher) {
-    watchLauncher(launcher, () => {
-      // The terminal or pipe npm wrote to may be gone with it: a failed write must not stop the save.
-      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
-      shutdown('the npm process that started chain-sim has ended');
-    });
+    // [npm's script shell, npm] or [npm]: the shell's wake-ups tell a SIGINT sent to npm.
+    const shell = launcher.length === 2 ? launcher[0] : undefined;
+    watchLauncher(
+      launcher,
+      (why) => {
+        // The terminal or pipe npm wrote to may be gone with it: a failed write must not stop the save.
+        for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+        shutdown(why === 'gone' ? 'the npm process that started chain-sim has ended' : 'the npm process that started chain-sim was interrupted (SIGINT)');
+      },
+      undefined,
+      shell,
+    );
   }
 }
 
