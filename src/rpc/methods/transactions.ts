@@ -6,6 +6,7 @@ import { encodeData } from '../encode.js';
 import { invalidParams } from '../errors.js';
 import { defineMethod, param } from '../method.js';
 import { clipLongRuns } from '../../engine/util/clip.js';
+import { missingTypedDataField } from '../typedDataFields.js';
 
 type TypedDataInput = Parameters<typeof hashTypedData>[0];
 
@@ -35,8 +36,9 @@ async function typedDataDigest(input: TypedDataInput, path: string): Promise<Uin
   try {
     return Buffer.from(viem.hashTypedData(input).slice(2), 'hex');
   } catch (error) {
-    // viem's message quotes the offending type or value, which may be as long as the request.
-    const reason = clipLongRuns(error instanceof Error ? error.message.split('\n')[0]! : String(error));
+    // viem's message quotes the offending type or value, which may be as long as the request;
+    // for a field the message lacks it names neither the field nor its place, so that is said instead.
+    const reason = clipLongRuns(missingTypedDataField(input) ?? (error instanceof Error ? error.message.split('\n')[0]! : String(error)));
     throw invalidParams(`invalid argument ${path}: ${reason}`);
   }
 }
