@@ -8,7 +8,16 @@ import { useCompactHeap } from './compactHeap.js';
 import { ChainSimServer } from './server/index.js';
 import { startNode, VERSION } from './node.js';
 import { findNpmLauncher, watchLauncher } from './launcher.js';
+import { clipLongRuns } from './engine/util/clip.js';
 import { normalizeForkFlags } from './fork/options.js';
+
+/**
+ * An error for the terminal: one line, whatever yargs or the engine said, and no large input
+ * echoed whole (a 100 KB flag value or file name shows its start and its size, as in JSON-RPC errors).
+ */
+export function oneLine(message: string): string {
+  return clipLongRuns(message.replace(/\s*\n\s*/g, ' '));
+}
 
 /** The CLI's own switches: not node options (the provider and createServer have no launcher). */
 const CLI_SWITCHES = ['exit-with-launcher'];
@@ -56,7 +65,7 @@ function buildParser(argv: string[]) {
     type: 'boolean',
     default: true,
     describe:
-      'when started by npm (npx chain-sim, npm run), shut down as on SIGTERM (saving --state) once that npm process ends; --no-exit-with-launcher keeps running',
+      'when started by npm (npx chain-sim, npm run), shut down as on SIGTERM (saving --state) once that npm process ends or (Linux) is sent SIGINT; --no-exit-with-launcher keeps running',
   });
 }
 
@@ -128,8 +137,8 @@ async function compileSerpentCommand(file: string): Promise<number> {
     for (const event of output.events) console.log(`${event.topic} event ${event.signature}`);
     return 0;
   } catch (error) {
-    if (error instanceof SerpentError) console.error(`${file}: ${error.message}`);
-    else console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof SerpentError) console.error(oneLine(`${file}: ${error.message}`));
+    else console.error(`chain-sim: ${oneLine(error instanceof Error ? error.message : String(error))}`);
     return 1;
   }
 }
@@ -150,7 +159,7 @@ function shutDownOnSignals(server: ChainSimServer, exitWithLauncher: boolean): v
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error(`chain-sim: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(`chain-sim: ${oneLine(error instanceof Error ? error.message : String(error))}`);
         process.exit(1);
       },
     );
@@ -159,11 +168,18 @@ function shutDownOnSignals(server: ChainSimServer, exitWithLauncher: boolean): v
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => shutdown(`${signal} received`));
   const launcher = exitWithLauncher ? findNpmLauncher() : undefined;
   if (launcher) {
-    watchLauncher(launcher, () => {
-      // The terminal or pipe npm wrote to may be gone with it: a failed write must not stop the save.
-      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
-      shutdown('the npm process that started chain-sim has ended');
-    });
+    // [npm's script shell, npm] or [npm]: the shell's wake-ups tell a SIGINT sent to npm.
+    const shell = launcher.length === 2 ? launcher[0] : undefined;
+    watchLauncher(
+      launcher,
+      (why) => {
+        // The terminal or pipe npm wrote to may be gone with it: a failed write must not stop the save.
+        for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+        shutdown(why === 'gone' ? 'the npm process that started chain-sim has ended' : 'the npm process that started chain-sim was interrupted (SIGINT)');
+      },
+      undefined,
+      shell,
+    );
   }
 }
 
@@ -204,9 +220,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     }
     if (options.stateFile !== undefined && !options.quiet) console.log(`State file: ${options.stateFile} (saved on exit)`);
   } catch (error) {
-    // One line, whatever yargs or the engine said.
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`chain-sim: ${message.replace(/\s*\n\s*/g, ' ')}`);
+    console.error(`chain-sim: ${oneLine(error instanceof Error ? error.message : String(error))}`);
     return 1;
   }
   return 0;

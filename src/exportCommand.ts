@@ -8,6 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import yargs from 'yargs';
 import { writeFileAtomically } from './atomicFile.js';
+import { clipLongRuns } from './engine/util/clip.js';
 import { encodeQuantity } from './rpc/encode.js';
 import { RemoteRpcError, callRpc } from './rpcClient.js';
 
@@ -136,7 +137,8 @@ export async function exportCommand(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`chain-sim: export: ${message.replace(/\s*\n\s*/g, ' ')}`);
+    // One line, and no large input (a file name, a URL) echoed whole.
+    console.error(`chain-sim: export: ${clipLongRuns(message.replace(/\s*\n\s*/g, ' '))}`);
     return 1;
   }
 }

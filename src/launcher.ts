@@ -6,6 +6,12 @@
  * npm's script shell), it watches those processes and shuts down, as on SIGTERM, once one of
  * them is gone.
  *
+ * SIGINT sent to npm alone ends nothing: npm passes it to its script shell, which catches it
+ * and keeps waiting for the node. On Linux the shell's catch is still visible: it wakes up (its
+ * count of voluntary context switches grows) while it should be asleep in wait(). The only
+ * other signals that wake it are the SIGCHLDs of this node being stopped and continued, which
+ * this node sees as its own SIGCONT; a wake-up without one is taken as the interrupt.
+ *
  * Only the chain up to the nearest npm process is watched, never that process's own parent:
  * `nohup npx chain-sim &` or `setsid npx chain-sim` followed by the shell exiting leaves npm
  * running, so the node keeps running too; `nohup node bin/chain-sim.js &` has no npm above it
@@ -109,20 +115,65 @@ function gone(watched: Watched): boolean {
   }
 }
 
+/** Linux: how many times `pid` has gone to sleep (voluntary context switches); undefined elsewhere or once unreadable. */
+function sleepsOf(pid: number): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const match = /^voluntary_ctxt_switches:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why the watch ended: a watched process is gone, or npm's script shell was interrupted (SIGINT to npm). */
+export type LauncherEnd = 'gone' | 'interrupted';
+
 /**
- * Calls `onGone` once, soon after any of `pids` ends (or this process is reparented). Returns
- * a function that stops watching. The timer never keeps the process alive by itself.
+ * Calls `onGone` once, soon after any of `pids` ends (or this process is reparented), or when
+ * `pids[0]`, if it is npm's script shell (`shell`), catches a signal (see the top of the file).
+ * Returns a function that stops watching. The timer never keeps the process alive by itself.
  */
-export function watchLauncher(pids: number[], onGone: () => void, intervalMs = LAUNCHER_POLL_MS): () => void {
+export function watchLauncher(pids: number[], onGone: (why: LauncherEnd) => void, intervalMs = LAUNCHER_POLL_MS, shell?: number): () => void {
   const watched: Watched[] = pids.map((pid) => ({ pid, started: processInfo(pid)?.started }));
   const parent = process.ppid;
+  let sleeps = shell === undefined ? undefined : sleepsOf(shell);
+  // A wake-up is acted on only at the next check, and only if no SIGCONT came meanwhile: our
+  // own stop and continue wake the shell too, and the SIGCONT may be handled after the timer.
+  let suspect = false;
+  let continued = false;
+  const onContinue = () => {
+    continued = true;
+  };
+  if (sleeps !== undefined) process.on('SIGCONT', onContinue);
+  const stop = () => {
+    clearInterval(timer);
+    process.off('SIGCONT', onContinue);
+  };
   const timer = setInterval(() => {
     const reparented = currentParent();
     if ((reparented !== undefined && reparented !== parent) || watched.some(gone)) {
-      clearInterval(timer);
-      onGone();
+      stop();
+      onGone('gone');
+      return;
     }
+    if (sleeps === undefined) return;
+    const now = sleepsOf(shell!);
+    if (now === undefined) return;
+    if (now === sleeps && !suspect) {
+      continued = false;
+      return;
+    }
+    if (continued) {
+      // Woken by our own stop and continue: start counting from here.
+      sleeps = now;
+      suspect = false;
+      continued = false;
+    } else if (suspect) {
+      stop();
+      onGone('interrupted');
+    } else suspect = true;
   }, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return stop;
 }

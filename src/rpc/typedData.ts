@@ -108,7 +108,8 @@ class StructHasher {
     const words = [this.typeHash(type)];
     for (const field of fields) {
       const fieldValue = value[field.name];
-      if (fieldValue === undefined) fail(`${where}.${clip(field.name)}`, `missing (type ${clip(field.type)})`);
+      // MetaMask's words (eth-sig-util), which Hardhat's users know.
+      if (fieldValue === undefined) throw new TypedDataError(`missing value for field ${where}.${clip(field.name)} of type ${clip(field.type)}`);
       words.push(this.encodeField(field.type, fieldValue, `${where}.${clip(field.name)}`));
     }
     return keccak_256(concat(words));

@@ -51,6 +51,16 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The node under npm exec → sh → node (Linux: from /proc). */
+async function nodeUnder(npmPid: number): Promise<number> {
+  const childOf = async (pid: number) => {
+    const children = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean).map(Number);
+    if (children.length !== 1) throw new Error(`expected one child of ${pid}, found ${children.join(', ')}`);
+    return children[0]!;
+  };
+  return childOf(await childOf(npmPid));
+}
+
 function killGroup(pgid: number | undefined): void {
   if (pgid === undefined) return;
   try {
@@ -89,16 +99,17 @@ describe('e2e: a node started by npx ends with its launcher', function () {
     return cli;
   }
 
-  // SIGINT is not among them: npm forwards it to its script shell, which catches it and waits
-  // for the node, so npm, the shell and the node all keep running and nothing has ended to
-  // notice (Ctrl-C in a terminal reaches the node itself: the test below).
-  for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+  // SIGTERM ends npm's script shell and then npm; SIGHUP ends npm; SIGINT ends nothing (npm
+  // passes it to its script shell, which catches it and keeps waiting for the node): the node
+  // sees the shell wake up.
+  for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
     it(`${signal} to the npx process alone: the node frees the port and writes --state`, async () => {
       const cli = await npx(['--state', stateFile]);
       await rpc(cli.url, 'eth_sendTransaction', [{ from: FIRST_ACCOUNT, to: MARKER, value: '0x5' }]);
       process.kill(cli.child.pid!, signal); // npm only, as `kill $!` does; not its process group
       await waitFor('the port to be free', () => portFree(cli.url), 4_000);
       await waitFor('the state file', async () => (await readFile(stateFile, 'utf8').catch(() => '')).endsWith('\n'), 1_000);
+      expect(cli.output()).to.include(signal === 'SIGINT' ? 'was interrupted (SIGINT), shutting down' : 'has ended, shutting down');
 
       // The file holds the chain: a node started from it has the transfer.
       const again = await startCli(['--port', '0', '--quiet', '--state', stateFile]);
@@ -114,6 +125,21 @@ describe('e2e: a node started by npx ends with its launcher', function () {
     await cli.stop('SIGINT');
     await waitFor('the port to be free', () => portFree(cli.url), 4_000);
     await waitFor('the state file', async () => (await readFile(stateFile, 'utf8').catch(() => '')).endsWith('\n'), 1_000);
+  });
+
+  it('stopping and continuing the node (as Ctrl-Z and fg do) does not end it', async () => {
+    const cli = await npx([]);
+    const node = await nodeUnder(cli.child.pid!);
+    // The node alone, then its whole process group (npm, its shell and the node, as Ctrl-Z stops them).
+    for (const target of [node, node, -cli.child.pid!, -cli.child.pid!]) {
+      process.kill(target, 'SIGSTOP');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      process.kill(target, 'SIGCONT');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await rpc(cli.url, 'eth_chainId')).to.equal('0x539');
+    expect(cli.output()).to.not.include('shutting down');
   });
 
   it('--no-exit-with-launcher: the node keeps running when npx is gone', async () => {

@@ -21,8 +21,7 @@ function runCliBriefly(args: string[]): Promise<{ code: number | null; stderr: s
       stdout += c.toString();
       if (!listened && /Listening on/.test(stdout)) {
         listened = true;
-        // It would now rewrite the file on exit, as the bug did. Not at once: the CLI prints
-        // "Listening" just before installing its signal handlers.
+        // It would now rewrite the file on exit, as the bug did: stop it as a user would.
         setTimeout(() => child.kill('SIGTERM'), 500);
       }
     });

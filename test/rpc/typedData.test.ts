@@ -100,7 +100,7 @@ describe('rpc: EIP-712 typed data hashing', () => {
       throw new Error('accepted');
     };
     const message = (typed: Record<string, unknown>) => typed.message as Record<string, Record<string, unknown>>;
-    expect(refusal((t) => delete message(t).from!.name)).to.equal('message.from.name: missing (type string)');
+    expect(refusal((t) => delete message(t).from!.name)).to.equal('missing value for field message.from.name of type string');
     expect(refusal((t) => (message(t).from!.wallets = ['0x12']))).to.equal('message.from.wallets[0]: expected a 20-byte address, got "0x12"');
     expect(refusal((t) => (message(t).from!.wallets = ['0xcD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826']))).to.match(
       /^message\.from\.wallets\[0\]: address 0x.* has a wrong checksum$/,

@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import WebSocket, { type WebSocketServer } from 'ws';
 import { startNode } from '../../src/node.js';
+import { createProvider } from '../../src/provider.js';
 import { HIGH_WATER_BYTES, MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../../src/rpc/subscriptions.js';
 import { ChainSimServer } from '../../src/server/index.js';
 import { DROPPED_CLOSE_CODE } from '../../src/server/websocket.js';
@@ -137,6 +138,83 @@ describe('WebSocket subscribers: bounded queues, capped subscriptions, deliverie
     // Unsubscribing makes room again.
     expect((await c.call('eth_unsubscribe', [answers[0]!.result])).result).to.equal(true);
     expect((await c.call('eth_subscribe', ['newHeads'])).error).to.equal(undefined);
+  });
+
+  it('a subscriber that keeps reading gets every head of a chain_mine of 60,000 blocks (3x the backlog), in order, and stays connected', async () => {
+    // More than the 20,000-notification backlog: a reserved run is handed out a slice at a
+    // time, so a reader that keeps up is never dropped for it.
+    await start();
+    const subscriber = await open();
+    const { result: id } = await subscriber.call('eth_subscribe', ['newHeads']);
+    const numbers: number[] = [];
+    subscriber.ws.on('message', (data) => {
+      const message = JSON.parse(data.toString());
+      if (message.method === 'eth_subscription') numbers.push(Number(message.params.result.number));
+    });
+    let closed = false;
+    void subscriber.closed.then(() => (closed = true));
+    const BLOCKS = 60_000;
+    await http(url, 'chain_mine', [`0x${BLOCKS.toString(16)}`]);
+    for (let i = 0; i < 5000 && numbers.length < BLOCKS && !closed; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(closed, 'the subscriber was dropped').to.equal(false);
+    expect(numbers.length).to.equal(BLOCKS);
+    expect(
+      numbers.every((n, i) => n === i + 1),
+      'heads 1..60000 in order',
+    ).to.equal(true);
+    expect(subscriber.received.get(id as string)).to.equal(BLOCKS);
+  });
+
+  it('a client that sends requests but reads no answers: once 1 MiB is queued the node reads no more of its requests; all are answered when it reads', async () => {
+    await start();
+    const c = await open();
+    socketOf(c.ws).pause();
+    // eth_call of init code that returns 24,576 zero bytes: an answer of about 49 KB, 200 of
+    // them about 10 MB (the kernel's socket buffers take several MB first).
+    const RETURN_24K = '0x6160006000f3';
+    const batch = (n: number) => Array.from({ length: n }, () => c.call('eth_call', [{ data: RETURN_24K }, 'latest']));
+    const settle = async () => {
+      // Until the bytes queued for the client stop changing.
+      let last = -1;
+      for (let i = 0; i < 100; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const now = Math.max(...serverSockets().map((ws) => ws.bufferedAmount));
+        if (now === last && now > 0) return now;
+        last = now;
+      }
+      return last;
+    };
+    // The first batch arrives in one read, before any answer exists: all of it is answered
+    // (documented: requests already received are answered; not a hard byte limit).
+    const first = batch(200);
+    const afterFirst = await settle();
+    expect(afterFirst).to.be.at.least(HIGH_WATER_BYTES);
+    expect(
+      serverSockets().some((ws) => ws.isPaused),
+      'the server stopped reading the client',
+    ).to.equal(true);
+    // Requests sent now are not read, so nothing more is queued for the client.
+    const second = batch(200);
+    const afterSecond = await settle();
+    expect(afterSecond, 'bytes queued after the second batch').to.equal(afterFirst);
+    socketOf(c.ws).resume();
+    const results = await Promise.all([...first, ...second]);
+    expect(results.filter((answer) => answer.result !== `0x${'00'.repeat(24_576)}`)).to.deep.equal([]);
+  });
+
+  it(`the in-process provider refuses subscription ${MAX_SUBSCRIPTIONS_PER_CONNECTION + 1} too`, async () => {
+    const provider = createProvider({ quiet: true });
+    try {
+      for (let i = 0; i < MAX_SUBSCRIPTIONS_PER_CONNECTION; i++) await provider.request({ method: 'eth_subscribe', params: ['newHeads'] });
+      const refused = await provider.request({ method: 'eth_subscribe', params: ['newHeads'] }).then(
+        () => undefined,
+        (error: { code: number; message: string }) => error,
+      );
+      expect(refused?.code).to.equal(-32000);
+      expect(refused?.message).to.include(`at most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} per connection`);
+    } finally {
+      await provider.disconnect();
+    }
   });
 
   it('notifies many subscriptions in slices: another connection is answered while the delivery is in progress', async () => {
