@@ -200,14 +200,14 @@ export function decodeBlocks(json: readonly Json[], common: Common, where = 'sta
 /** One saved entry: a block, or a run of empty blocks in a few fields (its blocks follow from them). */
 export function encodeSegment(segment: ChainSegment): Json {
   if (!('run' in segment)) return encodeBlocks([segment])[0]!;
-  const { run, from, count } = segment;
+  const { run, count } = segment;
   const out: JsonObject = {
     template: bytesToHex(run.spec.template.serialize()),
     count: q(count),
-    firstTimestamp: q(run.timestampAt(from)),
+    firstTimestamp: q(run.timestampAt(0)),
     step: q(run.spec.step),
   };
-  const baseFee = run.baseFeeAt(from);
+  const baseFee = run.baseFeeAt(0);
   if (baseFee !== undefined) out.firstBaseFee = q(baseFee);
   return { emptyRun: out };
 }

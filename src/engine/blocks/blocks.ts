@@ -59,10 +59,9 @@ export function minedBlock(
   return { block, hash, hashHex: toHex(hash), number: block.header.number, senders, receipts, totalDifficulty, preStateRoot };
 }
 
-/** Blocks `from`..`from+count-1` of a run of empty blocks (emptyRanges.ts). */
+/** The first `count` blocks of a run of empty blocks (emptyRanges.ts). */
 export interface RunSegment {
   readonly run: RangeBlock['run'];
-  readonly from: number;
   readonly count: number;
 }
 
@@ -210,7 +209,7 @@ export class BlockStore {
    */
   segments(): ChainSegment[] {
     return this.stretches.flatMap((stretch): ChainSegment[] =>
-      'range' in stretch ? [{ run: stretch.range.run, from: 0, count: stretch.range.count }] : stretch.blocks,
+      'range' in stretch ? [{ run: stretch.range.run, count: stretch.range.count }] : stretch.blocks,
     );
   }
 
