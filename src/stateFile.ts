@@ -47,8 +47,9 @@ export class StateFileError extends Error {
 export function encodeAlloc(alloc: Alloc, { omitZeroNonce = false } = {}): JsonObject {
   const out: JsonObject = {};
   for (const [address, account] of alloc) {
-    const entry: JsonObject = { balance: hex(account.balance) };
-    if (!omitZeroNonce || account.nonce !== 0n) entry.nonce = hex(account.nonce);
+    const at = `alloc.${address}`;
+    const entry: JsonObject = { balance: hex(writable(account.balance, `${at}.balance`, ACCOUNT_FIELD_MAX.balance)) };
+    if (!omitZeroNonce || account.nonce !== 0n) entry.nonce = hex(writable(account.nonce, `${at}.nonce`, ACCOUNT_FIELD_MAX.nonce));
     if (account.code.length > 0) entry.code = bytesToHex(account.code);
     if (account.storage.size > 0) {
       const storage: JsonObject = {};
@@ -77,6 +78,18 @@ export function encodeStateFile(file: StateFile): JsonObject {
 
 const MAX_UINT64 = 2n ** 64n - 1n;
 const MAX_UINT256 = 2n ** 256n - 1n;
+/**
+ * The widths of an account's numbers (go-ethereum's: uint256 balances, uint64 nonces). The
+ * writer and the reader both take them from here, so a file this module writes is one it reads.
+ */
+const ACCOUNT_FIELD_MAX = { balance: MAX_UINT256, nonce: MAX_UINT64 } as const;
+
+/** A value about to be written, refused if the reader would refuse it: a bug upstream of the file, never a file that cannot be loaded. */
+function writable(value: bigint, where: string, max: bigint): bigint {
+  if (value < 0n || value > max)
+    throw new StateFileError(where, `${value} cannot be written: out of range (0 to ${max === MAX_UINT64 ? '2^64-1' : '2^256-1'})`);
+  return value;
+}
 /** secp256k1's group order: a private key is a scalar in 1..n-1. */
 const CURVE_ORDER = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
@@ -151,8 +164,8 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
       if (valueBytes.some((b) => b !== 0)) storage.set(bytesToHex(slotBytes), valueBytes);
     }
     alloc.set(key.toLowerCase(), {
-      balance: fields.balance === undefined ? 0n : integer(fields.balance, `${at}.balance`),
-      nonce: fields.nonce === undefined ? 0n : integer(fields.nonce, `${at}.nonce`, MAX_UINT64),
+      balance: fields.balance === undefined ? 0n : integer(fields.balance, `${at}.balance`, ACCOUNT_FIELD_MAX.balance),
+      nonce: fields.nonce === undefined ? 0n : integer(fields.nonce, `${at}.nonce`, ACCOUNT_FIELD_MAX.nonce),
       code: fields.code === undefined ? new Uint8Array() : bytes(fields.code, `${at}.code`),
       storage,
     });

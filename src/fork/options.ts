@@ -6,6 +6,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_LIMITS, type UpstreamLimits } from './upstream.js';
 
 /** Header list: `{ Name: value }`, Ganache's `[{ name, value }]`, or `["Name: value"]`. */
 export type ForkHeadersInput = Readonly<Record<string, string>> | ReadonlyArray<string | { name: string; value: string }>;
@@ -23,27 +24,27 @@ export interface ForkOptionsInput {
   /** Milliseconds one upstream request may take. */
   forkTimeout?: number;
   forkRequestsPerSecond?: number;
+  /** Largest upstream answer read, in bytes. */
+  forkMaxResponseBytes?: number;
+  /** Milliseconds before the first retry (doubling after each). */
+  forkRetryBackoff?: number;
+  /** Anvil's assumed compute units a second of the upstream: spaces retries after a rate limit. */
+  computeUnitsPerSecond?: number;
+  /** Anvil's --no-rate-limit: retries after a rate limit wait only the backoff (and Retry-After). */
+  noRateLimit?: boolean;
   /** false (--no-fork-cache): no disk cache. */
   forkCache?: boolean;
   forkCacheDir?: string;
 }
 
-export interface ResolvedFork {
+export interface ResolvedFork extends ForkDefaults {
   readonly url: string;
   readonly blockNumber: bigint | undefined;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly retries: number;
-  readonly timeoutMs: number;
-  readonly requestsPerSecond: number;
-  readonly cacheDir: string | null;
 }
 
-/** Settings of forks opened later by a reset (the same cache, timeouts and headers). */
-export interface ForkDefaults {
+/** Settings of forks opened later by a reset (the same cache, limits and headers). */
+export interface ForkDefaults extends UpstreamLimits {
   readonly headers: Readonly<Record<string, string>>;
-  readonly retries: number;
-  readonly timeoutMs: number;
-  readonly requestsPerSecond: number;
   readonly cacheDir: string | null;
 }
 
@@ -80,8 +81,8 @@ export const FORK_ROWS = {
     flag: 'fork-retries',
     alias: 'retries', // Anvil's spelling
     cli: 'number',
-    help: 'retries of a failed upstream request (network, timeout, 429, 5xx)',
-    default: 3,
+    help: 'retries of a failed upstream request (network, timeout, rate limit, 5xx)',
+    default: DEFAULT_LIMITS.retries,
     parse: given<ForkOptionsInput['forkRetries']>,
     as: null,
   },
@@ -90,7 +91,7 @@ export const FORK_ROWS = {
     alias: 'timeout', // Anvil's spelling (milliseconds too)
     cli: 'number',
     help: 'milliseconds an upstream request may take',
-    default: 45_000,
+    default: DEFAULT_LIMITS.timeoutMs,
     parse: given<ForkOptionsInput['forkTimeout']>,
     as: null,
   },
@@ -98,8 +99,41 @@ export const FORK_ROWS = {
     flag: 'fork-requests-per-second',
     cli: 'number',
     help: 'most upstream HTTP requests a second (0: no limit)',
-    default: 0,
+    default: DEFAULT_LIMITS.requestsPerSecond,
     parse: given<ForkOptionsInput['forkRequestsPerSecond']>,
+    as: null,
+  },
+  forkMaxResponseBytes: {
+    flag: 'fork-max-response-bytes',
+    cli: 'number',
+    help: 'largest upstream answer read, in bytes; a larger one fails its request',
+    default: DEFAULT_LIMITS.maxResponseBytes,
+    shown: '67108864 (64 MiB)',
+    parse: given<ForkOptionsInput['forkMaxResponseBytes']>,
+    as: null,
+  },
+  forkRetryBackoff: {
+    flag: 'fork-retry-backoff',
+    cli: 'number',
+    help: 'milliseconds before the first retry of a failed upstream request, doubling after each',
+    default: DEFAULT_LIMITS.retryBackoffMs,
+    parse: given<ForkOptionsInput['forkRetryBackoff']>,
+    as: null,
+  },
+  computeUnitsPerSecond: {
+    flag: 'compute-units-per-second',
+    cli: 'number',
+    help: "the upstream's assumed compute units a second (Anvil's): after a rate limit, retries wait for the calls in flight to fit it",
+    default: DEFAULT_LIMITS.computeUnitsPerSecond,
+    parse: given<ForkOptionsInput['computeUnitsPerSecond']>,
+    as: null,
+  },
+  noRateLimit: {
+    flag: 'no-rate-limit',
+    cli: 'boolean',
+    help: "Anvil's: no compute-unit budget; retries after a rate limit wait only the backoff and Retry-After",
+    default: false,
+    parse: given<ForkOptionsInput['noRateLimit']>,
     as: null,
   },
   forkCache: {
@@ -207,6 +241,13 @@ function positive(value: number | undefined, option: string, fallback: number, m
   return value;
 }
 
+function noRateLimitOf(input: ForkOptionsInput, fail: Fail): boolean {
+  if (input.noRateLimit !== undefined && typeof input.noRateLimit !== 'boolean') throw fail('no-rate-limit', 'expected true or false');
+  if (input.noRateLimit && input.computeUnitsPerSecond !== undefined)
+    throw fail('no-rate-limit', 'give either --no-rate-limit or --compute-units-per-second, not both');
+  return input.noRateLimit === true;
+}
+
 export function resolveForkDefaults(input: ForkOptionsInput, fail: Fail): ForkDefaults {
   if (input.forkCache !== undefined && typeof input.forkCache !== 'boolean') throw fail('fork-cache', 'expected true or false');
   if (input.forkCacheDir !== undefined && (typeof input.forkCacheDir !== 'string' || input.forkCacheDir === ''))
@@ -216,6 +257,11 @@ export function resolveForkDefaults(input: ForkOptionsInput, fail: Fail): ForkDe
     retries: positive(input.forkRetries, 'fork-retries', FORK_ROWS.forkRetries.default, 0, 100, fail),
     timeoutMs: positive(input.forkTimeout, 'fork-timeout', FORK_ROWS.forkTimeout.default, 1, 3_600_000, fail),
     requestsPerSecond: positive(input.forkRequestsPerSecond, 'fork-requests-per-second', FORK_ROWS.forkRequestsPerSecond.default, 0, 1_000_000, fail),
+    maxResponseBytes: positive(input.forkMaxResponseBytes, 'fork-max-response-bytes', DEFAULT_LIMITS.maxResponseBytes, 1024, 2 ** 31, fail),
+    retryBackoffMs: positive(input.forkRetryBackoff, 'fork-retry-backoff', DEFAULT_LIMITS.retryBackoffMs, 0, 60_000, fail),
+    computeUnitsPerSecond: noRateLimitOf(input, fail)
+      ? Number.POSITIVE_INFINITY
+      : positive(input.computeUnitsPerSecond, 'compute-units-per-second', DEFAULT_LIMITS.computeUnitsPerSecond, 1, 1_000_000_000, fail),
     cacheDir: input.forkCache === false ? null : (input.forkCacheDir ?? defaultForkCacheDir()),
   };
 }

@@ -10,16 +10,13 @@ import type { ForkPoint } from '../engine/blocks/forkStart.js';
 import type { ForkSchedule } from '../engine/rules/forkSchedule.js';
 import { ForkDiskCache } from './diskCache.js';
 import { UpstreamState } from './remoteState.js';
-import { Upstream, UpstreamError } from './upstream.js';
+import { Upstream, UpstreamError, type UpstreamLimits } from './upstream.js';
 
-export interface ForkSettings {
+export interface ForkSettings extends Partial<UpstreamLimits> {
   readonly url: string;
   /** Pinned block; negative: counted back from the upstream's head; undefined: the head. */
   readonly blockNumber?: bigint;
   readonly headers?: Readonly<Record<string, string>>;
-  readonly timeoutMs?: number;
-  readonly retries?: number;
-  readonly requestsPerSecond?: number;
   /** Directory of the disk cache; null: no disk cache. */
   readonly cacheDir: string | null;
   /** Rules to follow instead of the upstream's (--hardfork). */
@@ -58,13 +55,8 @@ const KNOWN_CHAINS: ReadonlyMap<bigint, ChainConfig> = new Map(
 );
 
 export async function connectFork(settings: ForkSettings): Promise<ForkSession> {
-  const upstream = new Upstream({
-    url: settings.url,
-    headers: settings.headers,
-    timeoutMs: settings.timeoutMs,
-    retries: settings.retries,
-    requestsPerSecond: settings.requestsPerSecond,
-  });
+  const { url, headers, timeoutMs, retries, requestsPerSecond, maxResponseBytes, retryBackoffMs, computeUnitsPerSecond } = settings;
+  const upstream = new Upstream({ url, headers, timeoutMs, retries, requestsPerSecond, maxResponseBytes, retryBackoffMs, computeUnitsPerSecond });
   const given = settings.blockNumber;
   // One batch: the chain id, the head if needed, and what the upstream says its rules are (Anvil answers anvil_nodeInfo).
   const [chainIdHex, headHex, nodeInfo] = await Promise.all([

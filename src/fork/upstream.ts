@@ -2,21 +2,46 @@
  * The JSON-RPC client of a forked chain's upstream. Calls made in the same tick go out as
  * one JSON-RPC batch (an account's balance, nonce and code are one round trip; so are the
  * slots a block of work reads together). It retries what can be retried (a dropped
- * connection, a timeout, HTTP 429 after its Retry-After, a 5xx), spaces requests when a rate
- * is set, and turns every failure into an UpstreamError naming the upstream (credentials
- * masked), the method and the key: the caller's request fails, the node keeps serving.
+ * connection, a timeout, a rate limit after its Retry-After, a 5xx), spaces requests when a
+ * rate is set, reads no answer past a size cap, and turns every failure into an UpstreamError
+ * naming the upstream (credentials masked), the method, the key and the limit that was hit:
+ * the caller's request fails, the node keeps serving.
  */
 import { EngineError } from '../engine/util/errors.js';
 
-export interface UpstreamOptions {
+/** What an upstream may cost the node: time, attempts, rate and memory. */
+export interface UpstreamLimits {
+  /** Milliseconds one HTTP request may take, its whole answer read. */
+  readonly timeoutMs: number;
+  /** Further attempts after a failure that may pass (network, timeout, rate limit, 5xx). */
+  readonly retries: number;
+  /** At most this many HTTP requests a second (0: no limit). */
+  readonly requestsPerSecond: number;
+  /** Largest answer read, in bytes: a larger one is abandoned as it arrives (its memory goes with it). */
+  readonly maxResponseBytes: number;
+  /** Milliseconds before the first retry, doubling after each (at most MAX_BACKOFF_MS). */
+  readonly retryBackoffMs: number;
+  /**
+   * The upstream's assumed compute units a second (Anvil's --compute-units-per-second, a hosted
+   * endpoint's budget): after a rate limit, a retry also waits until the calls in flight fit it.
+   * Infinity: no budget (Anvil's --no-rate-limit).
+   */
+  readonly computeUnitsPerSecond: number;
+}
+
+export const DEFAULT_LIMITS: UpstreamLimits = {
+  timeoutMs: 45_000,
+  retries: 3,
+  requestsPerSecond: 0,
+  maxResponseBytes: 64 * 1024 * 1024,
+  retryBackoffMs: 100,
+  // Anvil's default: a free hosted tier's budget.
+  computeUnitsPerSecond: 330,
+};
+
+export interface UpstreamOptions extends Partial<UpstreamLimits> {
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
-  /** Milliseconds one HTTP request may take. */
-  readonly timeoutMs?: number;
-  /** Further attempts after a failure that may pass (network, timeout, 429, 5xx). */
-  readonly retries?: number;
-  /** At most this many HTTP requests a second (0: no limit). */
-  readonly requestsPerSecond?: number;
 }
 
 /** A failed upstream request; -32000 for the caller. */
@@ -49,6 +74,8 @@ interface Call {
   readonly params: readonly unknown[];
   /** What the call is about, for the error message (an address, an address and slot, a block). */
   readonly key: string;
+  /** Times this call was answered with a rate-limit error and sent again. */
+  rateLimited: number;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -57,6 +84,17 @@ interface Call {
 const MAX_BATCH = 100;
 /** Longest Retry-After honoured, in milliseconds; longer waits fail the request instead. */
 const MAX_RETRY_AFTER_MS = 30_000;
+/** Longest backoff between two attempts. */
+const MAX_BACKOFF_MS = 10_000;
+/** A call's average cost in compute units, as hosted endpoints count them (an account read is 17-26). */
+const AVERAGE_CALL_COST = 20;
+
+/**
+ * JSON-RPC errors that mean "too many requests" rather than "this request is wrong": 429 (as
+ * some endpoints put the HTTP status in the error), -32005 (EIP-1474's limit exceeded, which
+ * hosted endpoints answer for request rates) and -32007 (QuickNode's request limit).
+ */
+const RATE_LIMIT_CODES = new Set([429, -32005, -32007]);
 
 export class Upstream {
   readonly masked: string;
@@ -70,8 +108,13 @@ export class Upstream {
   /** The URL without credentials (fetch refuses them) and the headers, with Basic authorization for them. */
   private readonly target: string;
   private readonly headers: Record<string, string>;
+  private readonly limits: UpstreamLimits;
+  /** Calls sent and not yet answered: what a retry after a rate limit waits to fit the compute-unit budget. */
+  private inFlight = 0;
 
-  constructor(private readonly options: UpstreamOptions) {
+  constructor(options: UpstreamOptions) {
+    const { url: _url, headers: _headers, ...limits } = options;
+    this.limits = { ...DEFAULT_LIMITS, ...definedFields(limits) };
     const url = new URL(options.url); // throws on a malformed URL: callers validate first
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
     this.masked = maskUrl(options.url);
@@ -97,7 +140,7 @@ export class Upstream {
   /** One JSON-RPC call, sent with the others of this tick. */
   request(method: string, params: readonly unknown[], key = ''): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ method, params, key, resolve, reject });
+      this.queue.push({ method, params, key, rateLimited: 0, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.drain());
@@ -123,12 +166,15 @@ export class Upstream {
     const single = calls.length === 1 && !this.batching;
     const body = calls.map((call, id) => ({ jsonrpc: '2.0', id, method: call.method, params: call.params }));
     let answer: unknown;
+    this.inFlight += calls.length;
     try {
       answer = await this.post(single ? body[0] : body);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       for (const call of calls) call.reject(this.failure(call, reason));
       return;
+    } finally {
+      this.inFlight -= calls.length;
     }
     if (!single && !Array.isArray(answer) && calls.length > 0 && isObject(answer) && 'error' in answer && this.batching) {
       // A batch refused as a whole: send the calls one by one from now on.
@@ -148,21 +194,47 @@ export class Upstream {
     }
     const byId = new Map<unknown, unknown>();
     for (const response of responses) if (isObject(response)) byId.set(single ? 0 : response.id, response);
+    const limited: Call[] = [];
     calls.forEach((call, id) => {
       const response = byId.get(id);
       if (!isObject(response)) return call.reject(this.failure(call, 'no answer for this call in the upstream response'));
       if (isObject(response.error)) {
         const { code, message } = response.error as { code?: unknown; message?: unknown };
-        return call.reject(this.failure(call, `upstream error ${String(code)}: ${String(message)}`));
+        const reason = `upstream error ${String(code)}: ${String(message)}`;
+        if (!RATE_LIMIT_CODES.has(code as number)) return call.reject(this.failure(call, reason));
+        if (call.rateLimited >= this.limits.retries)
+          return call.reject(this.failure(call, `rate limited (${reason}), ${call.rateLimited + 1} times (--fork-retries ${this.limits.retries})`));
+        call.rateLimited++;
+        return limited.push(call);
       }
       if (!('result' in response)) return call.reject(this.failure(call, 'malformed answer (no result)'));
       call.resolve(response.result);
     });
+    if (limited.length > 0) void this.resendAfterRateLimit(limited);
+  }
+
+  /** Calls a JSON-RPC rate-limit error refused, sent again after the backoff (the others of their batch are answered). */
+  private async resendAfterRateLimit(calls: Call[]): Promise<void> {
+    const attempt = Math.max(...calls.map((call) => call.rateLimited)) - 1;
+    await sleep(this.backoffMs(attempt, undefined, true));
+    for (const call of calls) this.stats.calls.set(call.method, this.stats.calls.get(call.method)! - 1);
+    await this.send(calls);
+  }
+
+  /**
+   * How long to wait before attempt `attempt + 1`: the backoff, doubling (or the server's
+   * Retry-After when longer), and after a rate limit also the time the calls in flight take
+   * to fit the compute-unit budget.
+   */
+  private backoffMs(attempt: number, retryAfterMs: number | undefined, rateLimited: boolean): number {
+    const backoff = Math.min(MAX_BACKOFF_MS, this.limits.retryBackoffMs * 2 ** attempt);
+    const budget = rateLimited ? ((this.inFlight + 1) * AVERAGE_CALL_COST * 1000) / this.limits.computeUnitsPerSecond : 0;
+    return Math.max(backoff, retryAfterMs ?? 0) + budget;
   }
 
   /** POST one body with retries; resolves to the parsed JSON answer. */
   private async post(body: unknown): Promise<unknown> {
-    const retries = this.options.retries ?? 3;
+    const { retries } = this.limits;
     let lastError = 'no attempt made';
     for (let attempt = 0; attempt <= retries; attempt++) {
       await this.rateSlot();
@@ -170,39 +242,47 @@ export class Upstream {
       const outcome = await this.attempt(body);
       if (outcome.ok) return outcome.value;
       lastError = outcome.reason;
-      if (!outcome.retry || attempt === retries) break;
-      const wait = outcome.waitMs ?? Math.min(2000, 100 * 2 ** attempt);
-      if (wait > MAX_RETRY_AFTER_MS) {
-        lastError += ` (Retry-After ${Math.round(wait / 1000)} s is longer than ${MAX_RETRY_AFTER_MS / 1000} s)`;
+      if (!outcome.retry) break;
+      if (attempt === retries) {
+        if (retries > 0) lastError += ` (after ${retries + 1} attempts, --fork-retries ${retries})`;
         break;
       }
-      await sleep(wait);
+      if (outcome.retryAfterMs !== undefined && outcome.retryAfterMs > MAX_RETRY_AFTER_MS) {
+        lastError += ` (Retry-After ${Math.round(outcome.retryAfterMs / 1000)} s is longer than ${MAX_RETRY_AFTER_MS / 1000} s)`;
+        break;
+      }
+      await sleep(this.backoffMs(attempt, outcome.retryAfterMs, outcome.rateLimited === true));
     }
     throw new Error(lastError);
   }
 
-  private async attempt(body: unknown): Promise<{ ok: true; value: unknown } | { ok: false; reason: string; retry: boolean; waitMs?: number }> {
-    const timeoutMs = this.options.timeoutMs ?? 45_000;
+  private async attempt(
+    body: unknown,
+  ): Promise<{ ok: true; value: unknown } | { ok: false; reason: string; retry: boolean; retryAfterMs?: number; rateLimited?: boolean }> {
+    const { timeoutMs } = this.limits;
     let response: Response;
     let text: string;
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new TimeoutOf(timeoutMs)), timeoutMs);
     try {
-      const signal = AbortSignal.timeout(timeoutMs);
       response = await fetch(this.target, {
         method: 'POST',
         headers: this.headers,
         body: JSON.stringify(body),
-        signal,
+        signal: abort.signal,
       });
-      text = await response.text();
+      text = await this.readCapped(response, abort);
     } catch (error) {
-      const name = error instanceof Error ? error.name : '';
-      if (name === 'TimeoutError' || name === 'AbortError') return { ok: false, reason: `timed out after ${timeoutMs} ms`, retry: true };
+      if (error instanceof TooLarge) return { ok: false, reason: error.message, retry: false };
+      if (abort.signal.reason instanceof TimeoutOf) return { ok: false, reason: `timed out after ${timeoutMs} ms`, retry: true };
       const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
       const detail = (cause || (error instanceof Error ? error.message : String(error))).split(this.target).join(this.masked);
       return { ok: false, reason: `unreachable (${detail})`, retry: true };
+    } finally {
+      clearTimeout(timer);
     }
     if (response.status === 429) {
-      return { ok: false, reason: 'rate limited (HTTP 429)', retry: true, waitMs: retryAfterMs(response.headers.get('retry-after')) };
+      return { ok: false, reason: 'rate limited (HTTP 429)', retry: true, rateLimited: true, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
     }
     if (response.status >= 500) return { ok: false, reason: `HTTP ${response.status}`, retry: true };
     if (response.status !== 200) return { ok: false, reason: `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`, retry: false };
@@ -213,15 +293,54 @@ export class Upstream {
     }
   }
 
+  /**
+   * The answer's text, read as it arrives and abandoned past --fork-max-response-bytes (a
+   * Content-Length over it is refused before reading): one bad answer cannot fill the heap.
+   */
+  private async readCapped(response: Response, abort: AbortController): Promise<string> {
+    const max = this.limits.maxResponseBytes;
+    const tooLarge = () => new TooLarge(`answer larger than ${max} bytes (--fork-max-response-bytes ${max})`);
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    if (declared > max) {
+      abort.abort(tooLarge());
+      throw tooLarge();
+    }
+    if (!response.body) return '';
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > max) {
+        abort.abort(tooLarge());
+        throw tooLarge();
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
+  }
+
   /** Waits until the next request may go, with --fork-requests-per-second. */
   private async rateSlot(): Promise<void> {
-    const rate = this.options.requestsPerSecond ?? 0;
+    const rate = this.limits.requestsPerSecond;
     if (rate <= 0) return;
     const now = Date.now();
     const slot = Math.max(now, this.nextSlot);
     this.nextSlot = slot + 1000 / rate;
     if (slot > now) await sleep(slot - now);
   }
+}
+
+/** Why an answer was abandoned: larger than the cap. Not retried (the next answer would be as large). */
+class TooLarge extends Error {}
+
+/** The reason an attempt's abort signal carries when its time ran out. */
+class TimeoutOf {
+  constructor(readonly ms: number) {}
+}
+
+/** The fields of `options` that are set (an undefined one keeps the default). */
+function definedFields<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /** Retry-After as seconds or an HTTP date; undefined when absent or unreadable (then back off exponentially). */

@@ -8,7 +8,7 @@ import { expectRpcError } from '../helpers/chain.js';
 const BAD = '0x00000000000000000000000000000000000000bd';
 const BLOCK_HASH = `0x${'ab'.repeat(32)}`;
 
-type Mode = 'ok' | 'timeout' | '429' | '503' | 'malformed' | 'drop' | 'error';
+type Mode = 'ok' | 'timeout' | '429' | '503' | 'malformed' | 'drop' | 'error' | 'huge' | 'trickle' | 'wrongId' | 'rateError' | 'dropMidBody';
 
 interface FakeUpstream {
   url: string;
@@ -17,6 +17,10 @@ interface FakeUpstream {
   refusals: number;
   /** With 429: the Retry-After header sent. */
   retryAfter: string;
+  /** With huge: the size of the answer's body. */
+  hugeBytes: number;
+  /** With rateError: the JSON-RPC error code of the refusals. */
+  rateCode: number;
   requests: number;
   close(): Promise<void>;
 }
@@ -72,7 +76,7 @@ function answer(call: { id: unknown; method: string; params: unknown[] }): unkno
 }
 
 async function startFake(): Promise<FakeUpstream> {
-  const fake: FakeUpstream = { url: '', mode: 'ok', refusals: 0, retryAfter: '1', requests: 0, close: async () => {} };
+  const fake: FakeUpstream = { url: '', mode: 'ok', refusals: 0, retryAfter: '1', hugeBytes: 0, rateCode: 429, requests: 0, close: async () => {} };
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -97,6 +101,46 @@ async function startFake(): Promise<FakeUpstream> {
       if (mode === 'malformed') {
         response.writeHead(200, { 'content-type': 'application/json' });
         return response.end('{"jsonrpc":"2.0","id":0,"resu');
+      }
+      if (mode === 'huge') {
+        // No Content-Length: the cap must hold while the body streams in.
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const piece = Buffer.alloc(1024 * 1024, 0x61);
+        let sent = 0;
+        const more = () => {
+          while (sent < fake.hugeBytes) {
+            sent += piece.length;
+            if (!response.write(piece)) return void response.once('drain', more);
+          }
+          response.end();
+        };
+        response.on('error', () => {});
+        return more();
+      }
+      if (mode === 'trickle') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => response.write(' '), 50);
+        return response.on('close', () => clearInterval(timer));
+      }
+      if (mode === 'dropMidBody') {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        response.write('{"jsonrpc":"2.0","id":0,');
+        return setTimeout(() => request.socket.destroy(), 20);
+      }
+      if (mode === 'wrongId') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const answers = calls.map((call) => ({ ...(answer(call) as object), id: 9999 }));
+        return response.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
+      }
+      if (mode === 'rateError' && fake.refusals > 0) {
+        fake.refusals--;
+        response.writeHead(200, { 'content-type': 'application/json' });
+        const errors = calls.map((call) => ({
+          jsonrpc: '2.0',
+          id: call.id,
+          error: { code: fake.rateCode, message: 'Your app has exceeded its compute units per second capacity' },
+        }));
+        return response.end(JSON.stringify(Array.isArray(parsed) ? errors : errors[0]));
       }
       if (mode === 'error') {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -217,6 +261,91 @@ describe('forking: a misbehaving upstream', function () {
     await stillServing();
     fake.refusals = 1; // the retry gets the answer
     expect(await rpc('eth_getBalance', [BAD, 'latest'])).to.equal('0xde0b6b3a7640000');
+  });
+
+  it('an answer past --fork-max-response-bytes is abandoned as it streams: -32000 naming the limit, memory given back, no retry', async () => {
+    await provider.disconnect();
+    provider = createProvider({ quiet: true, forkCache: false, fork: fake.url, forkTimeout: 20_000, forkRetries: 2, forkMaxResponseBytes: 8 * 1024 * 1024 });
+    await rpc('eth_blockNumber');
+    fake.mode = 'huge';
+    fake.hugeBytes = 400 * 1024 * 1024;
+    const before = fake.requests;
+    const heapBefore = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+    const started = Date.now();
+    await expectRpcError(
+      rpc('eth_getBalance', [BAD, 'latest']),
+      -32000,
+      /eth_getBalance for account 0x0+bd at block 100 failed: answer larger than 8388608 bytes \(--fork-max-response-bytes 8388608\)/,
+    );
+    expect(Date.now() - started).to.be.below(5000);
+    expect(fake.requests - before).to.equal(1); // a larger answer would come again: not retried
+    const heapAfter = process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+    expect(heapAfter - heapBefore).to.be.below(64 * 1024 * 1024); // never the 400 MB the upstream offered
+    await stillServing();
+  });
+
+  it('an answer that trickles in is cut by --fork-timeout; one dropped mid-body or with a wrong id fails clearly', async () => {
+    fake.mode = 'trickle';
+    const started = Date.now();
+    await expectRpcError(rpc('eth_getBalance', [BAD, 'latest']), -32000, /timed out after 300 ms \(after 2 attempts, --fork-retries 1\)/);
+    expect(Date.now() - started).to.be.below(3000);
+    fake.mode = 'dropMidBody';
+    await expectRpcError(rpc('eth_getBalance', [BAD, 'latest']), -32000, /eth_getBalance for account 0x0+bd at block 100 failed: unreachable/);
+    fake.mode = 'wrongId';
+    await expectRpcError(rpc('eth_getBalance', [BAD, 'latest']), -32000, /no answer for this call in the upstream response/);
+    await stillServing();
+  });
+
+  for (const code of [429, -32005]) {
+    it(`a JSON-RPC rate-limit error (${code}) is retried after the backoff, then fails naming the limit`, async () => {
+      await provider.disconnect();
+      provider = createProvider({ quiet: true, forkCache: false, fork: fake.url, forkRetries: 2, forkRetryBackoff: 200, noRateLimit: true });
+      await rpc('eth_blockNumber');
+      fake.mode = 'rateError';
+      fake.rateCode = code;
+      fake.refusals = 2;
+      const started = Date.now();
+      expect(await rpc('eth_getBalance', [BAD, 'latest'])).to.equal('0xde0b6b3a7640000');
+      expect(Date.now() - started).to.be.at.least(200 + 400); // 200 ms, then doubled
+      await provider.disconnect(); // a new node, with nothing fetched yet
+      provider = createProvider({ quiet: true, forkCache: false, fork: fake.url, forkRetries: 2, forkRetryBackoff: 200, noRateLimit: true });
+      await rpc('eth_blockNumber');
+      fake.refusals = 10;
+      const error = await expectRpcError(rpc('eth_getBalance', [BAD, 'latest']), -32000, /rate limited/);
+      expect(error.message).to.match(new RegExp(`rate limited \\(upstream error ${code}: .*\\), 3 times \\(--fork-retries 2\\)`));
+      await stillServing();
+    });
+  }
+
+  it('after a rate limit, --compute-units-per-second spaces the retry so the calls in flight fit the budget', async () => {
+    await provider.disconnect();
+    // Three calls in flight (one account: balance, nonce, code) and the retry, 20 compute units each, on a budget of 80 a second: a second more.
+    provider = createProvider({ quiet: true, forkCache: false, fork: fake.url, forkRetries: 1, forkRetryBackoff: 0, computeUnitsPerSecond: 80 });
+    await rpc('eth_blockNumber');
+    fake.mode = '429';
+    fake.refusals = 1;
+    fake.retryAfter = '0';
+    const started = Date.now();
+    expect(await rpc('eth_getBalance', [BAD, 'latest'])).to.equal('0xde0b6b3a7640000');
+    expect(Date.now() - started).to.be.at.least(1000);
+  });
+
+  it('refuses bad limits by option name', async () => {
+    /** The refusal, whether the provider is refused when made or at its first request. */
+    const refusal = async (options: Parameters<typeof createProvider>[0]): Promise<string> => {
+      try {
+        const refused = createProvider(options);
+        await refused.request({ method: 'eth_blockNumber' }).finally(() => refused.disconnect());
+      } catch (error) {
+        return String((error as Error).message);
+      }
+      throw new Error('not refused');
+    };
+    expect(await refusal({ fork: fake.url, forkMaxResponseBytes: 10 })).to.match(/fork-max-response-bytes: expected a number between 1024/);
+    expect(await refusal({ fork: fake.url, noRateLimit: true, computeUnitsPerSecond: 5 })).to.match(
+      /no-rate-limit: give either --no-rate-limit or --compute-units-per-second, not both/,
+    );
+    expect(await refusal({ fork: fake.url, forkRetryBackoff: -1 })).to.match(/fork-retry-backoff: expected a number between 0 and 60000/);
   });
 
   it('a transaction whose execution needs a failing key is refused and leaves the chain as it was', async () => {

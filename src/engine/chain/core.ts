@@ -37,6 +37,7 @@ import { setChainIdOf } from '../rules/chainId.js';
 import { type ChainSnapshot, SnapshotRegistry } from '../state/snapshots.js';
 import { TrackingStateManager } from '../state/stateDump.js';
 import { installStepLoop } from '../patches/stepLoop.js';
+import { installUint256Balances } from '../patches/uint256Balances.js';
 import { TrieNodeDB } from '../state/trieDb.js';
 import { EMPTY_TRIE_ROOT } from '../state/trieRoot.js';
 import { type PooledTransaction, TxPool } from '../transactions/txpool.js';
@@ -142,6 +143,7 @@ export class ChainCore {
     await installStepLoop();
     await installRevertTraceGuard();
     await installLogNumbering();
+    installUint256Balances();
     askTerminalColorsOnce();
     const store = new BlockStore();
     const trieNodes = new TrieNodeDB();

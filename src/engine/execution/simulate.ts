@@ -19,6 +19,7 @@ import { LeanBlockBuilder } from './miner.js';
 import { type BlockOverrides, type StateOverride, applyStateOverrides, resetPrecompiles } from '../state/overrides.js';
 import { describeRevert, executionErrorText } from './revert.js';
 import { ERR, invalidTransaction } from './simulateErrors.js';
+import { MAX_TIMESTAMP } from '../mining/clock.js';
 import { LogNumbers } from '../patches/logNumbering.js';
 import { type SimLog, TransferLogCollector } from './simulateLogs.js';
 
@@ -98,6 +99,12 @@ interface PlannedBlock {
   readonly calls: readonly CallRequest[];
 }
 
+/** A timestamp a simulated block's header can hold (uint64), refused as every other path refuses it (clock.ts). */
+function headerTimestamp(time: bigint): bigint {
+  if (time > MAX_TIMESTAMP) throw new CodedError(ERR.blockTimestampInvalid, `block timestamp ${time} would exceed 2^64-1`);
+  return time;
+}
+
 /** Numbers and timestamps strictly increasing, gaps filled with empty blocks (sanitizeChain). */
 function planChain(blocks: readonly SimulatedBlockSpec[], base: Block): PlannedBlock[] {
   const plan: PlannedBlock[] = [];
@@ -109,11 +116,11 @@ function planChain(blocks: readonly SimulatedBlockSpec[], base: Block): PlannedB
     if (number <= prevNumber) throw new CodedError(ERR.blockNumberInvalid, `block numbers must be in order: ${number} <= ${prevNumber}`);
     if (number - base.header.number > BigInt(MAX_SIMULATE_BLOCKS)) throw new CodedError(ERR.clientLimitExceeded, 'too many blocks');
     for (let gap = prevNumber + 1n; gap < number; gap++) {
-      prevTime += TIMESTAMP_INCREMENT;
+      prevTime = headerTimestamp(prevTime + TIMESTAMP_INCREMENT);
       plan.push({ overrides: { number: gap, time: prevTime }, stateOverrides: [], calls: [] });
     }
     prevNumber = number;
-    const time = overrides.time ?? prevTime + TIMESTAMP_INCREMENT;
+    const time = overrides.time ?? headerTimestamp(prevTime + TIMESTAMP_INCREMENT);
     if (overrides.time !== undefined && time <= prevTime)
       throw new CodedError(ERR.blockTimestampInvalid, `block timestamps must be in order: ${time} <= ${prevTime}`);
     prevTime = time;
