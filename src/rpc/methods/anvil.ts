@@ -8,10 +8,9 @@
 import type { Address } from '@ethereumjs/util';
 import type { BlockRef } from '../../engine/chain.js';
 import type { ReorgItem } from '../../engine/mining/reorg.js';
-import { address, arrayOf, blockRef, callRequest, data, fail, fixedData, uint256 } from '../codec.js';
+import { address, arrayOf, blockRef, callRequest, count, data, fail, fixedData, uint256 } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { defineMethod, optionalParam, param } from '../method.js';
-import { count } from './control.js';
 
 /** anvil_reorg's pairs: [transaction, block index], the transaction a signed raw one (hex) or a request object. */
 const reorgItems = (value: unknown, path: string): ReorgItem[] =>

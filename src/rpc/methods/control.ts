@@ -1,5 +1,5 @@
 /** Test controls: snapshots, mining, time travel, state setters, impersonation (with Hardhat/Anvil/Ganache names). */
-import { address, boolean, data, fixedData, hash, index, quantity, storageSlot, storageValue, uint256, uint64 } from '../codec.js';
+import { address, boolean, count, data, fixedData, hash, index, quantity, storageSlot, storageValue, uint256, uint64 } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { invalidParams } from '../errors.js';
 import type { Chain } from '../../engine/chain.js';
@@ -11,15 +11,6 @@ const snapshotId = (value: unknown, path: string): number => {
   if (!Number.isSafeInteger(value) || value < 0)
     throw invalidParams(`invalid argument ${path}: expected a non-negative integer or a hex quantity, got ${value}`);
   return value;
-};
-
-/** Seconds or counts: a QUANTITY, or a plain JSON number as Ganache and Hardhat accept. */
-export const count = (value: unknown, path: string): bigint => {
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value) || value < 0) throw invalidParams(`invalid argument ${path}: expected a non-negative integer`);
-    return BigInt(value);
-  }
-  return uint64(value, path);
 };
 
 /** evm_mine's optional argument: a timestamp, or Ganache's { timestamp, blocks } object. */
