@@ -13,9 +13,8 @@ import { encodeData } from '../encode.js';
 import { serverError } from '../errors.js';
 import type { Json } from '../json.js';
 import { defineMethod, optionalParam, param } from '../method.js';
-import { type TracerConfig, traceConfig } from '../traceConfig.js';
+import { DEFAULT_TRACE_CONFIG, type TracerConfig, traceConfig } from '../traceConfig.js';
 import { type ActiveTrace, startTrace } from '../traceOutput.js';
-import { DEFAULT_TRACE_CONFIG } from './debug.js';
 
 async function traceBlock(chain: Chain, target: BlockToTrace, config: TracerConfig = DEFAULT_TRACE_CONFIG): Promise<Json> {
   const budget = new TraceBudget();

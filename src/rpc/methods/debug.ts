@@ -8,17 +8,8 @@ import { serverError } from '../errors.js';
 import { defineMethod, optionalParam, param } from '../method.js';
 import type { CallOverrides } from '../../engine/state/overrides.js';
 import { blockOverrides, callOverrides, stateOverrides } from '../overrides.js';
-import { type TracerConfig, traceConfig } from '../traceConfig.js';
+import { DEFAULT_TRACE_CONFIG, type TracerConfig, traceConfig } from '../traceConfig.js';
 import { startTrace } from '../traceOutput.js';
-
-export const DEFAULT_TRACE_CONFIG: TracerConfig = {
-  tracer: 'structLogs',
-  disableStack: false,
-  disableStorage: false,
-  enableMemory: false,
-  enableReturnData: false,
-  limit: 0,
-};
 
 /** go-ethereum's TraceCallConfig: a trace config with `stateOverrides` and `blockOverrides` beside it. */
 const traceCallConfig = (value: unknown, path: string): { trace: TracerConfig; overrides: CallOverrides | undefined } => {
