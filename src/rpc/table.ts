@@ -28,7 +28,7 @@ import { filterMethods } from './methods/filters.js';
 import { genesisMethods } from './methods/genesis.js';
 import { nodeMethods } from './methods/node.js';
 import { personalMethods } from './methods/personal.js';
-import { poolMethods } from './methods/pool.js';
+import { txpoolMethods } from './methods/txpool/content.js';
 import { powMethods } from './methods/pow.js';
 import { readMethods } from './methods/reads.js';
 import { simulateMethods } from './methods/simulate.js';
@@ -87,7 +87,7 @@ const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
   filterMethods,
   powMethods,
   chainExportMethods,
-  poolMethods,
+  txpoolMethods,
   debugMethods,
   dropinMethods,
   gethReadMethods,

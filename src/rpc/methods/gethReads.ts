@@ -1,7 +1,7 @@
 /**
  * Reads go-ethereum serves today beyond the seed's interface (its recorded execution-apis answers
  * are the reference): eth_getStorageValues, eth_baseFee, eth_getHeaderByNumber / ByHash,
- * eth_getAccount, eth_pendingTransactions, eth_getTransactionBySenderAndNonce, txpool_contentFrom.
+ * eth_getAccount, eth_pendingTransactions, eth_getTransactionBySenderAndNonce.
  */
 import { createAddressFromString } from '@ethereumjs/util';
 import type { BlockRef } from '../../engine/chain.js';
@@ -9,7 +9,7 @@ import { address, arrayOf, blockNumberOrTag, blockRef, hash, storageSlot, uint64
 import { encodeData, encodeQuantity } from '../encode.js';
 import { invalidParams } from '../errors.js';
 import { formatHeader, formatTransaction } from '../format.js';
-import type { Json, JsonObject } from '../json.js';
+import type { Json } from '../json.js';
 import { defineMethod, optionalParam, param } from '../method.js';
 
 const LATEST: BlockRef = { tag: 'latest' };
@@ -98,14 +98,5 @@ export const gethReadMethods = [
       blocks: all,
       stateproofs: all,
     };
-  }),
-  defineMethod('txpool_contentFrom', [param('address', address)], async ({ chain }, who) => {
-    const { pending, queued } = await chain.poolContent();
-    const byNonce = (entries: typeof pending): JsonObject => {
-      const out: JsonObject = {};
-      for (const e of entries) if (e.sender.equals(who)) out[e.tx.nonce.toString()] = formatTransaction(e.tx, e.sender, undefined);
-      return out;
-    };
-    return { pending: byNonce(pending), queued: byNonce(queued) };
   }),
 ];
