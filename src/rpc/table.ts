@@ -19,9 +19,16 @@ import { rawDataMethods } from './methods/rawData.js';
 import { blobMethods } from './methods/blobs.js';
 import { parityTraceMethods } from './methods/parityTraces.js';
 import { otterscanMethods } from './methods/otterscan.js';
-import { controlMethods } from './methods/control.js';
-import { stateMethods } from './methods/state.js';
-import { forkMethods } from './methods/fork.js';
+import { accountMethods } from './methods/controls/accounts.js';
+import { blockSettingMethods } from './methods/controls/blockSettings.js';
+import { forkMethods } from './methods/controls/fork.js';
+import { historyMethods } from './methods/controls/history.js';
+import { miningMethods } from './methods/controls/mining.js';
+import { nodeControlMethods } from './methods/controls/node.js';
+import { poolControlMethods } from './methods/controls/pool.js';
+import { setterMethods } from './methods/controls/setters.js';
+import { stateMethods } from './methods/controls/state.js';
+import { timeMethods } from './methods/controls/time.js';
 import { executionMethods } from './methods/execution.js';
 import { feeMethods } from './methods/fees.js';
 import { filterMethods } from './methods/filters.js';
@@ -80,7 +87,14 @@ const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
   simulateMethods,
   transactionMethods,
   feeMethods,
-  controlMethods,
+  historyMethods,
+  miningMethods,
+  timeMethods,
+  setterMethods,
+  accountMethods,
+  blockSettingMethods,
+  poolControlMethods,
+  nodeControlMethods,
   stateMethods,
   genesisMethods,
   compilerMethods,

@@ -1,7 +1,7 @@
 /**
  * Methods other tools' users call that chain-sim serves as those tools answer them: EIP-7702
- * authorizations signed with the node's keys, wallet-era names (eth_requestAccounts,
- * eth_networkId, EIP-7966's synchronous sends) and Anvil's account and node helpers.
+ * authorizations signed with the node's keys and wallet-era names (eth_requestAccounts,
+ * eth_networkId, EIP-7966's synchronous sends).
  * docs/methods.md lists them.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -10,9 +10,9 @@ import { keccak256 } from '../../engine/util/keccak256.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { authorizationTuple } from '../../engine/transactions/authorizations.js';
 import type { Chain } from '../../engine/chain.js';
-import { address, callRequest, data, uint256, uint64, unsignedAuthorization } from '../codec.js';
+import { address, callRequest, data, uint64, unsignedAuthorization } from '../codec.js';
 import { RpcError, invalidParams } from '../errors.js';
-import { formatBlock, formatReceipt } from '../format.js';
+import { formatReceipt } from '../format.js';
 import type { Json } from '../json.js';
 import { defineMethod, optionalParam, param } from '../method.js';
 
@@ -127,41 +127,5 @@ export const dropinMethods = [
   ),
   defineMethod('eth_sendTransactionSync', [param('transaction', callRequest), timeoutParam], async ({ chain }, request, timeout) =>
     receiptWhenMined(chain, await sentHash(chain.sendTransaction(request)), timeout ?? DEFAULT_SYNC_TIMEOUT_MS),
-  ),
-  defineMethod('anvil_addBalance', [param('address', address), param('amount', uint256)], async ({ chain }, who, amount) => {
-    const balance = await chain.getBalance(who, { tag: 'latest' });
-    if (balance + amount >= 2n ** 256n) throw invalidParams('invalid argument 1 (amount): the balance would exceed 2^256-1');
-    await chain.modifyAccount(who, { balance: balance + amount });
-    return null;
-  }),
-  defineMethod('anvil_getGenesisTime', [], ({ chain }) => Number(chain.resolve({ number: 0n }).block.header.timestamp)),
-  // Anvil answers seconds, or null without interval mining.
-  defineMethod('anvil_getIntervalMining', [], ({ chain }) => (chain.intervalMs === undefined ? null : Math.max(1, Math.round(chain.intervalMs / 1000)))),
-  defineMethod('anvil_nodeInfo', [], ({ chain }) => {
-    const head = chain.head;
-    return {
-      currentBlockNumber: Number(head.number),
-      currentBlockTimestamp: Number(head.block.header.timestamp),
-      currentBlockHash: head.hashHex,
-      hardFork: chain.nextBlockCommon().hardfork(),
-      transactionOrder: chain.poolOrder,
-      environment: {
-        baseFee: Number(chain.nextBaseFee() ?? 0n),
-        chainId: Number(chain.chainId),
-        gasLimit: Number(chain.blockGasLimit),
-        gasPrice: Number((chain.nextBaseFee() ?? 0n) + 1_000_000_000n),
-      },
-      forkConfig: {},
-    };
-  }),
-  // evm_mine / anvil_mine that answer the blocks they mined, with their transactions (Anvil).
-  ...(['anvil_mine_detailed', 'evm_mine_detailed'] as const).map((name) =>
-    defineMethod(name, [optionalParam('timestamp', uint64)], async ({ chain }, timestamp) => {
-      const before = chain.head.number;
-      await chain.mineMany(1n, undefined, timestamp === 0n ? undefined : timestamp);
-      const mined: Json[] = [];
-      for (let n = before + 1n; n <= chain.head.number; n++) mined.push(formatBlock(chain.resolve({ number: n }), true));
-      return mined;
-    }),
   ),
 ];
