@@ -29,17 +29,17 @@ import { poolControlMethods } from './methods/controls/pool.js';
 import { setterMethods } from './methods/controls/setters.js';
 import { stateMethods } from './methods/controls/state.js';
 import { timeMethods } from './methods/controls/time.js';
-import { executionMethods } from './methods/execution.js';
-import { feeMethods } from './methods/fees.js';
-import { filterMethods } from './methods/filters.js';
+import { executionMethods } from './methods/eth/execution.js';
+import { feeMethods } from './methods/eth/fees.js';
+import { filterMethods } from './methods/eth/filters.js';
 import { genesisMethods } from './methods/genesis.js';
 import { nodeMethods } from './methods/node.js';
 import { personalMethods } from './methods/personal.js';
 import { txpoolMethods } from './methods/txpool/content.js';
 import { powMethods } from './methods/pow.js';
-import { readMethods } from './methods/reads.js';
-import { simulateMethods } from './methods/simulate.js';
-import { transactionMethods } from './methods/transactions.js';
+import { readMethods } from './methods/eth/blocks.js';
+import { simulateMethods } from './methods/eth/simulate.js';
+import { transactionMethods } from './methods/eth/transactions.js';
 
 export type MethodTable = ReadonlyMap<string, RpcMethod>;
 

@@ -1,12 +1,12 @@
 /** Reading chain data: state at a block, blocks, transactions, receipts, uncles. */
 import { bytesToBigInt } from '@ethereumjs/util';
-import type { BlockRef } from '../../engine/chain.js';
-import type { MinedBlock } from '../../engine/blocks/blocks.js';
-import { address, arrayOf, blockNumberOrTag, blockRef, boolean, hash, index, storageSlot } from '../codec.js';
-import { encodeData, encodeQuantity } from '../encode.js';
-import { asInPendingBlock, formatBlock, formatPendingBlock, formatReceipt, formatTransaction, formatUncle } from '../format.js';
-import type { Json, JsonObject } from '../json.js';
-import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
+import type { BlockRef } from '../../../engine/chain.js';
+import type { MinedBlock } from '../../../engine/blocks/blocks.js';
+import { address, arrayOf, blockNumberOrTag, blockRef, boolean, hash, index, storageSlot } from '../../codec.js';
+import { encodeData, encodeQuantity } from '../../encode.js';
+import { asInPendingBlock, formatBlock, formatPendingBlock, formatReceipt, formatTransaction, formatUncle } from '../../format.js';
+import type { Json, JsonObject } from '../../json.js';
+import { type RpcContext, defineMethod, optionalParam, param } from '../../method.js';
 
 const LATEST: BlockRef = { tag: 'latest' };
 const at = (ref: BlockRef | undefined) => ref ?? LATEST;

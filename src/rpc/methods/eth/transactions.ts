@@ -1,10 +1,10 @@
 /** Submitting transactions and signing with the node's owned accounts. */
-import { personalMessageDigest, signDigest } from '../../engine/accounts/signing.js';
-import { address, callRequest, data } from '../codec.js';
-import { encodeData } from '../encode.js';
-import { invalidParams } from '../errors.js';
-import { defineMethod, param } from '../method.js';
-import { parseTypedData, TypedDataError, typedDataDigest } from '../typedData.js';
+import { personalMessageDigest, signDigest } from '../../../engine/accounts/signing.js';
+import { address, callRequest, data } from '../../codec.js';
+import { encodeData } from '../../encode.js';
+import { invalidParams } from '../../errors.js';
+import { defineMethod, param } from '../../method.js';
+import { parseTypedData, TypedDataError, typedDataDigest } from '../../typedData.js';
 
 /** The digest eth_signTypedData_v4 signs; bad typed data is -32602 naming the field. */
 const typedData = (value: unknown, path: string): Uint8Array => {

@@ -1,11 +1,11 @@
 /** Fee suggestions and history: gasPrice, maxPriorityFeePerGas, feeHistory, blobBaseFee. */
-import type { MinedBlock } from '../../engine/blocks/blocks.js';
-import { effectiveGasPrice } from '../../engine/execution/miner.js';
-import { blockNumberOrTag } from '../codec.js';
-import { encodeQuantity } from '../encode.js';
-import { invalidParams } from '../errors.js';
-import type { Json } from '../json.js';
-import { defineMethod, optionalParam, param } from '../method.js';
+import type { MinedBlock } from '../../../engine/blocks/blocks.js';
+import { effectiveGasPrice } from '../../../engine/execution/miner.js';
+import { blockNumberOrTag } from '../../codec.js';
+import { encodeQuantity } from '../../encode.js';
+import { invalidParams } from '../../errors.js';
+import type { Json } from '../../json.js';
+import { defineMethod, optionalParam, param } from '../../method.js';
 
 /** go-ethereum's cap on feeHistory's block count. */
 const MAX_FEE_HISTORY_BLOCKS = 1024;
