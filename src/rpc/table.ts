@@ -5,14 +5,11 @@
  */
 import type { MethodRecord, RpcMethod } from './method.js';
 import { invalidParams } from './errors.js';
-import { anvilMethods } from './methods/anvil.js';
 import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
 import { configMethods } from './methods/config.js';
 import { testingMethods } from './methods/testing.js';
 import { debugMethods } from './methods/debug.js';
-import { dropinMethods } from './methods/dropin.js';
-import { gethReadMethods } from './methods/gethReads.js';
 import { erc20Methods } from './methods/erc20.js';
 import { blockTraceMethods } from './methods/blockTraces.js';
 import { rawDataMethods } from './methods/rawData.js';
@@ -37,7 +34,8 @@ import { nodeMethods } from './methods/node.js';
 import { personalMethods } from './methods/personal.js';
 import { txpoolMethods } from './methods/txpool/content.js';
 import { powMethods } from './methods/pow.js';
-import { readMethods } from './methods/eth/blocks.js';
+import { blockMethods } from './methods/eth/blocks.js';
+import { stateReadMethods } from './methods/eth/state.js';
 import { simulateMethods } from './methods/eth/simulate.js';
 import { transactionMethods } from './methods/eth/transactions.js';
 
@@ -82,7 +80,8 @@ function rpcModules(table: ReadonlyMap<string, RpcMethod>): RpcMethod {
 const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
   nodeMethods,
   personalMethods,
-  readMethods,
+  stateReadMethods,
+  blockMethods,
   executionMethods,
   simulateMethods,
   transactionMethods,
@@ -103,8 +102,6 @@ const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
   chainExportMethods,
   txpoolMethods,
   debugMethods,
-  dropinMethods,
-  gethReadMethods,
   erc20Methods,
   blockTraceMethods,
   rawDataMethods,
@@ -114,5 +111,4 @@ const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
   forkMethods,
   configMethods,
   testingMethods,
-  anvilMethods,
 ];

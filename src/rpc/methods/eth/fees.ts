@@ -1,4 +1,4 @@
-/** Fee suggestions and history: gasPrice, maxPriorityFeePerGas, feeHistory, blobBaseFee. */
+/** Fee suggestions and history: gasPrice, maxPriorityFeePerGas, feeHistory, blobBaseFee, baseFee. */
 import type { MinedBlock } from '../../../engine/blocks/blocks.js';
 import { effectiveGasPrice } from '../../../engine/execution/miner.js';
 import { blockNumberOrTag } from '../../codec.js';
@@ -88,4 +88,9 @@ export const feeMethods = [
       return result;
     },
   ),
+  // The next block's base fee, as go-ethereum answers it; null before London.
+  defineMethod({ name: 'chain_baseFee', aliases: ['eth_baseFee'] }, [], ({ chain }) => {
+    const fee = chain.nextBaseFee();
+    return fee === undefined ? null : encodeQuantity(fee);
+  }),
 ];
