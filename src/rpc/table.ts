@@ -31,7 +31,7 @@ import { feeMethods } from './methods/eth/fees.js';
 import { filterMethods } from './methods/eth/filters.js';
 import { genesisMethods } from './methods/genesis.js';
 import { nodeMethods } from './methods/node.js';
-import { personalMethods } from './methods/personal.js';
+import { personalMethods } from './methods/personal/accounts.js';
 import { txpoolMethods } from './methods/txpool/content.js';
 import { powMethods } from './methods/pow.js';
 import { blockMethods } from './methods/eth/blocks.js';

@@ -123,9 +123,6 @@ export const transactionMethods = [
   defineMethod({ name: 'chain_sign', aliases: ['eth_sign'] }, [param('address', address), param('message', data)], ({ chain }, who, message) =>
     encodeData(signDigest(chain.accounts, who, personalMessageDigest(message))),
   ),
-  defineMethod('personal_sign', [param('message', data), param('address', address)], ({ chain }, message, who) =>
-    encodeData(signDigest(chain.accounts, who, personalMessageDigest(message))),
-  ),
   defineMethod(
     { name: 'chain_signTypedData_v4', aliases: ['eth_signTypedData_v4', 'eth_signTypedData'] },
     [param('address', address), param('typedData', typedData)],

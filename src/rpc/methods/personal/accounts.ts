@@ -1,15 +1,16 @@
 /**
  * go-ethereum's personal_* methods, as Ganache serves them: accounts created, imported, listed,
- * locked and unlocked at run time, and sends and signatures with a passphrase. Passphrases and
- * locks live in the engine (accountLocks.ts).
+ * locked and unlocked at run time, transactions sent and signed with a passphrase, and
+ * personal_sign. Passphrases and locks live in the engine (accountLocks.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
-import { curve } from '../../engine/accounts/secp256k1.js';
-import { address, callRequest, string, uint64 } from '../codec.js';
-import { encodeData } from '../encode.js';
-import { invalidParams, serverError } from '../errors.js';
-import { defineMethod, optionalParam, param } from '../method.js';
+import { curve } from '../../../engine/accounts/secp256k1.js';
+import { personalMessageDigest, signDigest } from '../../../engine/accounts/signing.js';
+import { address, callRequest, data, string, uint64 } from '../../codec.js';
+import { encodeData } from '../../encode.js';
+import { invalidParams, serverError } from '../../errors.js';
+import { defineMethod, optionalParam, param } from '../../method.js';
 
 /** personal_unlockAccount's duration: seconds as a JSON number or a quantity; 0 means until locked. */
 const seconds = (value: unknown, path: string): number => {
@@ -65,5 +66,8 @@ export const personalMethods = [
   // Ganache answers the signed transaction's bytes (go-ethereum: { raw, tx }).
   defineMethod('personal_signTransaction', [param('transaction', callRequest), param('passphrase', string)], async ({ chain }, request, passphrase) =>
     encodeData(await chain.signTransaction(request, passphrase)),
+  ),
+  defineMethod('personal_sign', [param('message', data), param('address', address)], ({ chain }, message, who) =>
+    encodeData(signDigest(chain.accounts, who, personalMessageDigest(message))),
   ),
 ];
