@@ -9,10 +9,10 @@ import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
 import { configMethods } from './methods/config.js';
 import { testingMethods } from './methods/testing.js';
-import { debugMethods } from './methods/debug.js';
+import { debugTraceMethods } from './methods/debug/tracing.js';
 import { erc20Methods } from './methods/erc20.js';
-import { blockTraceMethods } from './methods/blockTraces.js';
-import { rawDataMethods } from './methods/rawData.js';
+import { blockTraceMethods } from './methods/debug/blockTraces.js';
+import { rawDataMethods } from './methods/debug/rawData.js';
 import { blobMethods } from './methods/blobs.js';
 import { parityTraceMethods } from './methods/parityTraces.js';
 import { otterscanMethods } from './methods/otterscan.js';
@@ -101,7 +101,7 @@ const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
   powMethods,
   chainExportMethods,
   txpoolMethods,
-  debugMethods,
+  debugTraceMethods,
   erc20Methods,
   blockTraceMethods,
   rawDataMethods,
