@@ -14,7 +14,8 @@ import { erc20Methods } from './methods/erc20.js';
 import { blockTraceMethods } from './methods/debug/blockTraces.js';
 import { rawDataMethods } from './methods/debug/rawData.js';
 import { blobMethods } from './methods/blobs.js';
-import { parityTraceMethods } from './methods/parityTraces.js';
+import { replayTraceMethods } from './methods/trace/replays.js';
+import { transactionTraceMethods } from './methods/trace/transactions.js';
 import { otterscanMethods } from './methods/otterscan.js';
 import { accountMethods } from './methods/controls/accounts.js';
 import { blockSettingMethods } from './methods/controls/blockSettings.js';
@@ -106,7 +107,8 @@ const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
   blockTraceMethods,
   rawDataMethods,
   blobMethods,
-  parityTraceMethods,
+  transactionTraceMethods,
+  replayTraceMethods,
   otterscanMethods,
   forkMethods,
   configMethods,
