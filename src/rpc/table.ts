@@ -16,7 +16,7 @@ import { rawDataMethods } from './methods/debug/rawData.js';
 import { blobMethods } from './methods/blobs.js';
 import { replayTraceMethods } from './methods/trace/replays.js';
 import { transactionTraceMethods } from './methods/trace/transactions.js';
-import { otterscanMethods } from './methods/otterscan.js';
+import { otterscanMethods } from './methods/ots/otterscan.js';
 import { accountMethods } from './methods/controls/accounts.js';
 import { blockSettingMethods } from './methods/controls/blockSettings.js';
 import { forkMethods } from './methods/controls/fork.js';
