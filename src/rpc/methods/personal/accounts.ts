@@ -1,15 +1,16 @@
 /**
- * Ganache's account methods (go-ethereum's personal_* and miner_* among them): accounts
- * added, created, imported, removed, locked and unlocked at run time, and the miner's
- * settings. Passphrases and locks live in the engine (accountLocks.ts).
+ * go-ethereum's personal_* methods, as Ganache serves them: accounts created, imported, listed,
+ * locked and unlocked at run time, transactions sent and signed with a passphrase, and
+ * personal_sign. Passphrases and locks live in the engine (accountLocks.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
-import { curve } from '../../engine/accounts/secp256k1.js';
-import { address, callRequest, data, string, uint256, uint64 } from '../codec.js';
-import { encodeData } from '../encode.js';
-import { invalidParams, serverError } from '../errors.js';
-import { defineMethod, optionalParam, param } from '../method.js';
+import { curve } from '../../../engine/accounts/secp256k1.js';
+import { personalMessageDigest, signDigest } from '../../../engine/accounts/signing.js';
+import { address, callRequest, data, string, uint64 } from '../../codec.js';
+import { encodeData } from '../../encode.js';
+import { invalidParams, serverError } from '../../errors.js';
+import { defineMethod, optionalParam, param } from '../../method.js';
 
 /** personal_unlockAccount's duration: seconds as a JSON number or a quantity; 0 means until locked. */
 const seconds = (value: unknown, path: string): number => {
@@ -35,12 +36,6 @@ const privateKey = (value: unknown, path: string): Uint8Array => {
 const DEFAULT_UNLOCK_SECONDS = 300;
 
 export const personalMethods = [
-  defineMethod('evm_addAccount', [param('address', address), param('passphrase', string)], ({ chain }, who, passphrase) =>
-    chain.addKeylessAccount(who, passphrase),
-  ),
-  defineMethod('evm_removeAccount', [param('address', address), param('passphrase', string)], ({ chain }, who, passphrase) =>
-    chain.removeAccount(who, passphrase),
-  ),
   defineMethod('personal_newAccount', [param('passphrase', string)], async ({ chain }, passphrase) => {
     let key: Uint8Array;
     do key = randomBytes(32);
@@ -72,19 +67,7 @@ export const personalMethods = [
   defineMethod('personal_signTransaction', [param('transaction', callRequest), param('passphrase', string)], async ({ chain }, request, passphrase) =>
     encodeData(await chain.signTransaction(request, passphrase)),
   ),
-
-  defineMethod('miner_setEtherbase', [param('address', address)], async ({ chain }, who) => {
-    await chain.configure({ coinbase: who });
-    return true;
-  }),
-  defineMethod('miner_setGasPrice', [param('gasPrice', uint256)], async ({ chain }, price) => {
-    await chain.configure({ gasPrice: price });
-    return true;
-  }),
-  defineMethod('miner_setExtra', [param('extra', data)], async ({ chain }, extra) => {
-    // The header's extraData holds at most 32 bytes.
-    if (extra.length > 32) throw invalidParams(`invalid argument 0 (extra): exceeds max length, ${extra.length} > 32 bytes`);
-    await chain.configure({ extraData: extra.length === 0 ? undefined : extra });
-    return true;
-  }),
+  defineMethod('personal_sign', [param('message', data), param('address', address)], ({ chain }, message, who) =>
+    encodeData(signDigest(chain.accounts, who, personalMessageDigest(message))),
+  ),
 ];

@@ -1,14 +1,14 @@
 /** eth_simulateV1 (chain_simulateV1): go-ethereum's simulated blocks, decoded and written as go-ethereum writes them. */
 import { bytesToHex } from '@ethereumjs/util';
-import { minedBlock } from '../../engine/blocks/blocks.js';
-import type { SimLog } from '../../engine/execution/simulateLogs.js';
-import type { SimulateOptions, SimulatedBlock, SimulatedBlockSpec, SimulatedCall } from '../../engine/execution/simulate.js';
-import { type Decoder, arrayOf, blockRef, boolean, callRequest, fail, optional, record } from '../codec.js';
-import { encodeData, encodeQuantity } from '../encode.js';
-import { formatBlock } from '../format.js';
-import type { Json, JsonObject } from '../json.js';
-import { defineMethod, optionalParam, param } from '../method.js';
-import { blockOverrides, stateOverrides } from '../overrides.js';
+import { minedBlock } from '../../../engine/blocks/blocks.js';
+import type { SimLog } from '../../../engine/execution/simulateLogs.js';
+import type { SimulateOptions, SimulatedBlock, SimulatedBlockSpec, SimulatedCall } from '../../../engine/execution/simulate.js';
+import { type Decoder, arrayOf, blockRef, boolean, callRequest, fail, optional, record } from '../../codec.js';
+import { encodeData, encodeQuantity } from '../../encode.js';
+import { formatBlock } from '../../format.js';
+import type { Json, JsonObject } from '../../json.js';
+import { defineMethod, optionalParam, param } from '../../method.js';
+import { blockOverrides, stateOverrides } from '../../overrides.js';
 
 const BLOCK_FIELDS = new Set(['blockOverrides', 'stateOverrides', 'calls']);
 const OPTION_FIELDS = new Set(['blockStateCalls', 'traceTransfers', 'validation', 'returnFullTransactions']);

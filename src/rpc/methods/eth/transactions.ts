@@ -1,20 +1,32 @@
 /**
- * Methods other tools' users call that chain-sim serves as those tools answer them: EIP-7702
- * authorizations signed with the node's keys, wallet-era names (eth_requestAccounts,
- * eth_networkId, EIP-7966's synchronous sends) and Anvil's account and node helpers.
- * docs/methods.md lists them.
+ * Sending transactions (EIP-7966's synchronous sends among them), filling them, signing with the
+ * node's owned accounts (EIP-7702 authorizations too), and the node's own pending transactions.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToBigInt } from '@ethereumjs/util';
-import { keccak256 } from '../../engine/util/keccak256.js';
-import { encodeData, encodeQuantity } from '../encode.js';
-import { authorizationTuple } from '../../engine/transactions/authorizations.js';
-import type { Chain } from '../../engine/chain.js';
-import { address, callRequest, data, uint256, uint64, unsignedAuthorization } from '../codec.js';
-import { RpcError, invalidParams } from '../errors.js';
-import { formatBlock, formatReceipt } from '../format.js';
-import type { Json } from '../json.js';
-import { defineMethod, optionalParam, param } from '../method.js';
+import { personalMessageDigest, signDigest } from '../../../engine/accounts/signing.js';
+import type { Chain } from '../../../engine/chain.js';
+import { authorizationTuple } from '../../../engine/transactions/authorizations.js';
+import { keccak256 } from '../../../engine/util/keccak256.js';
+import { address, callRequest, data, uint64, unsignedAuthorization } from '../../codec.js';
+import { encodeData, encodeQuantity } from '../../encode.js';
+import { RpcError, invalidParams } from '../../errors.js';
+import { formatReceipt, formatTransaction } from '../../format.js';
+import type { Json } from '../../json.js';
+import { defineMethod, optionalParam, param } from '../../method.js';
+import { parseTypedData, TypedDataError, typedDataDigest } from '../../typedData.js';
+
+/** The digest eth_signTypedData_v4 signs; bad typed data is -32602 naming the field. */
+const typedData = (value: unknown, path: string): Uint8Array => {
+  try {
+    return typedDataDigest(parseTypedData(value));
+  } catch (error) {
+    if (error instanceof TypedDataError) throw invalidParams(`invalid argument ${path}: ${error.message}`);
+    // A recursive struct type with a message nested deeper than the stack allows.
+    if (error instanceof RangeError) throw invalidParams(`invalid argument ${path}: typed data nested too deeply`);
+    throw error;
+  }
+};
 
 /** EIP-7966's default wait, and the longest a caller may ask for. */
 const DEFAULT_SYNC_TIMEOUT_MS = 2_000n;
@@ -93,7 +105,29 @@ const timeoutParam = optionalParam('timeout', (value, path) => {
   return ms;
 });
 
-export const dropinMethods = [
+export const transactionMethods = [
+  defineMethod({ name: 'chain_sendRawTransaction', aliases: ['eth_sendRawTransaction'] }, [param('signedTransaction', data)], async ({ chain }, raw) =>
+    chain.submitRawTransaction(raw),
+  ),
+  defineMethod({ name: 'chain_sendTransaction', aliases: ['eth_sendTransaction'] }, [param('transaction', callRequest)], async ({ chain }, request) =>
+    chain.sendTransaction(request),
+  ),
+  defineMethod(
+    { name: 'chain_sendUnsignedTransaction', aliases: ['eth_sendUnsignedTransaction'] },
+    [param('transaction', callRequest)],
+    async ({ chain }, request) => chain.sendUnsignedTransaction(request),
+  ),
+  defineMethod({ name: 'chain_signTransaction', aliases: ['eth_signTransaction'] }, [param('transaction', callRequest)], async ({ chain }, request) =>
+    encodeData(await chain.signTransaction(request)),
+  ),
+  defineMethod({ name: 'chain_sign', aliases: ['eth_sign'] }, [param('address', address), param('message', data)], ({ chain }, who, message) =>
+    encodeData(signDigest(chain.accounts, who, personalMessageDigest(message))),
+  ),
+  defineMethod(
+    { name: 'chain_signTypedData_v4', aliases: ['eth_signTypedData_v4', 'eth_signTypedData'] },
+    [param('address', address), param('typedData', typedData)],
+    ({ chain }, who, digest) => encodeData(signDigest(chain.accounts, who, digest)),
+  ),
   // An EIP-7702 authorization signed with one of the node's keys, as a signed authorizationList entry.
   defineMethod(
     { name: 'chain_signAuthorization', aliases: ['eth_signAuthorization'] },
@@ -120,48 +154,15 @@ export const dropinMethods = [
     const json: Record<string, Json> = { ...formatUnsigned(tx), hash: encodeData(keccak256(raw)) };
     return { raw: encodeData(raw), tx: json };
   }),
-  defineMethod('eth_requestAccounts', [], ({ chain }) => chain.accounts.list().map((a) => a.toString())),
-  defineMethod('eth_networkId', [], ({ chain }) => chain.chainId.toString()),
   defineMethod('eth_sendRawTransactionSync', [param('signedTransaction', data), timeoutParam], async ({ chain }, raw, timeout) =>
     receiptWhenMined(chain, await sentHash(chain.submitRawTransaction(raw)), timeout ?? DEFAULT_SYNC_TIMEOUT_MS),
   ),
   defineMethod('eth_sendTransactionSync', [param('transaction', callRequest), timeoutParam], async ({ chain }, request, timeout) =>
     receiptWhenMined(chain, await sentHash(chain.sendTransaction(request)), timeout ?? DEFAULT_SYNC_TIMEOUT_MS),
   ),
-  defineMethod('anvil_addBalance', [param('address', address), param('amount', uint256)], async ({ chain }, who, amount) => {
-    const balance = await chain.getBalance(who, { tag: 'latest' });
-    if (balance + amount >= 2n ** 256n) throw invalidParams('invalid argument 1 (amount): the balance would exceed 2^256-1');
-    await chain.modifyAccount(who, { balance: balance + amount });
-    return null;
+  // Pool transactions sent by the node's own accounts (go-ethereum's eth_pendingTransactions).
+  defineMethod({ name: 'chain_pendingTransactions', aliases: ['eth_pendingTransactions'] }, [], async ({ chain }) => {
+    const { pending, queued } = await chain.poolContent();
+    return [...pending, ...queued].filter((e) => chain.accounts.privateKeyOf(e.sender) !== undefined).map((e) => formatTransaction(e.tx, e.sender, undefined));
   }),
-  defineMethod('anvil_getGenesisTime', [], ({ chain }) => Number(chain.resolve({ number: 0n }).block.header.timestamp)),
-  // Anvil answers seconds, or null without interval mining.
-  defineMethod('anvil_getIntervalMining', [], ({ chain }) => (chain.intervalMs === undefined ? null : Math.max(1, Math.round(chain.intervalMs / 1000)))),
-  defineMethod('anvil_nodeInfo', [], ({ chain }) => {
-    const head = chain.head;
-    return {
-      currentBlockNumber: Number(head.number),
-      currentBlockTimestamp: Number(head.block.header.timestamp),
-      currentBlockHash: head.hashHex,
-      hardFork: chain.nextBlockCommon().hardfork(),
-      transactionOrder: chain.poolOrder,
-      environment: {
-        baseFee: Number(chain.nextBaseFee() ?? 0n),
-        chainId: Number(chain.chainId),
-        gasLimit: Number(chain.blockGasLimit),
-        gasPrice: Number((chain.nextBaseFee() ?? 0n) + 1_000_000_000n),
-      },
-      forkConfig: {},
-    };
-  }),
-  // evm_mine / anvil_mine that answer the blocks they mined, with their transactions (Anvil).
-  ...(['anvil_mine_detailed', 'evm_mine_detailed'] as const).map((name) =>
-    defineMethod(name, [optionalParam('timestamp', uint64)], async ({ chain }, timestamp) => {
-      const before = chain.head.number;
-      await chain.mineMany(1n, undefined, timestamp === 0n ? undefined : timestamp);
-      const mined: Json[] = [];
-      for (let n = before + 1n; n <= chain.head.number; n++) mined.push(formatBlock(chain.resolve({ number: n }), true));
-      return mined;
-    }),
-  ),
 ];

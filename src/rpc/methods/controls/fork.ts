@@ -1,11 +1,11 @@
 /**
- * Forking at run time: the `forking` options of hardhat_reset / anvil_reset / chain_reset
- * (decoded here, used by chain_reset in state.ts) and anvil_setRpcUrl.
+ * Resets and forking at run time: chain_reset (hardhat_reset, anvil_reset) back to the chain's
+ * start, or onto another fork point with the `forking` options decoded here, and anvil_setRpcUrl.
  */
-import type { ForkRequest } from '../../fork/controller.js';
-import type { ParamPath } from '../codec.js';
-import { invalidParams } from '../errors.js';
-import { defineMethod, param } from '../method.js';
+import type { ForkRequest } from '../../../fork/controller.js';
+import type { ParamPath } from '../../codec.js';
+import { invalidParams } from '../../errors.js';
+import { defineMethod, optionalParam, param } from '../../method.js';
 
 function blockNumberOf(value: unknown, path: string): bigint | undefined {
   if (value === undefined || value === null) return undefined;
@@ -18,7 +18,7 @@ function blockNumberOf(value: unknown, path: string): bigint | undefined {
  * `{ forking: { jsonRpcUrl, blockNumber } }` (Hardhat, viem, Anvil; Anvil's blockNumber alone keeps
  * the URL). viem sends `{ forking: { jsonRpcUrl: undefined } }` for a plain reset: undefined then.
  */
-export function resetOptions(value: unknown, path: ParamPath): ForkRequest | undefined {
+function resetOptions(value: unknown, path: ParamPath): ForkRequest | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidParams(`invalid argument ${path}: expected an options object`);
   const forking = (value as { forking?: unknown }).forking;
   if (forking === undefined || forking === null) return undefined;
@@ -33,6 +33,16 @@ export function resetOptions(value: unknown, path: ParamPath): ForkRequest | und
 }
 
 export const forkMethods = [
+  defineMethod(
+    { name: 'chain_reset', aliases: ['hardhat_reset', 'anvil_reset'] },
+    [optionalParam('options', resetOptions)],
+    async ({ chain, fork }, request) => {
+      if (fork) await fork.reset(request);
+      else if (request) throw invalidParams('forking is not available on this node');
+      else await chain.reset();
+      return true;
+    },
+  ),
   defineMethod(
     'anvil_setRpcUrl',
     [

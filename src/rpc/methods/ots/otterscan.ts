@@ -4,16 +4,16 @@
  * scan the chain's blocks (a local chain is short); call trees come from CallTracer.
  */
 import type { Address } from '@ethereumjs/util';
-import type { MinedBlock } from '../../engine/blocks/blocks.js';
-import type { Chain } from '../../engine/chain.js';
-import { type CallFrame, CallTracer, TraceBudget, traceTooLarge } from '../../engine/tracers/tracing.js';
-import { isPostMerge } from '../../engine/rules/hardforks.js';
-import { address, blockNumberOrTag, hash, index, quantity } from '../codec.js';
-import { encodeData, encodeQuantity } from '../encode.js';
-import { invalidParams, serverError } from '../errors.js';
-import { formatBlock, formatReceipt, formatTransaction } from '../format.js';
-import type { Json, JsonObject } from '../json.js';
-import { defineMethod, param } from '../method.js';
+import type { MinedBlock } from '../../../engine/blocks/blocks.js';
+import type { Chain } from '../../../engine/chain.js';
+import { type CallFrame, CallTracer, TraceBudget, traceTooLarge } from '../../../engine/tracers/tracing.js';
+import { isPostMerge } from '../../../engine/rules/hardforks.js';
+import { address, blockNumberOrTag, hash, index, quantity } from '../../codec.js';
+import { encodeData, encodeQuantity } from '../../encode.js';
+import { invalidParams, serverError } from '../../errors.js';
+import { formatBlock, formatReceipt, formatTransaction } from '../../format.js';
+import type { Json, JsonObject } from '../../json.js';
+import { defineMethod, param } from '../../method.js';
 
 /** The call tree of a mined transaction, or null for an unknown hash. */
 async function callTree(chain: Chain, txHash: string): Promise<{ root: CallFrame; failed: boolean; output: Uint8Array } | null> {

@@ -1,12 +1,11 @@
-/** Whole-state controls: dump, load and reset (with Anvil's and Hardhat's names). */
+/** Whole-state controls: dump and load (with Anvil's and Hardhat's names). */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { StateFileError, decodeStateFile, encodeStateFile } from '../../stateFile.js';
-import type { StateFile } from '../../stateFile.js';
-import { invalidParams } from '../errors.js';
-import { EngineError } from '../../engine/util/errors.js';
-import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
-import { resetOptions } from './fork.js';
-import { dumpedState } from '../../stateCapture.js';
+import { StateFileError, decodeStateFile, encodeStateFile } from '../../../stateFile.js';
+import type { StateFile } from '../../../stateFile.js';
+import { invalidParams } from '../../errors.js';
+import { EngineError } from '../../../engine/util/errors.js';
+import { type RpcContext, defineMethod, param } from '../../method.js';
+import { dumpedState } from '../../../stateCapture.js';
 
 function currentState({ chain, fork }: RpcContext): Promise<StateFile> {
   // On a fork the state is an overlay on the upstream's: its local accounts alone would load as another state (docs/forking.md).
@@ -59,14 +58,4 @@ export const stateMethods = [
     await chain.loadState(state.alloc);
     return true;
   }),
-  defineMethod(
-    { name: 'chain_reset', aliases: ['hardhat_reset', 'anvil_reset'] },
-    [optionalParam('options', resetOptions)],
-    async ({ chain, fork }, request) => {
-      if (fork) await fork.reset(request);
-      else if (request) throw invalidParams('forking is not available on this node');
-      else await chain.reset();
-      return true;
-    },
-  ),
 ];

@@ -1,11 +1,11 @@
-/** Fee suggestions and history: gasPrice, maxPriorityFeePerGas, feeHistory, blobBaseFee. */
-import type { MinedBlock } from '../../engine/blocks/blocks.js';
-import { effectiveGasPrice } from '../../engine/execution/miner.js';
-import { blockNumberOrTag } from '../codec.js';
-import { encodeQuantity } from '../encode.js';
-import { invalidParams } from '../errors.js';
-import type { Json } from '../json.js';
-import { defineMethod, optionalParam, param } from '../method.js';
+/** Fee suggestions and history: gasPrice, maxPriorityFeePerGas, feeHistory, blobBaseFee, baseFee. */
+import type { MinedBlock } from '../../../engine/blocks/blocks.js';
+import { effectiveGasPrice } from '../../../engine/execution/miner.js';
+import { blockNumberOrTag } from '../../codec.js';
+import { encodeQuantity } from '../../encode.js';
+import { invalidParams } from '../../errors.js';
+import type { Json } from '../../json.js';
+import { defineMethod, optionalParam, param } from '../../method.js';
 
 /** go-ethereum's cap on feeHistory's block count. */
 const MAX_FEE_HISTORY_BLOCKS = 1024;
@@ -88,4 +88,9 @@ export const feeMethods = [
       return result;
     },
   ),
+  // The next block's base fee, as go-ethereum answers it; null before London.
+  defineMethod({ name: 'chain_baseFee', aliases: ['eth_baseFee'] }, [], ({ chain }) => {
+    const fee = chain.nextBaseFee();
+    return fee === undefined ? null : encodeQuantity(fee);
+  }),
 ];

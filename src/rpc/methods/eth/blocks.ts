@@ -1,15 +1,14 @@
-/** Reading chain data: state at a block, blocks, transactions, receipts, uncles. */
-import { bytesToBigInt } from '@ethereumjs/util';
-import type { BlockRef } from '../../engine/chain.js';
-import type { MinedBlock } from '../../engine/blocks/blocks.js';
-import { address, arrayOf, blockNumberOrTag, blockRef, boolean, hash, index, storageSlot } from '../codec.js';
-import { encodeData, encodeQuantity } from '../encode.js';
-import { asInPendingBlock, formatBlock, formatPendingBlock, formatReceipt, formatTransaction, formatUncle } from '../format.js';
-import type { Json, JsonObject } from '../json.js';
-import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
-
-const LATEST: BlockRef = { tag: 'latest' };
-const at = (ref: BlockRef | undefined) => ref ?? LATEST;
+/**
+ * Reading the chain's blocks and what they hold: headers, transactions (by hash, by block and
+ * index, by sender and nonce; pending ones from the pool), receipts, uncles.
+ */
+import type { BlockRef } from '../../../engine/chain.js';
+import type { MinedBlock } from '../../../engine/blocks/blocks.js';
+import { address, blockNumberOrTag, blockRef, boolean, hash, index, uint64 } from '../../codec.js';
+import { encodeQuantity } from '../../encode.js';
+import { asInPendingBlock, formatBlock, formatHeader, formatPendingBlock, formatReceipt, formatTransaction, formatUncle } from '../../format.js';
+import type { Json, JsonObject } from '../../json.js';
+import { type RpcContext, defineMethod, param } from '../../method.js';
 
 /** The block a by-hash getter (or a by-number getter other than for `pending`) names. */
 function blockOrNull(ctx: RpcContext, ref: BlockRef): MinedBlock | undefined {
@@ -28,59 +27,8 @@ function transactionAt(mined: MinedBlock | undefined, i: number): Json {
   return mined && tx ? formatTransaction(tx, mined.senders[i]!, { mined, index: i }) : null;
 }
 
-/**
- * A storage key of eth_getProof, and how the answer names it: go-ethereum echoes a 32-byte
- * key as given and writes a shorter one as a QUANTITY.
- */
-const proofKey = (value: unknown, path: string): { slot: Uint8Array; label: string } => {
-  const slot = storageSlot(value, path);
-  const digits = (value as string).slice(2);
-  return { slot, label: digits.length === 64 ? encodeData(slot) : encodeQuantity(bytesToBigInt(slot)) };
-};
-
-export const readMethods = [
+export const blockMethods = [
   defineMethod({ name: 'chain_blockNumber', aliases: ['eth_blockNumber'] }, [], ({ chain }) => encodeQuantity(chain.head.number)),
-
-  defineMethod(
-    { name: 'chain_getBalance', aliases: ['eth_getBalance'] },
-    [param('address', address), optionalParam('block', blockRef)],
-    async ({ chain }, who, ref) => encodeQuantity(await chain.getBalance(who, at(ref))),
-  ),
-  defineMethod(
-    { name: 'chain_getTransactionCount', aliases: ['eth_getTransactionCount'] },
-    [param('address', address), optionalParam('block', blockRef)],
-    async ({ chain }, who, ref) => encodeQuantity(await chain.getTransactionCount(who, at(ref))),
-  ),
-  defineMethod(
-    { name: 'chain_getCode', aliases: ['eth_getCode'] },
-    [param('address', address), optionalParam('block', blockRef)],
-    async ({ chain }, who, ref) => encodeData(await chain.getCode(who, at(ref))),
-  ),
-  defineMethod(
-    { name: 'chain_getStorageAt', aliases: ['eth_getStorageAt'] },
-    [param('address', address), param('position', storageSlot), optionalParam('block', blockRef)],
-    async ({ chain }, who, slot, ref) => encodeData(await chain.getStorageAt(who, slot, at(ref))),
-  ),
-
-  defineMethod(
-    { name: 'chain_getProof', aliases: ['eth_getProof'] },
-    [param('address', address), param('storageKeys', arrayOf(proofKey, 1000)), optionalParam('block', blockRef)],
-    async ({ chain }, who, keys, ref) => {
-      const proof = await chain.getProof(
-        who,
-        keys.map((key) => key.slot),
-        at(ref),
-      );
-      // ethereumjs lists no storage for an account that does not exist: go-ethereum gives each key an empty proof.
-      return {
-        ...proof,
-        storageProof: keys.map((key, i) => {
-          const item = proof.storageProof[i];
-          return { key: key.label, value: encodeQuantity(BigInt(item?.value ?? 0)), proof: item?.proof ?? [] };
-        }),
-      };
-    },
-  ),
 
   defineMethod(
     { name: 'chain_getBlockByHash', aliases: ['eth_getBlockByHash'] },
@@ -111,6 +59,14 @@ export const readMethods = [
       return mined ? encodeQuantity(mined.block.transactions.length) : null;
     },
   ),
+  defineMethod({ name: 'chain_getHeaderByNumber', aliases: ['eth_getHeaderByNumber'] }, [param('block', blockNumberOrTag)], async ({ chain }, ref) => {
+    const mined = 'tag' in ref && ref.tag === 'pending' ? await chain.pendingBlock() : chain.find(ref);
+    return mined ? formatHeader(mined.block.header, 'tag' in ref && ref.tag === 'pending' ? undefined : mined.hashHex) : null;
+  }),
+  defineMethod({ name: 'chain_getHeaderByHash', aliases: ['eth_getHeaderByHash'] }, [param('blockHash', hash)], ({ chain }, h) => {
+    const mined = chain.find({ hash: h, requireCanonical: false });
+    return mined ? formatHeader(mined.block.header, mined.hashHex) : null;
+  }),
 
   defineMethod({ name: 'chain_getTransactionByHash', aliases: ['eth_getTransactionByHash'] }, [param('transactionHash', hash)], ({ chain }, h) => {
     const location = chain.transaction(h);
@@ -129,6 +85,22 @@ export const readMethods = [
     async (ctx, ref, i) => {
       const tx = transactionAt(await blockByNumber(ctx, ref), i);
       return tx && isPending(ref) ? asInPendingBlock(tx as JsonObject) : tx;
+    },
+  ),
+  defineMethod(
+    { name: 'chain_getTransactionBySenderAndNonce', aliases: ['eth_getTransactionBySenderAndNonce'] },
+    [param('address', address), param('nonce', uint64)],
+    async ({ chain }, who, nonce) => {
+      const { pending, queued } = await chain.poolContent();
+      const pooled = [...pending, ...queued].find((e) => e.sender.equals(who) && e.tx.nonce === nonce);
+      if (pooled) return formatTransaction(pooled.tx, pooled.sender, undefined);
+      // Newest first: a simulator's chain is short, and the sender's latest nonces are the ones asked for.
+      for (let n = chain.head.number; n > 0n; n--) {
+        const mined = chain.find({ number: n })!;
+        const index = mined.block.transactions.findIndex((tx, i) => tx.nonce === nonce && mined.senders[i]!.equals(who));
+        if (index >= 0) return formatTransaction(mined.block.transactions[index]!, who, { mined, index });
+      }
+      return null;
     },
   ),
   defineMethod({ name: 'chain_getTransactionReceipt', aliases: ['eth_getTransactionReceipt'] }, [param('transactionHash', hash)], ({ chain }, h) => {

@@ -1,8 +1,8 @@
 /** Message calls that create no transaction: eth_call, eth_estimateGas, eth_createAccessList. */
-import { blockRef, callRequest } from '../codec.js';
-import { encodeData, encodeQuantity } from '../encode.js';
-import { defineMethod, optionalParam, param } from '../method.js';
-import { blockOverrides, callOverrides, stateOverrides } from '../overrides.js';
+import { blockRef, callRequest } from '../../codec.js';
+import { encodeData, encodeQuantity } from '../../encode.js';
+import { defineMethod, optionalParam, param } from '../../method.js';
+import { blockOverrides, callOverrides, stateOverrides } from '../../overrides.js';
 
 export const executionMethods = [
   defineMethod(

@@ -1,14 +1,14 @@
 /** Filters polled for changes (logs, blocks, pending transactions) and log queries (getLogs). */
-import type { FilterChanges } from '../../engine/logs/filters.js';
-import { type FoundLog, TooManyLogsError } from '../../engine/logs/logQuery.js';
-import { quantity } from '../codec.js';
-import { encodeQuantity } from '../encode.js';
-import { ErrorCode, RpcError, invalidParams } from '../errors.js';
-import { formatLog } from '../format.js';
-import type { Json } from '../json.js';
-import { logFilter } from '../logFilter.js';
-import { type RpcContext, defineMethod, optionalParam, param } from '../method.js';
-import type { SubscriptionKind, Subscriptions } from '../subscriptions.js';
+import type { FilterChanges } from '../../../engine/logs/filters.js';
+import { type FoundLog, TooManyLogsError } from '../../../engine/logs/logQuery.js';
+import { quantity } from '../../codec.js';
+import { encodeQuantity } from '../../encode.js';
+import { ErrorCode, RpcError, invalidParams } from '../../errors.js';
+import { formatLog } from '../../format.js';
+import type { Json } from '../../json.js';
+import { logFilter } from '../../logFilter.js';
+import { type RpcContext, defineMethod, optionalParam, param } from '../../method.js';
+import type { SubscriptionKind, Subscriptions } from '../../subscriptions.js';
 
 /** The code Infura, Alchemy and others answer an oversized log query with; clients know to split the range. */
 export const LIMIT_EXCEEDED = -32005;

@@ -2,23 +2,14 @@
  * debug_traceTransaction and debug_traceCall with go-ethereum's built-in tracers (the struct
  * logger by default; traceOutput.ts). Output is go-ethereum's JSON, field for field.
  */
-import { TraceBudget } from '../../engine/tracers/tracing.js';
-import { blockRef, callRequest, hash } from '../codec.js';
-import { serverError } from '../errors.js';
-import { defineMethod, optionalParam, param } from '../method.js';
-import type { CallOverrides } from '../../engine/state/overrides.js';
-import { blockOverrides, callOverrides, stateOverrides } from '../overrides.js';
-import { type TracerConfig, traceConfig } from '../traceConfig.js';
-import { startTrace } from '../traceOutput.js';
-
-export const DEFAULT_TRACE_CONFIG: TracerConfig = {
-  tracer: 'structLogs',
-  disableStack: false,
-  disableStorage: false,
-  enableMemory: false,
-  enableReturnData: false,
-  limit: 0,
-};
+import { TraceBudget } from '../../../engine/tracers/tracing.js';
+import { blockRef, callRequest, hash } from '../../codec.js';
+import { serverError } from '../../errors.js';
+import { defineMethod, optionalParam, param } from '../../method.js';
+import type { CallOverrides } from '../../../engine/state/overrides.js';
+import { blockOverrides, callOverrides, stateOverrides } from '../../overrides.js';
+import { DEFAULT_TRACE_CONFIG, type TracerConfig, traceConfig } from '../../traceConfig.js';
+import { startTrace } from '../../traceOutput.js';
 
 /** go-ethereum's TraceCallConfig: a trace config with `stateOverrides` and `blockOverrides` beside it. */
 const traceCallConfig = (value: unknown, path: string): { trace: TracerConfig; overrides: CallOverrides | undefined } => {
@@ -33,7 +24,7 @@ const traceCallConfig = (value: unknown, path: string): { trace: TracerConfig; o
   };
 };
 
-export const debugMethods = [
+export const debugTraceMethods = [
   defineMethod(
     { name: 'chain_traceTransaction', aliases: ['debug_traceTransaction'] },
     [param('transactionHash', hash), optionalParam('config', traceConfig)],

@@ -1,16 +1,17 @@
 /**
  * Raw consensus data, as go-ethereum serves it: debug_getRawBlock, debug_getRawHeader,
  * debug_getRawReceipts (a block by number, tag or hash), debug_getRawTransaction and the
- * eth_getRawTransactionBy* getters (a transaction's EIP-2718 encoding).
+ * eth_getRawTransactionBy* getters (a transaction's EIP-2718 encoding). Those sit here, not in
+ * eth/, with the helpers they share: eth_getRawTransactionByHash's handler is debug_getRawTransaction's.
  */
-import type { MinedBlock } from '../../engine/blocks/blocks.js';
-import type { BlockRef } from '../../engine/chain.js';
-import { encodeReceiptRecord } from '../../engine/blocks/rawData.js';
-import { blockNumberOrTag, blockRef, hash, index } from '../codec.js';
-import { encodeData } from '../encode.js';
-import { serverError } from '../errors.js';
-import type { Json } from '../json.js';
-import { type RpcContext, defineMethod, param } from '../method.js';
+import type { MinedBlock } from '../../../engine/blocks/blocks.js';
+import type { BlockRef } from '../../../engine/chain.js';
+import { encodeReceiptRecord } from '../../../engine/blocks/rawData.js';
+import { blockNumberOrTag, blockRef, hash, index } from '../../codec.js';
+import { encodeData } from '../../encode.js';
+import { serverError } from '../../errors.js';
+import type { Json } from '../../json.js';
+import { type RpcContext, defineMethod, param } from '../../method.js';
 
 /**
  * The block named. go-ethereum: an unknown hash is an error; an unknown number reads as no

@@ -5,17 +5,16 @@
  * answer share one size budget (tracing.ts's TraceBudget), so a full block is bounded as
  * one transaction's trace is.
  */
-import type { Chain } from '../../engine/chain.js';
-import type { BlockToTrace } from '../../engine/tracers/blockTrace.js';
-import { TraceBudget } from '../../engine/tracers/tracing.js';
-import { blockNumberOrTag, data, hash } from '../codec.js';
-import { encodeData } from '../encode.js';
-import { serverError } from '../errors.js';
-import type { Json } from '../json.js';
-import { defineMethod, optionalParam, param } from '../method.js';
-import { type TracerConfig, traceConfig } from '../traceConfig.js';
-import { type ActiveTrace, startTrace } from '../traceOutput.js';
-import { DEFAULT_TRACE_CONFIG } from './debug.js';
+import type { Chain } from '../../../engine/chain.js';
+import type { BlockToTrace } from '../../../engine/tracers/blockTrace.js';
+import { TraceBudget } from '../../../engine/tracers/tracing.js';
+import { blockNumberOrTag, data, hash } from '../../codec.js';
+import { encodeData } from '../../encode.js';
+import { serverError } from '../../errors.js';
+import type { Json } from '../../json.js';
+import { defineMethod, optionalParam, param } from '../../method.js';
+import { DEFAULT_TRACE_CONFIG, type TracerConfig, traceConfig } from '../../traceConfig.js';
+import { type ActiveTrace, startTrace } from '../../traceOutput.js';
 
 async function traceBlock(chain: Chain, target: BlockToTrace, config: TracerConfig = DEFAULT_TRACE_CONFIG): Promise<Json> {
   const budget = new TraceBudget();

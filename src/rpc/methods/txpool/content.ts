@@ -1,11 +1,12 @@
 /** The transaction pool as go-ethereum's txpool_* methods show it: pending (runnable now) and queued (behind a nonce gap). */
 import { toChecksumAddress } from '@ethereumjs/util';
-import type { PooledTransaction } from '../../engine/transactions/txpool.js';
-import { maxFeePerGas } from '../../engine/transactions/validation.js';
-import { encodeQuantity } from '../encode.js';
-import { formatTransaction } from '../format.js';
-import type { Json, JsonObject } from '../json.js';
-import { defineMethod } from '../method.js';
+import type { PooledTransaction } from '../../../engine/transactions/txpool.js';
+import { maxFeePerGas } from '../../../engine/transactions/validation.js';
+import { address } from '../../codec.js';
+import { encodeQuantity } from '../../encode.js';
+import { formatTransaction } from '../../format.js';
+import type { Json, JsonObject } from '../../json.js';
+import { defineMethod, param } from '../../method.js';
 
 /** go-ethereum's layout: checksummed sender → decimal nonce → value. */
 function bySenderAndNonce(entries: readonly PooledTransaction[], value: (entry: PooledTransaction) => Json): JsonObject {
@@ -25,7 +26,7 @@ function summary({ tx }: PooledTransaction): string {
 
 const details = (entry: PooledTransaction): Json => formatTransaction(entry.tx, entry.sender, undefined);
 
-export const poolMethods = [
+export const txpoolMethods = [
   defineMethod({ name: 'chain_txpoolStatus', aliases: ['txpool_status'] }, [], async ({ chain }) => {
     const { pending, queued } = await chain.poolContent();
     return { pending: encodeQuantity(pending.length), queued: encodeQuantity(queued.length) };
@@ -37,5 +38,14 @@ export const poolMethods = [
   defineMethod({ name: 'chain_txpoolInspect', aliases: ['txpool_inspect'] }, [], async ({ chain }) => {
     const { pending, queued } = await chain.poolContent();
     return { pending: bySenderAndNonce(pending, summary), queued: bySenderAndNonce(queued, summary) };
+  }),
+  defineMethod('txpool_contentFrom', [param('address', address)], async ({ chain }, who) => {
+    const { pending, queued } = await chain.poolContent();
+    const byNonce = (entries: typeof pending): JsonObject => {
+      const out: JsonObject = {};
+      for (const e of entries) if (e.sender.equals(who)) out[e.tx.nonce.toString()] = formatTransaction(e.tx, e.sender, undefined);
+      return out;
+    };
+    return { pending: byNonce(pending), queued: byNonce(queued) };
   }),
 ];
