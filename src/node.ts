@@ -23,6 +23,8 @@ import { printTraces } from './printTraces.js';
 import { writeAccountsFile } from './accountsOut.js';
 import type { Alloc } from './engine/state/stateDump.js';
 import { CREATE2_DEPLOYER_ADDRESS, create2DeployerAccount } from './engine/blocks/create2Deployer.js';
+import { startupRoots } from './contracts/artifactFiles.js';
+import { ContractRegistry } from './contracts/registry.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 /**
@@ -55,10 +57,14 @@ export interface SimNode {
   readonly stateSaver: StateSaver | undefined;
   /** The fork (fork/controller.ts): its session is undefined while the chain is local. */
   readonly fork: ForkController;
+  /** The project's contracts (--artifacts, chain_loadArtifacts), read when first needed. */
+  readonly contracts: ContractRegistry;
 }
 
 export async function startNode(input: ChainSimOptions | ResolvedOptions): Promise<SimNode> {
   const { options, saved, fixtures, genesis, forkSession, fileAlloc, genesisTimestamp } = await mergeStartupSources(input);
+  // Only the folders are listed now (a path given that holds no compiler output is refused here); files are read when needed.
+  const contracts = new ContractRegistry(startupRoots(options.artifacts), (message) => console.error(`chain-sim: ${message}`));
   const keyed = options.accountKeys.map(({ privateKey }) => ({ address: createAddressFromPrivateKey(privateKey), privateKey }));
   const accounts = [...deriveAccounts(options.mnemonic, options.accounts, options.derivationPath), ...keyed];
   // Keys given with a balance get it through the genesis alloc, which is written after the prefunded accounts.
@@ -128,7 +134,17 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   const requestLog = { enabled: options.verbose };
   const dispatcher = new Dispatcher(
     routeForkHistory(withCompatForms(buildMethodTable(), options)),
-    { chain, filters, clientVersion: clientVersionOf(options), pow, requestLog, dialect: { current: 'hardhat' }, fork, networkId: options.networkId },
+    {
+      chain,
+      filters,
+      clientVersion: clientVersionOf(options),
+      pow,
+      requestLog,
+      dialect: { current: 'hardhat' },
+      fork,
+      networkId: options.networkId,
+      contracts,
+    },
     {
       maxBatchSize: options.maxBatchSize,
       onInternalError: (error, method) => {
@@ -147,6 +163,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     dispatcher,
     stateSaver,
     fork,
+    contracts,
     close: () => {
       fork.close();
       stateSaver?.stop();
