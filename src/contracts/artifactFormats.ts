@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import type { AbiItem } from './abi.js';
-import { type Compilation, type CompiledContract, parseBytecode } from './compiled.js';
+import { type Compilation, type CompiledContract, parseBytecode, withLibraryGuard } from './compiled.js';
 
 /** A file the tools write that is not valid JSON (a compile still writing it, a damaged file). */
 export class ArtifactFileError extends Error {
@@ -79,7 +79,7 @@ function contractsOfOutput(output: Obj, file: string, compilation: Compilation, 
         sourceName: names.get(sourceName) ?? sourceName,
         abi: abiOf(entry.abi),
         creation: parseBytecode(bytecode.object, bytecode.sourceMap, bytecode.linkReferences, undefined),
-        runtime: parseBytecode(deployed.object, deployed.sourceMap, deployed.linkReferences, deployed.immutableReferences),
+        runtime: withLibraryGuard(parseBytecode(deployed.object, deployed.sourceMap, deployed.linkReferences, deployed.immutableReferences)),
         file,
         compilation,
       });
@@ -100,7 +100,7 @@ function foundryContract(json: Obj, file: string): CompiledContract {
     sourceName: target?.[0] ?? path.basename(path.dirname(file)),
     abi: abiOf(json.abi),
     creation: parseBytecode(bytecode.object, bytecode.sourceMap, bytecode.linkReferences, undefined),
-    runtime: parseBytecode(deployed.object, deployed.sourceMap, deployed.linkReferences, deployed.immutableReferences),
+    runtime: withLibraryGuard(parseBytecode(deployed.object, deployed.sourceMap, deployed.linkReferences, deployed.immutableReferences)),
     file,
     compilation: undefined,
   };

@@ -59,6 +59,18 @@ function rangesOf(references: unknown): ByteRange[] {
   return ranges;
 }
 
+/**
+ * A library's runtime code starts with `PUSH20 <its own address> ADDRESS EQ` (the guard against
+ * calls that are not DELEGATECALLs); solc leaves the address zero and the library's constructor
+ * writes it: those 20 bytes are the deployment's.
+ */
+export function withLibraryGuard(runtime: Bytecode | undefined): Bytecode | undefined {
+  const code = runtime?.code;
+  if (!runtime || !code || code.length < 23 || code[0] !== 0x73 || code[21] !== 0x30 || code[22] !== 0x14) return runtime;
+  if (code.subarray(1, 21).some((byte) => byte !== 0)) return runtime;
+  return { ...runtime, variable: [{ start: 1, length: 20 }, ...runtime.variable].sort((a, b) => a.start - b.start) };
+}
+
 /** A library placeholder in solc's hex: `__$<34 hex digits>$__` (or the older `__Name____`), 40 characters. */
 const PLACEHOLDER = /__.{36}__/g;
 

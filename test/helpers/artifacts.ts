@@ -51,13 +51,16 @@ export interface SolcRun {
 
 const solcRuns = new Map<string, SolcRun>();
 
-/** The project compiled by solc-js, its files named `<prefix><File>.sol` (Hardhat's output selection). */
-export function compileProject(prefix = 'contracts/', optimizer = false): SolcRun {
-  const key = `${prefix}|${optimizer}`;
+/**
+ * The project compiled by solc-js, its files named `<prefix><File>.sol` (Hardhat's output
+ * selection); `comment` is appended to every file (the same code, other metadata).
+ */
+export function compileProject(prefix = 'contracts/', optimizer = false, comment = ''): SolcRun {
+  const key = `${prefix}|${optimizer}|${comment}`;
   const cached = solcRuns.get(key);
   if (cached) return cached;
   const solc = require('solc') as { compile(input: string, callbacks: object): string; version(): string };
-  const sources = Object.fromEntries(Object.entries(projectSources()).map(([file, content]) => [`${prefix}${file}`, { content }]));
+  const sources = Object.fromEntries(Object.entries(projectSources()).map(([file, content]) => [`${prefix}${file}`, { content: content + comment }]));
   const input = {
     language: 'Solidity',
     sources,
@@ -72,7 +75,7 @@ export function compileProject(prefix = 'contracts/', optimizer = false): SolcRu
   const findImport = (file: string) => {
     const local = file.startsWith(prefix) ? path.join(SOURCES, file.slice(prefix.length)) : path.join(REPO, 'node_modules', file);
     try {
-      return { contents: readFileSync(local, 'utf8') };
+      return { contents: readFileSync(local, 'utf8') + (file.startsWith(prefix) ? comment : '') };
     } catch {
       return { error: `not found: ${file}` };
     }
@@ -154,4 +157,39 @@ export function foundryProject(): Promise<string | undefined> {
     return dir;
   })();
   return foundry;
+}
+
+/** Anything with EIP-1193's request: the in-process provider, or a forked one. */
+export interface Requester {
+  request(args: { method: string; params?: readonly unknown[] }): Promise<unknown>;
+}
+
+export const DEPLOYER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+
+/**
+ * Deploys `name` of `run` with ABI-encoded constructor arguments (hex without 0x), its library
+ * placeholders filled with `libraries` (library name to address); answers the address.
+ */
+export async function deploy(provider: Requester, run: SolcRun, name: string, args = '', libraries: Record<string, string> = {}): Promise<string> {
+  const contract = Object.values(run.output.contracts).find((byName) => byName[name])?.[name];
+  if (!contract) throw new Error(`no contract ${name}`);
+  let code = contract.evm.bytecode.object;
+  const links = (contract.evm.bytecode as { linkReferences?: Record<string, Record<string, { start: number; length: number }[]>> }).linkReferences ?? {};
+  for (const byLibrary of Object.values(links)) {
+    for (const [library, places] of Object.entries(byLibrary)) {
+      const address = libraries[library];
+      if (!address) throw new Error(`${name} needs library ${library}`);
+      for (const { start } of places) code = code.slice(0, start * 2) + address.slice(2).toLowerCase() + code.slice(start * 2 + 40);
+    }
+  }
+  const hash = await provider.request({ method: 'eth_sendTransaction', params: [{ from: DEPLOYER, data: `0x${code}${args}`, gas: '0xf42400' }] });
+  const receipt = (await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: string; status: string };
+  if (receipt.status !== '0x1') throw new Error(`deploying ${name} failed`);
+  return receipt.contractAddress;
+}
+
+/** A 32-byte ABI word (hex without 0x) for a number or an address. */
+export function word(value: bigint | number | string): string {
+  const n = typeof value === 'string' ? BigInt(value) : BigInt(value);
+  return n.toString(16).padStart(64, '0');
 }
