@@ -18,6 +18,7 @@ import { buildMethodTable } from './rpc/table.js';
 import { ForkController } from './fork/controller.js';
 import { routeForkHistory } from './fork/router.js';
 import { withCompatForms } from './rpc/compatForms.js';
+import { withContractFailures } from './rpc/contractFailures.js';
 import { applyStartupSettings, configuredMining } from './startupSettings.js';
 import { printTraces } from './printTraces.js';
 import { writeAccountsFile } from './accountsOut.js';
@@ -133,7 +134,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   });
   const requestLog = { enabled: options.verbose };
   const dispatcher = new Dispatcher(
-    routeForkHistory(withCompatForms(buildMethodTable(), options)),
+    routeForkHistory(withContractFailures(withCompatForms(buildMethodTable(), options))),
     {
       chain,
       filters,
@@ -144,6 +145,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
       fork,
       networkId: options.networkId,
       contracts,
+      print: options.logger,
     },
     {
       maxBatchSize: options.maxBatchSize,

@@ -19,11 +19,14 @@ export interface RequestArguments {
 export class ProviderRpcError extends Error {
   readonly code: number;
   readonly data: Json | undefined;
-  constructor(code: number, message: string, data?: Json) {
+  /** A failure explained with the project's contracts, as over HTTP (docs/contracts.md); absent otherwise. */
+  readonly decoded?: Json;
+  constructor(code: number, message: string, data?: Json, decoded?: Json) {
     super(message);
     this.name = 'ProviderRpcError';
     this.code = code;
     this.data = data;
+    if (decoded !== undefined) this.decoded = decoded;
   }
 }
 
@@ -67,7 +70,7 @@ export class ChainSimProvider extends EventEmitter {
     try {
       return await dispatcher.call(args.method, args.params);
     } catch (error) {
-      if (error instanceof RpcError) throw new ProviderRpcError(error.code, error.message, error.data);
+      if (error instanceof RpcError) throw new ProviderRpcError(error.code, error.message, error.data, error.decoded);
       throw error;
     }
   }
@@ -101,7 +104,11 @@ export class ChainSimProvider extends EventEmitter {
       (result) => callback(null, { jsonrpc: '2.0', id: payload.id ?? null, result }),
       (error: unknown) => {
         const e = error instanceof ProviderRpcError ? error : new ProviderRpcError(-32603, 'internal error');
-        callback(e, { jsonrpc: '2.0', id: payload.id ?? null, error: { code: e.code, message: e.message, data: e.data } });
+        callback(e, {
+          jsonrpc: '2.0',
+          id: payload.id ?? null,
+          error: { code: e.code, message: e.message, data: e.data, ...(e.decoded === undefined ? {} : { decoded: e.decoded }) },
+        });
       },
     );
   }

@@ -35,6 +35,8 @@ export interface RpcContext {
   readonly dialect?: { current: 'hardhat' | 'anvil' };
   /** The project's contracts (--artifacts, chain_loadArtifacts): names and ABIs for failures and traces. */
   readonly contracts?: ContractRegistry;
+  /** The node's console (its logger): explained failures are printed there. */
+  readonly print?: (line: string) => void;
   /** The connection's eth_subscribe state; absent over plain HTTP, which cannot push. */
   readonly subscriptions?: Subscriptions;
 }

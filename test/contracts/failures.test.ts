@@ -1,0 +1,162 @@
+import { expect } from 'chai';
+import { Interface } from 'ethers';
+import { type ChainSimProvider, createProvider } from '../../src/index.js';
+import { DEPLOYER, type SolcRun, compileProject, deploy, solcJsonFolder, word } from '../helpers/artifacts.js';
+import { requestError } from '../helpers/rpc.js';
+
+const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+/** The project deployed on a provider: Token (1000 to the deployer), LinkedMath, Vault over the token, a Proxy to the token. */
+export async function deployProject(provider: ChainSimProvider, run: SolcRun) {
+  const abi = (name: string) => new Interface(Object.values(run.output.contracts).find((c) => c[name])![name]!.abi as never);
+  const token = await deploy(provider, run, 'Token', word(1000));
+  const library = await deploy(provider, run, 'LinkedMath');
+  const vault = await deploy(provider, run, 'Vault', word(token), { LinkedMath: library });
+  const proxy = await deploy(provider, run, 'Proxy', word(token));
+  return { token, library, vault, proxy, Token: abi('Token'), Vault: abi('Vault') };
+}
+
+type Decoded = {
+  message: string;
+  reason: Record<string, unknown>;
+  stack: { contract: string; function: string; file?: string; address?: string; call: string }[];
+};
+
+describe('artifacts: failures explained with the contracts', function () {
+  this.timeout(120_000);
+  let run: SolcRun;
+  let provider: ChainSimProvider;
+  let plain: ChainSimProvider;
+  let project: Awaited<ReturnType<typeof deployProject>>;
+  const printed: string[] = [];
+
+  before(async () => {
+    run = compileProject();
+    provider = createProvider({ artifacts: [solcJsonFolder()], logger: (line) => printed.push(line) });
+    project = await deployProject(provider, run);
+    plain = createProvider({ quiet: true, artifacts: false });
+    await deployProject(plain, run);
+  });
+  after(async () => {
+    await provider.disconnect();
+    await plain.disconnect();
+  });
+  beforeEach(() => printed.splice(0));
+
+  const call = (to: string, data: string, from = DEPLOYER) => requestError(provider, 'eth_call', [{ from, to, data }, 'latest']);
+
+  it('eth_call: a custom error by name and values in the message, the revert bytes still in data, the whole in decoded', async () => {
+    const data = project.Token.encodeFunctionData('transfer', [OTHER, 5000]);
+    const error = await call(project.token, data);
+    const revert = project.Token.encodeErrorResult('InsufficientBalance', [1000, 5000]);
+    expect(error).to.include({ code: 3, message: "execution reverted: custom error 'InsufficientBalance(1000, 5000)'", data: revert });
+    const decoded = (error.error as { decoded: Decoded }).decoded;
+    expect(decoded).to.deep.equal({
+      message: "VM Exception while processing transaction: reverted with custom error 'InsufficientBalance(1000, 5000)'",
+      reason: {
+        kind: 'customError',
+        name: 'InsufficientBalance',
+        signature: 'InsufficientBalance(uint256,uint256)',
+        args: [
+          { name: 'available', type: 'uint256', value: '1000' },
+          { name: 'required', type: 'uint256', value: '5000' },
+        ],
+      },
+      stack: [
+        { contract: 'Token', function: 'transfer', signature: 'transfer(address,uint256)', file: 'contracts/Token.sol', address: project.token, call: 'CALL' },
+      ],
+    });
+    expect(printed).to.deep.equal([
+      "Call failed: VM Exception while processing transaction: reverted with custom error 'InsufficientBalance(1000, 5000)'",
+      '    at Token.transfer (contracts/Token.sol)',
+    ]);
+    // Without artifacts: go-ethereum's answer, as before.
+    const bare = await requestError(plain, 'eth_call', [{ from: DEPLOYER, to: project.token, data }, 'latest']);
+    expect(bare).to.include({ code: 3, message: 'execution reverted', data: revert });
+    expect((bare.error as { decoded?: unknown }).decoded).to.equal(undefined);
+  });
+
+  it('through an external call, a linked library (DELEGATECALL) and a proxy: each frame named, innermost first', async () => {
+    const nested = (await call(project.vault, project.Vault.encodeFunctionData('withdraw', [5]))).error as { message: string; decoded: Decoded };
+    expect(nested.message).to.equal("execution reverted: custom error 'InsufficientBalance(0, 5)'");
+    expect(nested.decoded.stack.map((f) => `${f.contract}.${f.function} ${f.call}`)).to.deep.equal(['Token.transfer CALL', 'Vault.withdraw CALL']);
+    expect(nested.decoded.stack[0]!.address).to.equal(project.token);
+
+    const library = (await call(project.vault, project.Vault.encodeFunctionData('withdraw', [2000]))).error as { message: string; decoded: Decoded };
+    expect(library.message).to.equal("execution reverted: custom error 'TooLarge(2000, 1000)'");
+    expect(library.decoded.stack.map((f) => `${f.contract}.${f.function} ${f.call}`)).to.deep.equal(['LinkedMath.capped DELEGATECALL', 'Vault.withdraw CALL']);
+    // The library ran in the vault's context: the frame's address is the vault's.
+    expect(library.decoded.stack[0]!.address).to.equal(project.vault);
+
+    const proxied = (await call(project.proxy, project.Token.encodeFunctionData('transfer', [OTHER, 7]))).error as { message: string; decoded: Decoded };
+    expect(proxied.message).to.equal("execution reverted: custom error 'InsufficientBalance(0, 7)'");
+    expect(proxied.decoded.stack.map((f) => `${f.contract}.${f.function} ${f.call}`)).to.deep.equal(['Token.transfer DELEGATECALL', 'Proxy.<fallback> CALL']);
+    expect(printed.slice(-3)).to.deep.equal([
+      "Call failed: VM Exception while processing transaction: reverted with custom error 'InsufficientBalance(0, 7)'",
+      '    at Token.transfer (contracts/Token.sol)',
+      '    at Proxy.<fallback> (contracts/Vault.sol)',
+    ]);
+  });
+
+  it('a failed send (Hardhat mode): Hardhat’s message with the custom error, its data object as before, decoded beside it', async () => {
+    const data = project.Token.encodeFunctionData('transfer', [OTHER, 5000]);
+    const error = await requestError(provider, 'eth_sendTransaction', [{ from: DEPLOYER, to: project.token, data, gas: '0x100000' }]);
+    const message = "Error: VM Exception while processing transaction: reverted with custom error 'InsufficientBalance(1000, 5000)'";
+    expect(error).to.include({ code: -32603, message });
+    const body = error.data as { message: string; txHash: string; data: string };
+    expect(body).to.include({ message, data: project.Token.encodeErrorResult('InsufficientBalance', [1000, 5000]) });
+    expect(body.txHash).to.match(/^0x[0-9a-f]{64}$/);
+    const decoded = (error.error as { decoded: Decoded }).decoded;
+    expect(decoded.stack.map((f) => `${f.contract}.${f.function}`)).to.deep.equal(['Token.transfer']);
+    expect(printed[0]).to.equal(`Transaction ${body.txHash} failed: ${message.slice('Error: '.length)}`);
+  });
+
+  it('Error(string), panics and an empty revert: reasons decoded, go-ethereum’s messages kept for code 3', async () => {
+    const reasonOf = async (data: string) => (await call(project.token, data)).error as { message: string; decoded: Decoded };
+    const text = await reasonOf(project.Token.encodeFunctionData('fail', ['nope']));
+    expect(text.message).to.equal('execution reverted: nope');
+    expect(text.decoded.message).to.equal("VM Exception while processing transaction: reverted with reason string 'nope'");
+    expect(text.decoded.reason).to.deep.equal({ kind: 'errorString', text: 'nope' });
+
+    const panic = await reasonOf(project.Token.encodeFunctionData('overflow', [1]));
+    expect(panic.message).to.equal('execution reverted: arithmetic underflow or overflow');
+    expect(panic.decoded.message).to.equal(
+      'VM Exception while processing transaction: reverted with panic code 0x11 (Arithmetic operation overflowed outside of an unchecked block)',
+    );
+    expect(panic.decoded.reason).to.deep.equal({ kind: 'panic', code: '0x11', description: 'Arithmetic operation overflowed outside of an unchecked block' });
+
+    const division = await reasonOf(project.Token.encodeFunctionData('divide', [1, 0]));
+    expect(division.decoded.reason).to.deep.equal({ kind: 'panic', code: '0x12', description: 'Division or modulo division by zero' });
+
+    const empty = await reasonOf(project.Token.encodeFunctionData('failEmpty'));
+    expect(empty.message).to.equal('execution reverted');
+    expect(empty.decoded.message).to.equal('Transaction reverted without a reason string');
+    expect(empty.decoded.reason).to.deep.equal({ kind: 'empty' });
+  });
+
+  it('an error declared in an interface, raised by the contract that inherits it', async () => {
+    const error = await call(project.token, project.Token.encodeFunctionData('mint', [OTHER, 1]), OTHER);
+    expect(error.message).to.equal(`execution reverted: custom error 'Unauthorized("${OTHER}")'`);
+    expect((error.error as { decoded: Decoded }).decoded.reason).to.deep.include({ name: 'Unauthorized', signature: 'Unauthorized(address)' });
+  });
+
+  it('eth_estimateGas: the same explanation', async () => {
+    const error = await requestError(provider, 'eth_estimateGas', [
+      { from: DEPLOYER, to: project.vault, data: project.Vault.encodeFunctionData('withdraw', [5]) },
+    ]);
+    expect(error).to.include({ code: 3, message: "execution reverted: custom error 'InsufficientBalance(0, 5)'" });
+    expect((error.error as { decoded: Decoded }).decoded.stack.map((f) => f.contract)).to.deep.equal(['Token', 'Vault']);
+    expect(printed[0]).to.match(/^Gas estimate failed: /);
+  });
+
+  it('a contract the artifacts do not have: its frame unrecognised, its error undecoded', async () => {
+    await provider.request({ method: 'chain_setCode', params: ['0x00000000000000000000000000000000000000cc', '0x63deadbeef60e01b60005260046000fd'] });
+    const error = await call('0x00000000000000000000000000000000000000cc', '0x');
+    expect(error.message).to.equal('execution reverted');
+    const decoded = (error.error as { decoded: Decoded }).decoded;
+    expect(decoded.message).to.equal('VM Exception while processing transaction: reverted with an unrecognized custom error (return data: 0xdeadbeef)');
+    expect(decoded.stack).to.deep.equal([
+      { contract: '<UnrecognizedContract>', function: '<unknown>', address: '0x00000000000000000000000000000000000000cc', call: 'CALL' },
+    ]);
+  });
+});
