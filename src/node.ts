@@ -26,6 +26,7 @@ import type { Alloc } from './engine/state/stateDump.js';
 import { CREATE2_DEPLOYER_ADDRESS, create2DeployerAccount } from './engine/blocks/create2Deployer.js';
 import { startupRoots } from './contracts/artifactFiles.js';
 import { ContractRegistry } from './contracts/registry.js';
+import { attributedLine } from './contracts/consoleSource.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 /**
@@ -105,7 +106,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   // Interval mining has no caller to reject: its failure (a bug) is logged, not thrown as an unhandled 'error' event.
   chain.on('error', (error) => console.error('chain-sim: internal error in a background task (mining, console.log):', error));
   // Solidity's console.log, printed as Hardhat, Ganache and Anvil print it.
-  if (!options.noConsoleLog) chain.on('consoleLog', (line) => options.logger(line));
+  // With artifacts, each line says which contract printed it.
+  if (!options.noConsoleLog) chain.on('consoleLog', (line, source) => options.logger(attributedLine(contracts, line, source.code, source.creation)));
   for (const privateKey of fixtures?.privateKeys ?? []) await chain.addOwnedAccount({ address: createAddressFromPrivateKey(privateKey), privateKey });
   await applyStartupSettings(chain, options, saved !== undefined);
   if (saved) await restoreState(chain, saved, options.stateFile!);

@@ -149,6 +149,28 @@ describe('artifacts: failures explained with the contracts', function () {
     expect(printed[0]).to.match(/^Gas estimate failed: /);
   });
 
+  it('console.log lines name the contract that printed them: in a call, in a constructor', async () => {
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ from: DEPLOYER, to: project.token, data: project.Token.encodeFunctionData('transfer', [project.vault, 10]) }],
+    });
+    printed.splice(0);
+    await provider.request({
+      method: 'eth_call',
+      params: [{ from: DEPLOYER, to: project.vault, data: project.Vault.encodeFunctionData('withdraw', [5]) }, 'latest'],
+    });
+    expect(printed).to.deep.equal(['[Vault] withdraw 5']);
+    printed.splice(0);
+    await deploy(provider, run, 'Token', word(42));
+    expect(printed).to.deep.equal(['[Token] minting 42']);
+    // Without artifacts: the line alone, as before.
+    const lines: string[] = [];
+    const bare = createProvider({ artifacts: false, logger: (line) => lines.push(line) });
+    await deploy(bare, run, 'Token', word(42));
+    await bare.disconnect();
+    expect(lines).to.deep.equal(['minting 42']);
+  });
+
   it('a contract the artifacts do not have: its frame unrecognised, its error undecoded', async () => {
     await provider.request({ method: 'chain_setCode', params: ['0x00000000000000000000000000000000000000cc', '0x63deadbeef60e01b60005260046000fd'] });
     const error = await call('0x00000000000000000000000000000000000000cc', '0x');

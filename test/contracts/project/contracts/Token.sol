@@ -2,6 +2,7 @@
 pragma solidity ^0.8.20;
 
 import {SafeMath} from "./SafeMath.sol";
+import "hardhat/console.sol";
 
 interface IErrors {
   error Unauthorized(address caller);
@@ -19,6 +20,7 @@ contract Token is IErrors {
 
   constructor(uint256 supply) {
     require(supply <= 1e30, "Token: supply over the cap");
+    console.log("minting %s", supply);
     cap = 1e30;
     owner = msg.sender;
     balanceOf[msg.sender] = supply;
