@@ -127,7 +127,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
         );
   const pow = options.mining === 'pow' ? startPow(chain, options) : undefined;
   await chain.startConfiguredMining();
-  const stopTraces = options.printTraces ? printTraces(chain, options.logger) : undefined;
+  const stopTraces = options.printTraces ? printTraces(chain, options.logger, contracts) : undefined;
   if (options.accountsOut !== undefined) await writeAccountsFile(options.accountsOut, chain, options);
   const filters = new FilterManager(chain, {
     timeoutMs: options.filterTimeout * 1000,

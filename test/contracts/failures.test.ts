@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Interface } from 'ethers';
+import { Interface, getAddress as toChecksum } from 'ethers';
 import { type ChainSimProvider, createProvider } from '../../src/index.js';
 import { DEPLOYER, type SolcRun, compileProject, deploy, solcJsonFolder, word } from '../helpers/artifacts.js';
 import { requestError } from '../helpers/rpc.js';
@@ -169,6 +169,45 @@ describe('artifacts: failures explained with the contracts', function () {
     await deploy(bare, run, 'Token', word(42));
     await bare.disconnect();
     expect(lines).to.deep.equal(['minting 42']);
+  });
+
+  it('--print-traces names contracts and functions, decodes arguments, results, events and errors (as forge -vvvv)', async () => {
+    const lines: string[] = [];
+    const traced = createProvider({ artifacts: [solcJsonFolder()], printTraces: true, logger: (line) => lines.push(line) });
+    try {
+      const { token, vault, Token, Vault } = await deployProject(traced, run);
+      await traced.request({ method: 'eth_sendTransaction', params: [{ from: DEPLOYER, to: token, data: Token.encodeFunctionData('transfer', [vault, 10]) }] });
+      // Traces are printed after each block, in the background.
+      const traceOf = async (hash: unknown) => {
+        for (let i = 0; i < 200 && !lines.some((line) => line.startsWith(`Traces for ${hash}:`)); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+        return lines.find((line) => line.startsWith(`Traces for ${hash}:`))!;
+      };
+      const withdraw = Vault.encodeFunctionData('withdraw', [5]);
+      const hash = await traced.request({ method: 'eth_sendTransaction', params: [{ from: DEPLOYER, to: vault, data: withdraw }] });
+      const trace = (await traceOf(hash)).replace(/\[\d+\]/g, '[gas]');
+      expect(trace).to.equal(
+        [
+          `Traces for ${hash}:`,
+          '  [gas] Vault::withdraw(5)',
+          '    ├─ [gas] console::log("withdraw 5") [staticcall]',
+          '    │  ← [Stop]',
+          '    ├─ [gas] LinkedMath::capped(5, 1000) [delegatecall]',
+          '    │  ← [Return] 5',
+          `    ├─ [gas] Token::transfer(${DEPLOYER}, 5)`,
+          `    │  └─ emit Transfer(from: ${toChecksum(vault)}, to: ${DEPLOYER}, value: 5)`,
+          '    │  ← [Return] true',
+          `    └─ emit Withdrawn(to: ${DEPLOYER}, amount: 5)`,
+          '    ← [Stop]',
+        ].join('\n'),
+      );
+      const error = await requestError(traced, 'eth_sendTransaction', [
+        { from: DEPLOYER, to: vault, data: Vault.encodeFunctionData('withdraw', [50]), gas: '0x100000' },
+      ]);
+      const failed = (await traceOf((error.data as { txHash: string }).txHash)).split('\n');
+      expect(failed.slice(-2)).to.deep.equal(['       ← [Revert] InsufficientBalance(5, 50)', '    ← [Revert] InsufficientBalance(5, 50)']);
+    } finally {
+      await traced.disconnect();
+    }
   });
 
   it('a contract the artifacts do not have: its frame unrecognised, its error undecoded', async () => {
