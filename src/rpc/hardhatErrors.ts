@@ -2,9 +2,9 @@
  * A failed transaction's send, answered as Hardhat's node answers it (recorded from `hardhat node`
  * 2.29.1, test/fixtures/hardhat-node-errors.json): -32603 with `Error: <message>`, or -32000
  * `Transaction ran out of gas`, and `data: { message, txHash, data }` where `data` is the revert
- * payload. Hardhat's chai matchers read that payload and `txHash`. chain-sim knows no contract's
- * ABI, so the messages are those Hardhat gives for a contract it does not know: a custom error is
- * "unrecognized", with its bytes.
+ * payload. Hardhat's chai matchers read that payload and `txHash`. Without the project's
+ * artifacts the messages are those Hardhat gives for a contract it does not know (a custom error
+ * is "unrecognized", with its bytes); with them (contractFailures.ts) a custom error is named.
  */
 import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
 import type { TransactionFailedError } from '../engine/util/errors.js';
