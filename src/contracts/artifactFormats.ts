@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import type { AbiItem } from './abi.js';
-import { type Compilation, type CompiledContract, parseBytecode, withLibraryGuard } from './compiled.js';
+import { type Compilation, type CompiledContract, type Definition, type SourceFile, parseBytecode, withLibraryGuard } from './compiled.js';
 
 /** A file the tools write that is not valid JSON (a compile still writing it, a damaged file). */
 export class ArtifactFileError extends Error {
@@ -32,9 +32,10 @@ const isObject = (value: unknown): value is Obj => typeof value === 'object' && 
 export function contractsOfJson(json: unknown, file: string): CompiledContract[] {
   if (!isObject(json)) return [];
   if (isObject(json.output) && isObject(json.output.contracts)) {
-    return contractsOfOutput(json.output, file, sourceNamesOf(json.output, json.source_id_to_path), displayNames(json));
+    const names = displayNames(json);
+    return contractsOfOutput(json.output, file, compilationOf(json.output, json.input, json.source_id_to_path, names), names);
   }
-  if (isObject(json.contracts)) return contractsOfOutput(json, file, sourceNamesOf(json, undefined), new Map());
+  if (isObject(json.contracts)) return contractsOfOutput(json, file, compilationOf(json, undefined, undefined, new Map()), new Map());
   if (Array.isArray(json.abi) && isObject(json.deployedBytecode)) return [foundryContract(json, file)];
   return [];
 }
@@ -42,7 +43,8 @@ export function contractsOfJson(json: unknown, file: string): CompiledContract[]
 /** Hardhat 3's build-info: the input part (names) and the output part, read from their two files. */
 export function contractsOfSplitBuildInfo(input: unknown, output: unknown, file: string): CompiledContract[] {
   if (!isObject(output) || !isObject(output.output) || !isObject(output.output.contracts)) return [];
-  return contractsOfOutput(output.output, file, sourceNamesOf(output.output, undefined), isObject(input) ? displayNames(input) : new Map());
+  const names = isObject(input) ? displayNames(input) : new Map<string, string>();
+  return contractsOfOutput(output.output, file, compilationOf(output.output, isObject(input) ? input.input : undefined, undefined, names), names);
 }
 
 /** Hardhat 3 compiles `project/contracts/Token.sol` for the user's `contracts/Token.sol`: the user's names are shown. */
@@ -52,17 +54,64 @@ function displayNames(buildInfo: Obj): Map<string, string> {
   return new Map(Object.entries(map).flatMap(([user, input]) => (typeof input === 'string' ? [[input, user] as const] : [])));
 }
 
-function sourceNamesOf(output: Obj, sourceIdToPath: unknown): Compilation {
-  const sourceNames = new Map<number, string>();
+/** The compilation's sources by id: names (the user's), texts from the input, definitions from the output's ASTs. */
+function compilationOf(output: Obj, input: unknown, sourceIdToPath: unknown, names: ReadonlyMap<string, string>): Compilation {
+  const texts = isObject(input) && isObject(input.sources) ? input.sources : {};
+  const sources = new Map<number, SourceFile>();
+  const add = (id: number, name: string, ast: unknown) => {
+    const given = texts[name];
+    const content = isObject(given) && typeof given.content === 'string' ? given.content : undefined;
+    sources.set(id, { name: names.get(name) ?? name, content, definitions: definitionsOf(ast) });
+  };
   if (isObject(output.sources)) {
     for (const [name, source] of Object.entries(output.sources)) {
-      if (isObject(source) && typeof source.id === 'number') sourceNames.set(source.id, name);
+      if (isObject(source) && typeof source.id === 'number') add(source.id, name, source.ast);
     }
   }
   if (isObject(sourceIdToPath)) {
-    for (const [id, name] of Object.entries(sourceIdToPath)) if (typeof name === 'string') sourceNames.set(Number(id), name);
+    for (const [id, name] of Object.entries(sourceIdToPath)) if (typeof name === 'string' && !sources.has(Number(id))) add(Number(id), name, undefined);
   }
-  return { sourceNames };
+  return { sources };
+}
+
+/** solc's `src`: "start:length:file". */
+function range(src: unknown): { start: number; length: number } | undefined {
+  if (typeof src !== 'string') return undefined;
+  const [start, length] = src.split(':').map(Number);
+  return start === undefined || length === undefined || Number.isNaN(start) || Number.isNaN(length) ? undefined : { start, length };
+}
+
+/** The contracts, functions and modifiers of a compact AST: they sit at its first two levels. */
+function definitionsOf(ast: unknown): Definition[] {
+  if (!isObject(ast) || !Array.isArray(ast.nodes)) return [];
+  const definitions: Definition[] = [];
+  const functionOf = (node: Obj, contract: string | undefined) => {
+    const where = range(node.src);
+    if (!where) return;
+    if (node.nodeType === 'ModifierDefinition') {
+      definitions.push({ kind: 'modifier', name: String(node.name ?? ''), contract, ...where, modifiers: [] });
+    } else if (node.nodeType === 'FunctionDefinition') {
+      const kind = node.kind === 'constructor' || node.kind === 'fallback' || node.kind === 'receive' ? node.kind : 'function';
+      const modifiers = (Array.isArray(node.modifiers) ? node.modifiers : []).flatMap((invocation) => {
+        const name = isObject(invocation) && isObject(invocation.modifierName) ? invocation.modifierName.name : undefined;
+        const at = isObject(invocation) ? range(invocation.src) : undefined;
+        return typeof name === 'string' && at ? [{ name, start: at.start }] : [];
+      });
+      definitions.push({ kind, name: String(node.name ?? ''), contract, ...where, modifiers });
+    }
+  };
+  for (const node of ast.nodes) {
+    if (!isObject(node)) continue;
+    if (node.nodeType === 'ContractDefinition') {
+      const name = String(node.name ?? '');
+      const where = range(node.src);
+      if (where) definitions.push({ kind: 'contract', name, contract: undefined, ...where, modifiers: [] });
+      for (const member of Array.isArray(node.nodes) ? node.nodes : []) if (isObject(member)) functionOf(member, name);
+    } else {
+      functionOf(node, undefined);
+    }
+  }
+  return definitions;
 }
 
 function contractsOfOutput(output: Obj, file: string, compilation: Compilation, names: ReadonlyMap<string, string>): CompiledContract[] {

@@ -19,9 +19,28 @@ export interface Bytecode {
   readonly sourceMap: string | undefined;
 }
 
-/** The sources of one compilation: solc's source ids to file names (source maps name files by id). */
+/** A function, modifier or contract of a source, where it is (byte offsets of the source, as solc's `src`). */
+export interface Definition {
+  readonly kind: 'function' | 'modifier' | 'constructor' | 'fallback' | 'receive' | 'contract';
+  readonly name: string;
+  /** The contract (or library, interface) it is declared in; none for a free function or a contract itself. */
+  readonly contract: string | undefined;
+  readonly start: number;
+  readonly length: number;
+  /** A function's modifier invocations in its header: which modifier, and where. */
+  readonly modifiers: readonly { readonly name: string; readonly start: number }[];
+}
+
+/** One source file of a compilation: its name as the project knows it, its text (for line numbers), its definitions. */
+export interface SourceFile {
+  readonly name: string;
+  readonly content: string | undefined;
+  readonly definitions: readonly Definition[];
+}
+
+/** The sources of one compilation, by solc's source id (source maps name files by id). */
 export interface Compilation {
-  readonly sourceNames: ReadonlyMap<number, string>;
+  readonly sources: ReadonlyMap<number, SourceFile>;
 }
 
 export interface CompiledContract {

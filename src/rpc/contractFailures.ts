@@ -10,17 +10,10 @@
  */
 import { signatureOf } from '../contracts/abi.js';
 import { jsonValue } from '../contracts/abiFormat.js';
-import {
-  type NamedFrame,
-  type RevertReason,
-  UNRECOGNIZED_CONTRACT,
-  customErrorText,
-  decodeRevert,
-  failurePath,
-  frameAddress,
-  nameFrame,
-} from '../contracts/failure.js';
+import { type RevertReason, customErrorText, decodeRevert, failurePath, frameAddress, nameFrame } from '../contracts/failure.js';
 import type { ContractRegistry } from '../contracts/registry.js';
+import { type SourceFrame, solidityStack } from '../contracts/stackTrace.js';
+import { type FrameSteps, StepRecorder, bothTracers } from '../engine/tracers/steps.js';
 import type { BlockRef } from '../engine/chain/types.js';
 import type { CallRequest } from '../engine/execution/execution.js';
 import { type CallFrame, CallTracer } from '../engine/tracers/tracing.js';
@@ -102,33 +95,37 @@ async function explainFailure(
   params: readonly unknown[],
   failure: RevertError | TransactionFailedError,
 ): Promise<Explained> {
-  const root = await tracedRoot(ctx, method, params, failure);
-  const path = root ? failurePath(root).map((frame) => nameFrame(contracts, frame)) : [];
+  const run = await tracedRun(ctx, method, params, failure);
+  const path = run ? failurePath(run.root).map((frame) => nameFrame(contracts, frame)) : [];
+  const solidity = solidityStack(path, run?.steps ?? new Map());
   const evmError = failure instanceof TransactionFailedError ? failure.error : 'revert';
   const data = failure.data;
   const reason = decodeRevert(contracts, evmError === 'revert' ? data : new Uint8Array());
   const custom = reason.kind === 'customError' ? customErrorText(reason) : undefined;
-  const message = hardhatFailureMessage(evmError, data, custom);
-  const stack = [...path].reverse();
+  const message = solidity.inferred ?? hardhatFailureMessage(evmError, data, custom);
+  const stack = [...solidity.frames].reverse();
   const decoded: Json = { message, reason: reasonJson(reason, evmError), stack: stack.map(frameJson) };
   const what = failure instanceof TransactionFailedError ? `Transaction ${failure.hashHex}` : method.name === 'chain_estimateGas' ? 'Gas estimate' : 'Call';
   const lines = [`${what} failed: ${message}`, ...stack.map((frame) => `    at ${callSite(frame)}`)];
-  if (failure instanceof TransactionFailedError) return { error: hardhatSendError(failure, custom, decoded), lines };
+  if (failure instanceof TransactionFailedError) return { error: hardhatSendError(failure, message, decoded), lines };
   const text = custom === undefined ? failure.message : `execution reverted: custom error '${custom}'`;
   return { error: new RpcError(ErrorCode.executionReverted, text, encodeData(data), decoded), lines };
 }
 
-/** The call tree of the failed run, run again with each frame's code; undefined when it cannot be run again. */
-async function tracedRoot(
+/** The call tree of the failed run, run again with each frame's code and steps; undefined when it cannot be run again. */
+async function tracedRun(
   ctx: RpcContext,
   method: RpcMethod,
   params: readonly unknown[],
   failure: RevertError | TransactionFailedError,
-): Promise<CallFrame | undefined> {
-  const tracer = new CallTracer(false, undefined, true);
+): Promise<{ root: CallFrame; steps: Map<CallFrame, FrameSteps> } | undefined> {
+  const calls = new CallTracer(false, undefined, true);
+  const recorder = new StepRecorder();
+  const tracer = bothTracers(calls, recorder);
+  const traced = () => (calls.root ? { root: calls.root, steps: stepsByFrame(calls.root, recorder) } : undefined);
   if (failure instanceof TransactionFailedError) {
     const run = await ctx.chain.traceTransaction(failure.hashHex, tracer);
-    return run ? tracer.root : undefined;
+    return run ? traced() : undefined;
   }
   // A call or estimate, or a send whose estimate reverted: its request, run as a call. The parameters decoded once already.
   if (method.params[0]?.name !== 'transaction') return undefined;
@@ -140,7 +137,21 @@ async function tracedRoot(
   ];
   const sends = method.name !== 'chain_call' && method.name !== 'chain_estimateGas';
   await ctx.chain.traceCall(request ?? {}, sends ? { tag: 'latest' } : (ref ?? { tag: 'latest' }), tracer, sends ? undefined : callOverrides(state, block));
-  return tracer.root;
+  return traced();
+}
+
+/** The recorder's frames are the messages in the order they began: the call tree in pre-order, without SELFDESTRUCT entries. */
+function stepsByFrame(root: CallFrame, recorder: StepRecorder): Map<CallFrame, FrameSteps> {
+  const map = new Map<CallFrame, FrameSteps>();
+  let next = 0;
+  const visit = (frame: CallFrame) => {
+    if (frame.type === 'SELFDESTRUCT') return;
+    const steps = recorder.frames[next++];
+    if (steps) map.set(frame, steps);
+    frame.calls.forEach(visit);
+  };
+  visit(root);
+  return map;
 }
 
 function reasonJson(reason: RevertReason, evmError: string): Json {
@@ -164,20 +175,22 @@ function reasonJson(reason: RevertReason, evmError: string): Json {
   }
 }
 
-function frameJson(named: NamedFrame): Json {
+/** A frame of `decoded.stack`: the external call's opcode and the function's signature on the frame it entered by. */
+function frameJson(source: SourceFrame): Json {
+  const named = source.external;
   const address = frameAddress(named.frame);
   return {
-    contract: named.contract?.name ?? UNRECOGNIZED_CONTRACT,
-    function: named.functionName,
-    ...(named.item ? { signature: signatureOf(named.item) } : {}),
-    ...(named.contract ? { file: named.contract.sourceName } : {}),
+    contract: source.contract,
+    function: source.function,
+    ...(source.file === undefined ? {} : { file: source.file }),
+    ...(source.line === undefined ? {} : { line: source.line }),
     ...(address === undefined ? {} : { address }),
-    call: named.frame.type,
+    ...(source.entry ? { call: named.frame.type, ...(named.item ? { signature: signatureOf(named.item) } : {}) } : {}),
   };
 }
 
-/** Hardhat's stack line: `Token.transfer (contracts/Token.sol)`; an unknown contract by its address. */
-function callSite(named: NamedFrame): string {
-  const file = named.contract?.sourceName ?? frameAddress(named.frame) ?? 'unknown';
-  return `${named.contract?.name ?? UNRECOGNIZED_CONTRACT}.${named.functionName} (${file})`;
+/** Hardhat's stack line: `Token._transfer (contracts/Token.sol:61)`; an unknown contract by its address. */
+function callSite(source: SourceFrame): string {
+  const file = source.file ?? frameAddress(source.external.frame) ?? 'unknown';
+  return `${source.contract}.${source.function} (${file}${source.line === undefined ? '' : `:${source.line}`})`;
 }

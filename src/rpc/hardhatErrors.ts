@@ -56,9 +56,9 @@ export function hardhatFailureMessage(error: string, data: Uint8Array, customErr
   return `${VM_EXCEPTION}: reverted with an unrecognized custom error (return data: ${encodeData(data)})`;
 }
 
-export function hardhatSendError(failure: TransactionFailedError, customError?: string, decoded?: Json): RpcError {
+/** Hardhat's error for a failed send; `text` in place of Hardhat's words for an unknown contract (an explained failure's). */
+export function hardhatSendError(failure: TransactionFailedError, text = hardhatFailureMessage(failure.error, failure.data), decoded?: Json): RpcError {
   const outOfGas = failure.error === 'out of gas' || failure.error === 'code store out of gas';
-  const text = hardhatFailureMessage(failure.error, failure.data, customError);
   // Hardhat prefixes "Error: " to everything but running out of gas, which it answers as -32000.
   const message = outOfGas ? text : `Error: ${text}`;
   return new RpcError(outOfGas ? ErrorCode.server : ErrorCode.internal, message, { message, txHash: failure.hashHex, data: encodeData(failure.data) }, decoded);

@@ -19,7 +19,7 @@ export async function deployProject(provider: ChainSimProvider, run: SolcRun) {
 type Decoded = {
   message: string;
   reason: Record<string, unknown>;
-  stack: { contract: string; function: string; file?: string; address?: string; call: string }[];
+  stack: { contract: string; function: string; file?: string; line?: number; address?: string; call?: string }[];
 };
 
 describe('artifacts: failures explained with the contracts', function () {
@@ -62,13 +62,24 @@ describe('artifacts: failures explained with the contracts', function () {
           { name: 'required', type: 'uint256', value: '5000' },
         ],
       },
+      // Innermost first: the internal function that reverted (line 63), then the external one that called it (line 31).
       stack: [
-        { contract: 'Token', function: 'transfer', signature: 'transfer(address,uint256)', file: 'contracts/Token.sol', address: project.token, call: 'CALL' },
+        { contract: 'Token', function: '_transfer', file: 'contracts/Token.sol', line: 63, address: project.token },
+        {
+          contract: 'Token',
+          function: 'transfer',
+          file: 'contracts/Token.sol',
+          line: 31,
+          address: project.token,
+          call: 'CALL',
+          signature: 'transfer(address,uint256)',
+        },
       ],
     });
     expect(printed).to.deep.equal([
       "Call failed: VM Exception while processing transaction: reverted with custom error 'InsufficientBalance(1000, 5000)'",
-      '    at Token.transfer (contracts/Token.sol)',
+      '    at Token._transfer (contracts/Token.sol:63)',
+      '    at Token.transfer (contracts/Token.sol:31)',
     ]);
     // Without artifacts: go-ethereum's answer, as before.
     const bare = await requestError(plain, 'eth_call', [{ from: DEPLOYER, to: project.token, data }, 'latest']);
@@ -79,22 +90,34 @@ describe('artifacts: failures explained with the contracts', function () {
   it('through an external call, a linked library (DELEGATECALL) and a proxy: each frame named, innermost first', async () => {
     const nested = (await call(project.vault, project.Vault.encodeFunctionData('withdraw', [5]))).error as { message: string; decoded: Decoded };
     expect(nested.message).to.equal("execution reverted: custom error 'InsufficientBalance(0, 5)'");
-    expect(nested.decoded.stack.map((f) => `${f.contract}.${f.function} ${f.call}`)).to.deep.equal(['Token.transfer CALL', 'Vault.withdraw CALL']);
+    expect(nested.decoded.stack.map((f) => `${f.contract}.${f.function}:${f.line} ${f.call}`)).to.deep.equal([
+      'Token._transfer:63 undefined',
+      'Token.transfer:31 CALL',
+      'Vault.withdraw:21 CALL',
+    ]);
     expect(nested.decoded.stack[0]!.address).to.equal(project.token);
 
     const library = (await call(project.vault, project.Vault.encodeFunctionData('withdraw', [2000]))).error as { message: string; decoded: Decoded };
     expect(library.message).to.equal("execution reverted: custom error 'TooLarge(2000, 1000)'");
-    expect(library.decoded.stack.map((f) => `${f.contract}.${f.function} ${f.call}`)).to.deep.equal(['LinkedMath.capped DELEGATECALL', 'Vault.withdraw CALL']);
+    expect(library.decoded.stack.map((f) => `${f.contract}.${f.function}:${f.line} ${f.call}`)).to.deep.equal([
+      'LinkedMath.capped:17 DELEGATECALL',
+      'Vault.withdraw:21 CALL',
+    ]);
     // The library ran in the vault's context: the frame's address is the vault's.
     expect(library.decoded.stack[0]!.address).to.equal(project.vault);
 
     const proxied = (await call(project.proxy, project.Token.encodeFunctionData('transfer', [OTHER, 7]))).error as { message: string; decoded: Decoded };
     expect(proxied.message).to.equal("execution reverted: custom error 'InsufficientBalance(0, 7)'");
-    expect(proxied.decoded.stack.map((f) => `${f.contract}.${f.function} ${f.call}`)).to.deep.equal(['Token.transfer DELEGATECALL', 'Proxy.<fallback> CALL']);
-    expect(printed.slice(-3)).to.deep.equal([
+    expect(proxied.decoded.stack.map((f) => `${f.contract}.${f.function} ${f.call}`)).to.deep.equal([
+      'Token._transfer undefined',
+      'Token.transfer DELEGATECALL',
+      'Proxy.<fallback> CALL',
+    ]);
+    expect(printed.slice(-4)).to.deep.equal([
       "Call failed: VM Exception while processing transaction: reverted with custom error 'InsufficientBalance(0, 7)'",
-      '    at Token.transfer (contracts/Token.sol)',
-      '    at Proxy.<fallback> (contracts/Vault.sol)',
+      '    at Token._transfer (contracts/Token.sol:63)',
+      '    at Token.transfer (contracts/Token.sol:31)',
+      '    at Proxy.<fallback> (contracts/Vault.sol:62)',
     ]);
   });
 
@@ -107,7 +130,7 @@ describe('artifacts: failures explained with the contracts', function () {
     expect(body).to.include({ message, data: project.Token.encodeErrorResult('InsufficientBalance', [1000, 5000]) });
     expect(body.txHash).to.match(/^0x[0-9a-f]{64}$/);
     const decoded = (error.error as { decoded: Decoded }).decoded;
-    expect(decoded.stack.map((f) => `${f.contract}.${f.function}`)).to.deep.equal(['Token.transfer']);
+    expect(decoded.stack.map((f) => `${f.contract}.${f.function}`)).to.deep.equal(['Token._transfer', 'Token.transfer']);
     expect(printed[0]).to.equal(`Transaction ${body.txHash} failed: ${message.slice('Error: '.length)}`);
   });
 
@@ -145,7 +168,11 @@ describe('artifacts: failures explained with the contracts', function () {
       { from: DEPLOYER, to: project.vault, data: project.Vault.encodeFunctionData('withdraw', [5]) },
     ]);
     expect(error).to.include({ code: 3, message: "execution reverted: custom error 'InsufficientBalance(0, 5)'" });
-    expect((error.error as { decoded: Decoded }).decoded.stack.map((f) => f.contract)).to.deep.equal(['Token', 'Vault']);
+    expect((error.error as { decoded: Decoded }).decoded.stack.map((f) => `${f.contract}.${f.function}`)).to.deep.equal([
+      'Token._transfer',
+      'Token.transfer',
+      'Vault.withdraw',
+    ]);
     expect(printed[0]).to.match(/^Gas estimate failed: /);
   });
 

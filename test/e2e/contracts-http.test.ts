@@ -109,7 +109,7 @@ describe('artifacts over HTTP: npx chain-sim in a Hardhat project, with viem and
     const raw = (caught as BaseError).walk() as unknown as RawError;
     expect(raw.code).to.equal(3);
     expect(raw.decoded!.reason.name).to.equal('InsufficientBalance');
-    expect(raw.decoded!.stack.map((f) => `${f.contract}.${f.function}`)).to.deep.equal(['Token.transfer']);
+    expect(raw.decoded!.stack.map((f) => `${f.contract}.${f.function}`)).to.deep.equal(['Token._transfer', 'Token.transfer']);
 
     // A send with its gas given (no estimate first): Hardhat's failed-send error, explained.
     const wallet = createWalletClient({ chain: CHAIN_SIM_CHAIN, transport: http(cli.url), account: DEPLOYER });
@@ -122,7 +122,7 @@ describe('artifacts over HTTP: npx chain-sim in a Hardhat project, with viem and
     expect(caught).to.be.instanceOf(BaseError);
     const sent = (caught as BaseError).walk() as unknown as RawError;
     expect(sent.message).to.equal("Error: VM Exception while processing transaction: reverted with custom error 'InsufficientBalance(1000, 5000)'");
-    expect(sent.decoded!.stack.map((f) => `${f.contract}.${f.function}`)).to.deep.equal(['Token.transfer']);
+    expect(sent.decoded!.stack.map((f) => `${f.contract}.${f.function}`)).to.deep.equal(['Token._transfer', 'Token.transfer']);
     expect((caught as BaseError).message).to.include("reverted with custom error 'InsufficientBalance(1000, 5000)'");
   });
 
@@ -150,14 +150,19 @@ describe('artifacts over HTTP: npx chain-sim in a Hardhat project, with viem and
     );
     expect(direct?.code).to.equal('CALL_EXCEPTION');
     expect(direct?.info?.error?.message).to.equal("execution reverted: custom error 'InsufficientBalance(0, 5)'");
-    expect(direct?.info?.error?.decoded?.stack.map((f) => `${f.contract}.${f.function}`)).to.deep.equal(['Token.transfer', 'Vault.withdraw']);
+    expect(direct?.info?.error?.decoded?.stack.map((f) => `${f.contract}.${f.function}`)).to.deep.equal([
+      'Token._transfer',
+      'Token.transfer',
+      'Vault.withdraw',
+    ]);
     provider.destroy();
   });
 
   it('the node’s console prints the failure and which contract logged each console.log line', async () => {
     const printed = cli.output();
     expect(printed).to.include(
-      "Call failed: VM Exception while processing transaction: reverted with custom error 'InsufficientBalance(0, 5)'\n    at Token.transfer (contracts/Token.sol)\n    at Vault.withdraw (contracts/Vault.sol)",
+      "Call failed: VM Exception while processing transaction: reverted with custom error 'InsufficientBalance(0, 5)'\n" +
+        '    at Token._transfer (contracts/Token.sol:63)\n    at Token.transfer (contracts/Token.sol:31)\n    at Vault.withdraw (contracts/Vault.sol:21)',
     );
     expect(printed).to.include('[Token] minting 1000\n');
     expect(printed).to.include('[Vault] withdraw 5\n');
