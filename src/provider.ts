@@ -70,7 +70,7 @@ export class ChainSimProvider extends EventEmitter {
     try {
       return await dispatcher.call(args.method, args.params);
     } catch (error) {
-      if (error instanceof RpcError) throw new ProviderRpcError(error.code, error.message, error.data, error.decoded);
+      if (error instanceof RpcError) throw withSolidityStack(new ProviderRpcError(error.code, error.message, error.data, error.decoded));
       throw error;
     }
   }
@@ -112,6 +112,22 @@ export class ChainSimProvider extends EventEmitter {
       },
     );
   }
+}
+
+/**
+ * An explained failure's Solidity frames on top of the error's JavaScript stack, as Hardhat's
+ * in-process network gives them: `at Token._transfer (contracts/Token.sol:63)`, innermost first.
+ */
+function withSolidityStack(error: ProviderRpcError): ProviderRpcError {
+  const frames = (error.decoded as { stack?: unknown } | undefined)?.stack;
+  if (!Array.isArray(frames) || frames.length === 0 || error.stack === undefined) return error;
+  const lines = frames.map((frame: { contract?: string; function?: string; file?: string; address?: string; line?: number }) => {
+    const where = `${frame.file ?? frame.address ?? 'unknown'}${frame.line === undefined ? '' : `:${frame.line}`}`;
+    return `    at ${frame.contract}.${frame.function} (${where})`;
+  });
+  const [head, ...rest] = error.stack.split('\n');
+  error.stack = [head, ...lines, ...rest].join('\n');
+  return error;
 }
 
 /** An in-process EIP-1193 provider; the chain is built in the background and the first request waits for it. */

@@ -48,6 +48,9 @@ export function solidityStack(path: readonly NamedFrame[], steps: ReadonlyMap<Ca
     frames.push(...unfolded.frames);
     if (!child) inferred = unfolded.inferred;
   });
+  // A call that ran out of gas, whose caller then reverted (the transaction itself had gas left).
+  const origin = path[path.length - 1]?.frame;
+  if (path.length > 1 && origin?.error === 'out of gas') inferred = 'Transaction reverted: contract call run out of gas and made the transaction revert';
   return { frames, inferred };
 }
 
@@ -76,12 +79,22 @@ function unfold(named: NamedFrame, recorded: FrameSteps | undefined, child: Call
         : "Transaction reverted: function selector was not recognized and there's no fallback function";
     return { frames: [{ ...plain(declared && lineOf(declared.file, declared.def.start)), file: declared?.file.name ?? contract.sourceName }], inferred };
   }
-  if (noData && named.item && named.item.stateMutability !== 'payable' && (frame.value ?? 0n) > 0n) {
+  // A function or fallback that is not payable refuses value before anything else runs: exactly these failures.
+  const value = frame.value ?? 0n;
+  const fallback = contract.abi.find((entry) => entry.type === 'fallback');
+  const refusesValue =
+    value > 0n &&
+    ((named.item !== undefined && named.item.stateMutability !== 'payable') ||
+      (named.functionName === '<fallback>' && fallback !== undefined && fallback.stateMutability !== 'payable'));
+  if (noData && refusesValue) {
     const declared = functionDefinition(sources, contract, named);
-    return {
-      frames: [{ ...plain(declared && lineOf(declared.file, declared.def.start)), file: declared?.file.name ?? contract.sourceName }],
-      inferred: `Transaction reverted: non-payable function was called with value ${frame.value}`,
-    };
+    const inferred =
+      named.item !== undefined
+        ? `Transaction reverted: non-payable function was called with value ${value}`
+        : frame.input.length === 0
+          ? `Transaction reverted: there's no receive function, fallback function is not payable and was called with value ${value}`
+          : `Transaction reverted: fallback function is not payable and was called with value ${value}`;
+    return { frames: [{ ...plain(declared && lineOf(declared.file, declared.def.start)), file: declared?.file.name ?? contract.sourceName }], inferred };
   }
 
   const locations = locationsByPc(bytecode);
@@ -147,9 +160,23 @@ function unfold(named: NamedFrame, recorded: FrameSteps | undefined, child: Call
     const sizes = [...recorded.codeSizes].filter(([step]) => step <= last);
     const lastSize = sizes[sizes.length - 1];
     const lastCall = recorded.callsAt[recorded.callsAt.length - 1] ?? -1;
+    const calls = frame.calls.filter((call) => call.type !== 'SELFDESTRUCT');
     if (lastSize && lastSize[1] === 0n && lastSize[0] > lastCall) inferred = 'Transaction reverted: function call to a non-contract account';
+    // After a call that succeeded, solc checks what it returned (its size, then the ABI decoder's checks, in generated code),
+    // and reverts at the call's own location or in that generated code when it is short.
+    else if (
+      lastCall >= 0 &&
+      calls[calls.length - 1]?.error === undefined &&
+      (sameLocation(locations[recorded.pcs[lastCall]!], finalLocation) || !inSource(finalLocation))
+    ) {
+      inferred = 'Transaction reverted: function returned an unexpected amount of data';
+    }
   }
   return { frames, inferred };
+}
+
+function sameLocation(a: SourceLocation | undefined, b: SourceLocation | undefined): boolean {
+  return a !== undefined && b !== undefined && a.start === b.start && a.length === b.length && a.file === b.file;
 }
 
 function functionName(def: Definition): string {

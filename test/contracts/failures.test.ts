@@ -81,6 +81,16 @@ describe('artifacts: failures explained with the contracts', function () {
       '    at Token._transfer (contracts/Token.sol:63)',
       '    at Token.transfer (contracts/Token.sol:31)',
     ]);
+    // In process, the thrown error's stack starts with the Solidity frames, as Hardhat's does.
+    expect(
+      String((error.error as Error).stack)
+        .split('\n')
+        .slice(0, 3),
+    ).to.deep.equal([
+      "ProviderRpcError: execution reverted: custom error 'InsufficientBalance(1000, 5000)'",
+      '    at Token._transfer (contracts/Token.sol:63)',
+      '    at Token.transfer (contracts/Token.sol:31)',
+    ]);
     // Without artifacts: go-ethereum's answer, as before.
     const bare = await requestError(plain, 'eth_call', [{ from: DEPLOYER, to: project.token, data }, 'latest']);
     expect(bare).to.include({ code: 3, message: 'execution reverted', data: revert });
@@ -246,5 +256,38 @@ describe('artifacts: failures explained with the contracts', function () {
     expect(decoded.stack).to.deep.equal([
       { contract: '<UnrecognizedContract>', function: '<unknown>', address: '0x00000000000000000000000000000000000000cc', call: 'CALL' },
     ]);
+  });
+});
+
+describe('artifacts: the same answers from a Foundry project (forge build)', function () {
+  this.timeout(180_000);
+
+  it('names the frames of a failure with their lines, from out/ and its build-info', async function () {
+    const { foundryProject } = await import('../helpers/artifacts.js');
+    const { readFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const project = await foundryProject();
+    if (!project) return this.skip();
+    const artifact = JSON.parse(readFileSync(path.join(project, 'out', 'Token.sol', 'Token.json'), 'utf8')) as { abi: never; bytecode: { object: string } };
+    const printed: string[] = [];
+    const provider = createProvider({ artifacts: [project], logger: (line) => printed.push(line) });
+    try {
+      const Token = new Interface(artifact.abi);
+      const hash = await provider.request({ method: 'eth_sendTransaction', params: [{ from: DEPLOYER, data: `${artifact.bytecode.object}${word(1000)}` }] });
+      const { contractAddress } = (await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { contractAddress: string };
+      const error = await requestError(provider, 'eth_call', [
+        { from: DEPLOYER, to: contractAddress, data: Token.encodeFunctionData('transfer', [OTHER, 5000]) },
+        'latest',
+      ]);
+      expect(error.message).to.equal("execution reverted: custom error 'InsufficientBalance(1000, 5000)'");
+      const decoded = (error.error as { decoded: Decoded }).decoded;
+      expect(decoded.stack.map((f) => `${f.contract}.${f.function} (${f.file}:${f.line})`)).to.deep.equal([
+        'Token._transfer (src/Token.sol:63)',
+        'Token.transfer (src/Token.sol:31)',
+      ]);
+      expect(printed).to.include('[Token] minting 1000');
+    } finally {
+      await provider.disconnect();
+    }
   });
 });

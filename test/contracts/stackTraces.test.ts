@@ -145,6 +145,8 @@ describe('Solidity stack traces, frame for frame against Hardhat 2', function ()
     const noReturn = await deploy(`0x${contracts.NoReturn!.evm.bytecode.object}`);
     const noFallback = await deploy(`0x${contracts.NoFallback!.evm.bytecode.object}`);
     const withReceive = await deploy(`0x${contracts.WithReceive!.evm.bytecode.object}`);
+    const forwarder = await deploy(`0x${contracts.Forwarder!.evm.bytecode.object}${scenarios.slice(2).toLowerCase().padStart(64, '0')}`);
+    const fallbackOnly = await deploy(`0x${contracts.PayableFallbackless!.evm.bytecode.object}`);
     const S = new Interface(contracts.Scenarios!.abi);
     const call = (fn: string, args: unknown[] = [], extra: Partial<Tx> = {}): Tx => ({ to: scenarios, data: S.encodeFunctionData(fn, args), ...extra });
     const cases: [string, Tx][] = [
@@ -175,6 +177,12 @@ describe('Solidity stack traces, frame for frame against Hardhat 2', function ()
       ['unrecognized', { to: noFallback, data: '0x12345678' }],
       ['receive', { to: withReceive, data: '0x', value: '0x1' }],
       ['deployReverting', { data: `0x${contracts.Reverting!.evm.bytecode.object}${'0'.repeat(64)}` }],
+      ['throughDelegatingProxy', call('throughProxy', [forwarder])],
+      ['missingReturnData', call('missingReturnData', [noReturn])],
+      ['callOutOfGas', call('callOutOfGas')],
+      ['threeDeep', call('deep', [2])],
+      ['fallbackNotPayable', { to: fallbackOnly, data: '0x12345678', value: '0x1' }],
+      ['valueWithoutReceive', { to: fallbackOnly, data: '0x', value: '0x1' }],
     ];
     const ours: Record<string, Outcome | 'ok'> = {};
     for (const [name, tx] of cases) {
@@ -206,6 +214,6 @@ describe('Solidity stack traces, frame for frame against Hardhat 2', function ()
       }
     }
     expect(mismatches, mismatches.join('\n')).to.deep.equal([]);
-    expect(cases.length).to.be.at.least(27);
+    expect(cases.length).to.be.at.least(33);
   });
 });

@@ -68,6 +68,10 @@ contract NoReturn {
   function value() external pure {}
 }
 
+contract PayableFallbackless {
+  fallback() external {}
+}
+
 contract Scenarios {
   address public owner = msg.sender;
   uint256[] private items;
@@ -187,8 +191,59 @@ contract Scenarios {
 
   function nonPayable() external {}
 
+  function throughProxy(Forwarder forwarder) external returns (uint256) {
+    return Scenarios(payable(address(forwarder))).internalChain(7);
+  }
+
+  function missingReturnData(NoReturn target) external view returns (uint256) {
+    return Returns(address(target)).value();
+  }
+
+  function callOutOfGas() external view returns (uint256) {
+    return this.loop{gas: 50000}();
+  }
+
+  function deep(uint256 level) external view returns (uint256) {
+    if (level == 0) return level1(level);
+    return Scenarios(payable(address(this))).deep(level - 1) + 1;
+  }
+
+  function level1(uint256 x) internal view returns (uint256) {
+    return level2(x);
+  }
+
+  function level2(uint256 x) internal view returns (uint256) {
+    if (x == 0) revert Denied(address(this), x);
+    return x;
+  }
+
   fallback() external {
     revert("fallback says no");
+  }
+}
+
+interface Returns {
+  function value() external view returns (uint256);
+}
+
+/// Forwards every call with DELEGATECALL to the implementation it was built with.
+contract Forwarder {
+  address private immutable implementation;
+
+  constructor(address implementation_) {
+    implementation = implementation_;
+  }
+
+  fallback() external payable {
+    address target = implementation;
+    assembly {
+      calldatacopy(0, 0, calldatasize())
+      let ok := delegatecall(gas(), target, 0, calldatasize(), 0, 0)
+      returndatacopy(0, 0, returndatasize())
+      switch ok
+      case 0 { revert(0, returndatasize()) }
+      default { return(0, returndatasize()) }
+    }
   }
 }
 
