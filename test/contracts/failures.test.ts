@@ -259,6 +259,34 @@ describe('artifacts: failures explained with the contracts', function () {
   });
 });
 
+describe('artifacts: a recompile', function () {
+  this.timeout(180_000);
+
+  it('is read again by chain_loadArtifacts: the same deployed code, the new sources’ lines', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    const folder = solcJsonFolder();
+    const provider = createProvider({ quiet: true, artifacts: [folder] });
+    try {
+      const run = compileProject();
+      const { token, Token } = await deployProject(provider, run);
+      const data = Token.encodeFunctionData('transfer', [OTHER, 5000]);
+      const linesOf = async () => {
+        const error = await requestError(provider, 'eth_call', [{ from: DEPLOYER, to: token, data }, 'latest']);
+        return (error.error as { decoded: Decoded }).decoded.stack.map((f) => `${f.function}:${f.line}`);
+      };
+      expect(await linesOf()).to.deep.equal(['_transfer:63', 'transfer:31']);
+      // Two lines added at the top of every file: other metadata, the same code, every line two further down.
+      const edited = compileProject('contracts/', false, '', '// edited\n// twice\n');
+      writeFileSync(path.join(folder, 'compiled.json'), JSON.stringify({ input: edited.input, output: edited.output }));
+      await provider.request({ method: 'chain_loadArtifacts', params: [folder] });
+      expect(await linesOf()).to.deep.equal(['_transfer:65', 'transfer:33']);
+    } finally {
+      await provider.disconnect();
+    }
+  });
+});
+
 describe('artifacts: the same answers from a Foundry project (forge build)', function () {
   this.timeout(180_000);
 

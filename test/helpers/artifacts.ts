@@ -55,12 +55,12 @@ const solcRuns = new Map<string, SolcRun>();
  * The project compiled by solc-js, its files named `<prefix><File>.sol` (Hardhat's output
  * selection); `comment` is appended to every file (the same code, other metadata).
  */
-export function compileProject(prefix = 'contracts/', optimizer = false, comment = ''): SolcRun {
-  const key = `${prefix}|${optimizer}|${comment}`;
+export function compileProject(prefix = 'contracts/', optimizer = false, comment = '', header = ''): SolcRun {
+  const key = `${prefix}|${optimizer}|${comment}|${header}`;
   const cached = solcRuns.get(key);
   if (cached) return cached;
   const solc = require('solc') as { compile(input: string, callbacks: object): string; version(): string };
-  const sources = Object.fromEntries(Object.entries(projectSources()).map(([file, content]) => [`${prefix}${file}`, { content: content + comment }]));
+  const sources = Object.fromEntries(Object.entries(projectSources()).map(([file, content]) => [`${prefix}${file}`, { content: header + content + comment }]));
   const input = {
     language: 'Solidity',
     sources,
@@ -75,7 +75,7 @@ export function compileProject(prefix = 'contracts/', optimizer = false, comment
   const findImport = (file: string) => {
     const local = file.startsWith(prefix) ? path.join(SOURCES, file.slice(prefix.length)) : path.join(REPO, 'node_modules', file);
     try {
-      return { contents: readFileSync(local, 'utf8') + (file.startsWith(prefix) ? comment : '') };
+      return { contents: file.startsWith(prefix) ? header + readFileSync(local, 'utf8') + comment : readFileSync(local, 'utf8') };
     } catch {
       return { error: `not found: ${file}` };
     }
