@@ -1,4 +1,5 @@
 /** Test controls: snapshots, mining, time travel, state setters, impersonation (with Hardhat/Anvil/Ganache names). */
+import { clientVersionOf } from '../clientRules.js';
 import { address, boolean, data, fixedData, hash, index, quantity, storageSlot, storageValue, uint256, uint64 } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { invalidParams } from '../errors.js';
@@ -276,8 +277,8 @@ export const controlMethods = [
   ),
 
   // What hardhat_metadata answers: tools look for this method to recognise a development node.
-  defineMethod({ name: 'chain_metadata', aliases: ['hardhat_metadata', 'anvil_metadata'] }, [], ({ chain, clientVersion, fork }) => ({
-    clientVersion,
+  defineMethod({ name: 'chain_metadata', aliases: ['hardhat_metadata', 'anvil_metadata'] }, [], ({ chain, rules, version, fork }) => ({
+    clientVersion: clientVersionOf(rules, version),
     chainId: Number(chain.chainId),
     instanceId: encodeData(chain.instanceId),
     latestBlockNumber: Number(chain.head.number),

@@ -46,17 +46,6 @@ async function receiptWhenMined(chain: Chain, hashHex: string, limit: bigint): P
   });
 }
 
-/** The hash a send answered, or the one a failed transaction's Hardhat-style error carries (it was mined). */
-async function sentHash(send: Promise<string>): Promise<string> {
-  try {
-    return await send;
-  } catch (error) {
-    const failed = error as { hashHex?: unknown; name?: string };
-    if (failed.name === 'TransactionFailedError' && typeof failed.hashHex === 'string') return failed.hashHex;
-    throw error;
-  }
-}
-
 /** Milliseconds: a JSON number (viem sends one) or a quantity. */
 const milliseconds = (value: unknown, path: string): bigint => {
   if (typeof value === 'number') {
@@ -123,10 +112,10 @@ export const dropinMethods = [
   defineMethod('eth_requestAccounts', [], ({ chain }) => chain.accounts.list().map((a) => a.toString())),
   defineMethod('eth_networkId', [], ({ chain }) => chain.chainId.toString()),
   defineMethod('eth_sendRawTransactionSync', [param('signedTransaction', data), timeoutParam], async ({ chain }, raw, timeout) =>
-    receiptWhenMined(chain, await sentHash(chain.submitRawTransaction(raw)), timeout ?? DEFAULT_SYNC_TIMEOUT_MS),
+    receiptWhenMined(chain, await chain.submitRawTransaction(raw), timeout ?? DEFAULT_SYNC_TIMEOUT_MS),
   ),
   defineMethod('eth_sendTransactionSync', [param('transaction', callRequest), timeoutParam], async ({ chain }, request, timeout) =>
-    receiptWhenMined(chain, await sentHash(chain.sendTransaction(request)), timeout ?? DEFAULT_SYNC_TIMEOUT_MS),
+    receiptWhenMined(chain, await chain.sendTransaction(request), timeout ?? DEFAULT_SYNC_TIMEOUT_MS),
   ),
   defineMethod('anvil_addBalance', [param('address', address), param('amount', uint256)], async ({ chain }, who, amount) => {
     const balance = await chain.getBalance(who, { tag: 'latest' });

@@ -1,5 +1,6 @@
 /** Submitting transactions and signing with the node's owned accounts. */
 import { personalMessageDigest, signDigest } from '../../engine/accounts/signing.js';
+import { sendOptionsOf } from '../clientRules.js';
 import { address, callRequest, data } from '../codec.js';
 import { encodeData } from '../encode.js';
 import { invalidParams } from '../errors.js';
@@ -19,12 +20,13 @@ const typedData = (value: unknown, path: string): Uint8Array => {
 };
 
 export const transactionMethods = [
-  defineMethod({ name: 'chain_sendRawTransaction', aliases: ['eth_sendRawTransaction'] }, [param('signedTransaction', data)], async ({ chain }, raw) =>
-    chain.submitRawTransaction(raw),
-  ),
-  defineMethod({ name: 'chain_sendTransaction', aliases: ['eth_sendTransaction'] }, [param('transaction', callRequest)], async ({ chain }, request) =>
-    chain.sendTransaction(request),
-  ),
+  // chain-sim's own names answer the hash for every client: a failure shows as the receipt's status 0.
+  defineMethod('chain_sendRawTransaction', [param('signedTransaction', data)], ({ chain }, raw) => chain.submitRawTransaction(raw)),
+  defineMethod('chain_sendTransaction', [param('transaction', callRequest)], ({ chain }, request) => chain.sendTransaction(request)),
+  // The eth_ names answer as the client's tool does (clientRules.ts): the hash, as go-ethereum and
+  // Anvil; for Hardhat's clients, once the block is in, and a failure as Hardhat's error (hardhatErrors.ts).
+  defineMethod('eth_sendRawTransaction', [param('signedTransaction', data)], ({ chain, rules }, raw) => chain.submitRawTransaction(raw, sendOptionsOf(rules))),
+  defineMethod('eth_sendTransaction', [param('transaction', callRequest)], ({ chain, rules }, request) => chain.sendTransaction(request, sendOptionsOf(rules))),
   defineMethod(
     { name: 'chain_sendUnsignedTransaction', aliases: ['eth_sendUnsignedTransaction'] },
     [param('transaction', callRequest)],
