@@ -316,9 +316,8 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   if (!m.has('balance')) m.set('balance', '1000', 'default');
   if (!m.has('networkId')) m.set('networkId', BigInt(Date.now()), 'default');
   if (!m.has('gasPrice')) m.set('gasPrice', 2_000_000_000n, 'default');
+  // Ganache's forms for every client (its client version; a failed send answers its hash unless vmErrorsOnRPCResponse).
   m.set('compat', 'ganache', 'default');
-  // Ganache answers a failed send with its hash unless vmErrorsOnRPCResponse: not Hardhat's node errors.
-  m.set('hardhatNode', false, 'default');
   return { options: m.options as ChainSimOptions, unlockIndexes: m.unlockIndexes, sources: m.from };
 }
 

@@ -9,6 +9,7 @@ import type { ForkController } from '../fork/controller.js';
 import type { Chain } from '../engine/chain.js';
 import type { FilterManager } from '../engine/logs/filters.js';
 import type { PowSealer } from '../engine/pow/sealer.js';
+import type { ClientRules } from './clientRules.js';
 import type { Decoder } from './codec.js';
 import type { Subscriptions } from './subscriptions.js';
 import { invalidParams } from './errors.js';
@@ -18,7 +19,10 @@ import type { Json } from './json.js';
 export interface RpcContext {
   readonly chain: Chain;
   readonly filters: FilterManager;
-  readonly clientVersion: string;
+  /** The rules of the client this request comes from (clientRules.ts): which forms its answers take. */
+  readonly rules: ClientRules;
+  /** chain-sim's version (package.json), for web3_clientVersion. */
+  readonly version: string;
   /** net_version's answer when it is not the chain id (--network-id). */
   readonly networkId?: bigint;
   /** Whether each call is logged (--verbose; chain_setLoggingEnabled switches it). */

@@ -245,7 +245,6 @@ describe('chain-sim/ganache options', () => {
       blockTime: 0,
       quiet: true,
       compat: 'ganache',
-      hardhatNode: false,
     };
     expect(nested).to.deep.equal(expected);
     expect(legacy).to.deep.equal(expected);

@@ -50,16 +50,21 @@ export interface EngineOptions {
    * settings above, and the genesis state is `genesisAlloc` alone (no prefunded accounts).
    */
   readonly genesis?: { readonly schedule: ForkSchedule; readonly header: GenesisHeader };
-  /**
-   * Hardhat's node (throwOnTransactionFailures): under automine a send waits for its block, and a
-   * transaction that failed there answers TransactionFailedError instead of its hash (still mined).
-   * Otherwise the hash is answered first and the block built right after (as Anvil and geth).
-   */
-  readonly throwOnTransactionFailures?: boolean;
   /** Fork an upstream chain (fork/): its pinned block replaces the genesis block, its state lies under the local one. */
   readonly fork?: ForkPoint;
   /** Contract size limit: bytes, 'unlimited', or undefined for the forks' own (codeSize.ts). */
   readonly codeSizeLimit?: CodeSizeLimit;
+}
+
+/** How one send answers. */
+export interface SendOptions {
+  /**
+   * Under automine, wait for the transaction's block and throw TransactionFailedError if it failed
+   * there (it stays mined), as Hardhat's node answers. Without it the hash is answered first and
+   * the block built right after, as go-ethereum and Anvil do. Without automine the hash is
+   * answered either way: there is no block to wait for.
+   */
+  readonly awaitOutcome?: boolean;
 }
 
 /** What the state setters (chain_setBalance, chain_setCode, chain_setNonce) change in an account. */

@@ -45,9 +45,9 @@ export class RevertError extends Error {
 }
 
 /**
- * A transaction that automine mined and that failed, reported to its sender as Hardhat's node
- * reports it (its `throwOnTransactionFailures`): the transaction stays mined, the send answers
- * this instead of the hash. `error` is the EVM's ('revert', 'out of gas', 'invalid opcode', ...).
+ * A transaction that automine mined and that failed, thrown to a sender that awaited the outcome
+ * (SendOptions.awaitOutcome, Hardhat's node's `throwOnTransactionFailures`): the transaction stays
+ * mined, the send answers this instead of the hash. `error` is the EVM's ('revert', 'out of gas', 'invalid opcode', ...).
  */
 export class TransactionFailedError extends Error {
   readonly hashHex: string;
