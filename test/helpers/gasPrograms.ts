@@ -135,7 +135,13 @@ export async function sendForReceipt(rpc: Rpc, tx: Record<string, string>): Prom
     if (typeof carried !== 'string') throw error;
     hash = carried;
   }
-  return rpc('eth_getTransactionReceipt', [hash]);
+  // Automine answers after mining; Anvil, right after an evm_revert, can answer first: wait a little.
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const receipt = await rpc<{ status: string; gasUsed: string; contractAddress?: string } | null>('eth_getTransactionReceipt', [hash]);
+    if (receipt) return receipt;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`transaction ${hash} (gas ${tx.gas}) was not mined`);
 }
 
 /** Deploys the program's contracts (the last first, so each parent can name its children); the address of contract 0. */
