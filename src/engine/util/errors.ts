@@ -34,6 +34,14 @@ export function rejected(message: string): EngineError {
   return new EngineError('rejected', message);
 }
 
+/** A gas limit below the transaction's intrinsic cost or its EIP-7623 floor: more gas would help (estimates search on). */
+export class IntrinsicGasError extends EngineError {
+  constructor() {
+    super('rejected', 'intrinsic gas too low');
+    this.name = 'IntrinsicGasError';
+  }
+}
+
 /** A call or estimate whose execution reverted; `data` is the raw revert payload. */
 export class RevertError extends Error {
   readonly data: Uint8Array;

@@ -1,8 +1,18 @@
 /** Message calls that create no transaction: eth_call, eth_estimateGas, eth_createAccessList. */
+import type { BlockRef } from '../../../engine/chain/types.js';
 import { blockRef, callRequest } from '../../codec.js';
 import { encodeData, encodeQuantity } from '../../encode.js';
 import { defineMethod, optionalParam, param } from '../../method.js';
 import { blockOverrides, callOverrides, stateOverrides } from '../../overrides.js';
+
+/**
+ * Where an estimate without a block runs: the next block (its number, timestamp, base fee) on
+ * the state a transaction sent now would see, as Hardhat's node and Anvil default; go-ethereum
+ * defaults to `latest`, whose block context is the head's own, so code that depends on
+ * block.number or block.timestamp (OpenZeppelin's vote checkpoints) was estimated for a block
+ * the transaction never runs in.
+ */
+export const ESTIMATE_DEFAULT_BLOCK: BlockRef = { tag: 'pending' };
 
 export const executionMethods = [
   defineMethod(
@@ -25,7 +35,7 @@ export const executionMethods = [
       optionalParam('blockOverrides', blockOverrides),
     ],
     async ({ chain }, request, ref, state, block) =>
-      encodeQuantity(await chain.estimateGas(request ?? {}, ref ?? { tag: 'latest' }, callOverrides(state, block))),
+      encodeQuantity(await chain.estimateGas(request ?? {}, ref ?? ESTIMATE_DEFAULT_BLOCK, callOverrides(state, block))),
   ),
   defineMethod(
     { name: 'chain_createAccessList', aliases: ['eth_createAccessList'] },
