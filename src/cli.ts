@@ -10,6 +10,7 @@ import { startNode, VERSION } from './node.js';
 import { findNpmLauncher, watchLauncher } from './launcher.js';
 import { clipLongRuns } from './engine/util/clip.js';
 import { normalizeForkFlags } from './fork/options.js';
+import { nearestName } from './options/suggest.js';
 
 /**
  * An error for the terminal: one line, whatever yargs or the engine said, and no large input
@@ -187,10 +188,27 @@ function shutDownOnSignals(server: ChainSimServer, exitWithLauncher: boolean): v
 export async function parseCommandLine(argv: string[]): Promise<{ options: ChainSimOptions; exitWithLauncher: boolean }> {
   const args = await buildParser(expandNegations(normalizeForkFlags(argv)))
     .fail((message, error) => {
-      throw error ?? new Error(message);
+      throw error ?? new Error(withNearestFlag(message));
     })
     .parseAsync();
   return { options: toOptions(args as Record<string, unknown>), exitWithLauncher: args['exit-with-launcher'] !== false };
+}
+
+/** Every long flag (and long alias) by which an option is given, for the nearest one to a misspelt flag. */
+const FLAG_NAMES: readonly (readonly [string, string])[] = [
+  ...OPTION_DECLARATIONS.flatMap((decl) => [decl.flag, ...[decl.alias ?? []].flat()]),
+  ...CLI_SWITCHES,
+  'help',
+  'version',
+]
+  .filter((name) => name.length > 1)
+  .map((name) => [name, `--${name}`] as const);
+
+/** yargs' refusal of one unknown flag, with the nearest known one: "Unknown argument: prot: did you mean '--port'?". */
+export function withNearestFlag(message: string): string {
+  const name = /^Unknown argument: ([^,\s]+)$/.exec(message)?.[1];
+  const nearest = name === undefined ? undefined : nearestName(name, FLAG_NAMES);
+  return nearest === undefined ? message : `${message}: did you mean '${nearest}'?`;
 }
 
 export async function main(argv: string[] = hideBin(process.argv)): Promise<number> {
