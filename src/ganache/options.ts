@@ -312,15 +312,33 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   onlyDefault('server.rpcEndpoint', server.rpcEndpoint, ['/'], 'the endpoint answers at /');
   if (server.chunkSize !== undefined) refuse('server.chunkSize', 'replies are not chunked');
 
-  // Ganache's defaults where they differ from chain-sim's.
-  if (!m.has('mnemonic')) m.set('mnemonic', generateMnemonic(wordlist), 'default');
-  if (!m.has('balance')) m.set('balance', '1000', 'default');
-  if (!m.has('networkId')) m.set('networkId', BigInt(Date.now()), 'default');
-  if (!m.has('gasPrice')) m.set('gasPrice', 2_000_000_000n, 'default');
-  m.set('compat', 'ganache', 'default');
-  // Ganache answers a failed send with its hash unless vmErrorsOnRPCResponse: not Hardhat's node errors.
-  m.set('hardhatNode', false, 'default');
+  for (const [key, value] of Object.entries(ganacheDefaults())) {
+    if (!m.has(key as keyof ChainSimOptions)) m.set(key as keyof ChainSimOptions, value, 'default');
+  }
   return { options: m.options as ChainSimOptions, unlockIndexes: m.unlockIndexes, sources: m.from };
+}
+
+/**
+ * Ganache's defaults where they differ from chain-sim's: a random mnemonic, 1000 ether, net_version
+ * the start time, eth_gasPrice 2 gwei, and Ganache's forms (compat 'ganache'; a failed send answers
+ * its hash unless vmErrorsOnRPCResponse, not Hardhat's node error).
+ */
+export function ganacheDefaults(): ChainSimOptions {
+  return {
+    mnemonic: generateMnemonic(wordlist),
+    balance: '1000',
+    networkId: BigInt(Date.now()),
+    gasPrice: 2_000_000_000n,
+    compat: 'ganache',
+    hardhatNode: false,
+  };
+}
+
+/** chain-sim options given on the `ganache` command line, with Ganache's defaults for the ones not given. */
+export function withGanacheDefaults(given: ChainSimOptions): ChainSimOptions {
+  const { mnemonic, ...defaults } = ganacheDefaults();
+  // --deterministic (-d) is Ganache's mnemonic: no random one beside it.
+  return { ...defaults, ...(given.deterministic === true ? {} : { mnemonic }), ...given };
 }
 
 /**
