@@ -77,7 +77,11 @@ export class ChainSimServer {
   }
 }
 
-/** Build the chain and return a server ready to listen (call listen() to open the port). */
+/**
+ * Build the chain and return a server ready to listen (call listen() to open the port). Rejects
+ * with OptionError for an option it refuses (startNode resolves the options before it builds the
+ * chain or reads a file).
+ */
 export async function createServer(options: ChainSimOptions = {}): Promise<ChainSimServer> {
   return new ChainSimServer(await startNode(options));
 }
