@@ -47,7 +47,7 @@ export interface UpstreamOptions extends Partial<UpstreamLimits> {
 /** A failed upstream request; -32000 for the caller. */
 export class UpstreamError extends EngineError {
   constructor(message: string) {
-    super('rejected', message);
+    super('upstream', message);
     this.name = 'UpstreamError';
   }
 }

@@ -1,5 +1,5 @@
 import { clipLongRuns } from '../engine/util/clip.js';
-import { CodedError, EngineError, RevertError, TransactionFailedError } from '../engine/util/errors.js';
+import { CodedError, EngineError, type EngineErrorKind, RevertError, TransactionFailedError } from '../engine/util/errors.js';
 import { hardhatSendError } from './hardhatErrors.js';
 import type { Json } from './json.js';
 import { encodeData } from './encode.js';
@@ -41,6 +41,14 @@ export function serverError(message: string): RpcError {
   return new RpcError(ErrorCode.server, message);
 }
 
+/** The code of each kind of engine error (a new kind must be given one here). */
+const ENGINE_ERROR_CODES: Readonly<Record<EngineErrorKind, number>> = {
+  rejected: ErrorCode.server,
+  invalidInput: ErrorCode.invalidParams,
+  unsupported: ErrorCode.server,
+  upstream: ErrorCode.server,
+};
+
 /**
  * Translate anything a handler threw into an RpcError. Unknown errors are bugs:
  * they become -32603 with a short message and are reported to `onInternal`
@@ -52,9 +60,7 @@ export function toRpcError(error: unknown, onInternal: (error: unknown) => void)
   // A revert's reason is the contract's answer, not an echo of the request: it stays whole.
   if (error instanceof RevertError) return new RpcError(ErrorCode.executionReverted, error.message, encodeData(error.data));
   if (error instanceof CodedError) return new RpcError(error.code, clipLongRuns(error.message));
-  if (error instanceof EngineError) {
-    return new RpcError(error.kind === 'invalidInput' ? ErrorCode.invalidParams : ErrorCode.server, clipLongRuns(error.message));
-  }
+  if (error instanceof EngineError) return new RpcError(ENGINE_ERROR_CODES[error.kind], clipLongRuns(error.message));
   onInternal(error);
   return new RpcError(ErrorCode.internal, 'internal error');
 }
