@@ -12,7 +12,7 @@ import { Caches } from '@ethereumjs/statemanager';
 import { type Address, ValueEncoding, bytesToHex, createAddressFromString } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry } from '../accounts/accounts.js';
-import { BlockStore, type MinedBlock } from '../blocks/blocks.js';
+import { type BlockRecord, BlockStore, type MinedBlock } from '../blocks/blocks.js';
 import { BlockClock } from '../mining/clock.js';
 import { evmOptionsFor } from '../rules/codeSize.js';
 import { ConsolePrinter } from '../execution/consoleLog.js';
@@ -178,6 +178,7 @@ export class ChainCore {
       return;
     }
     this.blocks.olderHash = undefined;
+    this.blocks.history = undefined;
     this.blocks.startAt(options.genesisNumber ?? 0n);
     const genesis = await createGenesis(this.vm, {
       number: options.genesisNumber,
@@ -250,6 +251,22 @@ export class ChainCore {
     }
     if ('number' in ref) return this.blocks.byNumber(ref.number);
     return this.blocks.byHashHex(ref.hash);
+  }
+
+  /**
+   * The block a reference names, as a read of history (its transactions and receipts, not its
+   * state): on a fork, at or below the pinned block, the upstream's, 'earliest' included.
+   */
+  findHistory(ref: BlockRef): Promise<BlockRecord | undefined> {
+    const { blocks } = this;
+    if ('hash' in ref) return blocks.historyByHash(ref.hash);
+    if ('number' in ref) return blocks.historyByNumber(ref.number);
+    if (ref.tag === 'earliest') return blocks.historyByNumber(blocks.history ? 0n : blocks.firstNumber);
+    if (this.finalityLag > 0n && (ref.tag === 'safe' || ref.tag === 'finalized')) {
+      const behind = this.head.number - this.finalityLag * (ref.tag === 'safe' ? 1n : 2n);
+      return blocks.historyByNumber(behind > 0n ? behind : 0n);
+    }
+    return blocks.historyByNumber(this.head.number);
   }
 
   /** anvil_setChainId (chainId.ts): later signatures and CHAINID use `chainId`; a reset puts the configured one back. */
