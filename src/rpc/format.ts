@@ -5,7 +5,7 @@ import { Capability } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import type { BlockRecord, LogRecord, MinedBlock, ReceiptRecord } from '../engine/blocks/blocks.js';
 import { type LogPosition, logPosition } from '../engine/logs/logQuery.js';
-import { effectiveGasPrice } from '../engine/execution/miner.js';
+import { effectiveGasPrice } from '../engine/execution/blockBuilder.js';
 import { maxFeePerGas } from '../engine/transactions/validation.js';
 import { encodeData, encodeQuantity } from './encode.js';
 import type { Json, JsonObject } from './json.js';

@@ -25,7 +25,7 @@ import { type ForkPoint, startFork } from '../blocks/forkStart.js';
 import { createGenesis } from '../blocks/genesis.js';
 import { createChainCommon, createScheduledCommon } from '../rules/hardforks.js';
 import { installJumpAnalysisCache } from '../patches/jumpAnalysis.js';
-import type { MiningOutcome, NextBlockOverrides } from '../execution/miner.js';
+import type { MiningOutcome, NextBlockOverrides } from '../execution/blockBuilder.js';
 import { MiningPolicy } from '../mining/policy.js';
 import { PendingBlock } from '../mining/producer.js';
 import { copyOf, stateRootOf } from './copies.js';
