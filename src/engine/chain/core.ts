@@ -9,7 +9,7 @@ import type { Common } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches } from '@ethereumjs/statemanager';
-import { type Address, ValueEncoding, bytesToHex, createAddressFromString } from '@ethereumjs/util';
+import { type Address, ValueEncoding, bytesToHex } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry } from '../accounts/accounts.js';
 import { type BlockRecord, BlockStore, type MinedBlock } from '../blocks/blocks.js';
@@ -42,14 +42,6 @@ import { TrieNodeDB } from '../state/trieDb.js';
 import { EMPTY_TRIE_ROOT } from '../state/trieRoot.js';
 import { type PooledTransaction, TxPool } from '../transactions/txpool.js';
 import { type BlockRef, type ChainEvents, type EngineOptions, SUGGESTED_TIP } from './types.js';
-
-/** System contracts called at the start or end of every block once their EIP is active. */
-export const SYSTEM_CONTRACTS: ReadonlyArray<readonly [number, Address]> = [
-  [4788, createAddressFromString('0x000f3df6d732807ef1319fb7b8bb8522d0beac02')],
-  [2935, createAddressFromString('0x0000f90827f1c53a10cb7a02335b175320002935')],
-  [7002, createAddressFromString('0x00000961ef480eb55e80d19ad83579a64c007002')],
-  [7251, createAddressFromString('0x0000bbddc7ce488642fb579f8b00f3a590007251')],
-];
 
 /** What the core needs from its facade: the events, the lane behind the current answer, and a queued block. */
 export interface CoreHooks {
