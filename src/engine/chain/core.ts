@@ -92,7 +92,7 @@ export class ChainCore {
   forkPoint: ForkPoint | undefined;
   /** The VM of the last historical state read, by its state root. */
   historical: { root: string; vm: VM } | undefined;
-  /** The last template of a run of empty blocks, by the constant fields it has (mining/emptyRun.ts). */
+  /** The last template of a run of empty blocks, by the constant fields it has (mining/mineMany.ts). */
   lastTemplate: { readonly key: string; readonly block: Block } | undefined;
   /** With a fork schedule: the rules the next block follows, asked without touching the VM's Common. */
   private readonly nextCommon: Common;
