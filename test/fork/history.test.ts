@@ -3,10 +3,12 @@
  * the upstream by fork/history.ts): every method that reads blocks, transactions, receipts or
  * logs at or below the pinned block answers what the upstream answers, whichever method it is.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { type ChainSimProvider, createProvider } from '../../src/index.js';
+import { Wallet } from 'ethers';
+import { type ChainSimProvider, createProvider, createServer } from '../../src/index.js';
+import { CHAIN_ID, KEYS, WALLETS } from '../helpers/chain.js';
 import { holder, token, upstreamForSuite } from './upstream.js';
 
 const hex = (value: bigint | number): string => `0x${BigInt(value).toString(16)}`;
@@ -83,7 +85,7 @@ describe('forking: history at or below the pinned block is the upstream history'
   it('an upstream that refuses eth_getBlockReceipts gives each transaction its own receipt', async () => {
     // A proxy to the upstream that answers eth_getBlockReceipts as an unknown method, as some upstreams do.
     let refused = 0;
-    const proxy = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const proxy = createHttpServer((request: IncomingMessage, response: ServerResponse) => {
       let body = '';
       request.on('data', (chunk) => (body += chunk));
       request.on('end', async () => {
@@ -114,6 +116,61 @@ describe('forking: history at or below the pinned block is the upstream history'
     } finally {
       await provider.disconnect();
       await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
+  it('reads every transaction type of an upstream block: legacy (EIP-155 and unprotected), 2930, 1559, 4844, 7702', async () => {
+    // Each type signed by hand into one upstream block, then that block read through a fork of it.
+    const upstream = await createServer({ quiet: true, hardfork: 'prague', chainId: CHAIN_ID, port: 0 });
+    const { url } = await upstream.listen(0, '127.0.0.1');
+    const up = <T = unknown>(method: string, params: unknown[] = []) => upstream.node.dispatcher.call(method, params) as Promise<T>;
+    const to = '0x000000000000000000000000000000000000beef';
+    const wallet = WALLETS[0]!;
+    const fees = { maxFeePerGas: 10n ** 11n, maxPriorityFeePerGas: 1n };
+    const authorization = await new Wallet(KEYS[1]!).authorize({ address: to, nonce: 0, chainId: CHAIN_ID });
+    const raws = [
+      await wallet.signTransaction({ type: 0, chainId: CHAIN_ID, nonce: 0, to, gasLimit: 21000, gasPrice: 10n ** 10n }),
+      await wallet.signTransaction({ type: 0, nonce: 1, to, gasLimit: 21000, gasPrice: 10n ** 10n }),
+      await wallet.signTransaction({
+        type: 1,
+        chainId: CHAIN_ID,
+        nonce: 2,
+        to,
+        gasLimit: 30000,
+        gasPrice: 10n ** 10n,
+        accessList: [{ address: to, storageKeys: [`0x${'00'.repeat(32)}`] }],
+      }),
+      await wallet.signTransaction({ type: 2, chainId: CHAIN_ID, nonce: 3, to, gasLimit: 21000, value: 7n, ...fees }),
+      await wallet.signTransaction({
+        type: 3,
+        chainId: CHAIN_ID,
+        nonce: 4,
+        to,
+        gasLimit: 21000,
+        ...fees,
+        maxFeePerBlobGas: 10n ** 10n,
+        blobVersionedHashes: [`0x01${'ab'.repeat(31)}`],
+      }),
+      await wallet.signTransaction({ type: 4, chainId: CHAIN_ID, nonce: 5, to, gasLimit: 100000, ...fees, authorizationList: [authorization] }),
+    ];
+    await up('chain_setAutomine', [false]);
+    for (const raw of raws) await up('eth_sendRawTransaction', [raw]);
+    await up('chain_mine', ['0x1']);
+    const { provider, rpc } = forkNode(url, 1n);
+    try {
+      const block = await up<{ transactions: Array<{ type: string }> }>('eth_getBlockByNumber', ['0x1', true]);
+      expect(block.transactions.map((tx) => tx.type)).to.deep.equal(['0x0', '0x0', '0x1', '0x2', '0x3', '0x4']);
+      for (const [method, params] of [
+        ['eth_getBlockByNumber', ['0x1', true]],
+        ['eth_getBlockReceipts', ['0x1']],
+        ['debug_getRawBlock', ['0x1']],
+        ['debug_getRawReceipts', ['0x1']],
+      ] as Array<[string, unknown[]]>) {
+        expect(await rpc(method, params), method).to.deep.equal(await up(method, params));
+      }
+    } finally {
+      await provider.disconnect();
+      await upstream.close();
     }
   });
 });
