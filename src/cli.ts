@@ -6,7 +6,7 @@
 import { toChecksumAddress } from '@ethereumjs/util';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { formatEther } from './format-units.js';
+import { formatEther } from './formatUnits.js';
 import { type ChainSimOptions, OPTION_DECLARATIONS, OptionError } from './options.js';
 import { useCompactHeap } from './compactHeap.js';
 import { ChainSimServer } from './server/index.js';

@@ -16,7 +16,6 @@ import { mergeStartupSources } from './startupSources.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
 import { ForkController } from './fork/controller.js';
-import { routeForkHistory } from './fork/router.js';
 import { withCompatForms } from './rpc/compatForms.js';
 import { type RulesChoice, rulesFor } from './rpc/clientRules.js';
 import { applyStartupSettings, configuredMining } from './startupSettings.js';
@@ -123,7 +122,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   // Clients that do not say who they are (the in-process provider among them) get the rules of none.
   const rules = rulesFor(clientRules, undefined);
   const dispatcher = new Dispatcher(
-    routeForkHistory(withCompatForms(buildMethodTable(), options)),
+    withCompatForms(buildMethodTable(), options),
     { chain, filters, rules, version: VERSION, pow, requestLog, dialect: { current: 'hardhat' }, fork, networkId: options.networkId },
     {
       maxBatchSize: options.maxBatchSize,

@@ -18,7 +18,7 @@ import * as state from './chain/state.js';
 import { type BlockRef, type EngineOptions, MAX_BLOCKS_PER_MINE, type SendOptions, senderOfRequest } from './chain/types.js';
 import { EngineError } from './util/errors.js';
 import type { AccessListOutcome, CallRequest } from './execution/execution.js';
-import type { MiningOutcome } from './execution/miner.js';
+import type { MiningOutcome } from './execution/blockBuilder.js';
 import { mineMany, mineManyAhead } from './mining/mineMany.js';
 import { type PowView, powViewOf } from './mining/powView.js';
 import { mineExecutable, pendingBuild } from './mining/producer.js';

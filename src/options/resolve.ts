@@ -4,7 +4,7 @@
  * the results made from several (the hardfork from --mining, the gas limit from
  * --disable-block-gas-limit, the mnemonic from --deterministic, ...). Names that are no option
  * are refused first (unknown.ts). The CLI, createProvider
- * and createServer all resolve through here; startNode (startup/merge.ts) adds the files.
+ * and createServer all resolve through here; startNode (startupSources.ts's mergeStartupSources) adds the files.
  */
 import { createChainCommon, HARDFORK_NAMES, isPostMerge, newestLiveHardfork } from '../engine/rules/hardforks.js';
 import { clip } from '../engine/util/clip.js';

@@ -13,6 +13,7 @@ import type { ClientRules } from './clientRules.js';
 import type { Decoder } from './codec.js';
 import type { Subscriptions } from './subscriptions.js';
 import { invalidParams } from './errors.js';
+import { type ForkForwarding, forwardOnFork } from './forkForwarding.js';
 import type { Json } from './json.js';
 
 /** What a handler may use besides its decoded parameters. */
@@ -103,6 +104,12 @@ export interface MethodNames<A extends readonly unknown[], R> {
   readonly name: string;
   readonly aliases?: readonly string[];
   readonly variants?: readonly Variant<A, R>[];
+  /**
+   * On a fork, what the upstream answers for this method under its name and aliases: state
+   * before the pinned block, traces of the upstream's blocks and transactions (forkForwarding.ts).
+   * History needs none: the engine reads the upstream's.
+   */
+  readonly forwardOnFork?: ForkForwarding<A>;
 }
 
 /**
@@ -148,8 +155,19 @@ export function defineMethod<const P extends readonly Param<unknown>[], R>(
       : // Without an answer form the handler's value is JSON (the first overload).
         async (ctx, raw) => handler(ctx, ...decode(raw)) as Promise<Json> | Json,
   });
+  const own = served(spec.name, spec.aliases, spec.answer);
+  const forwarding = spec.forwardOnFork;
   return {
-    ...served(spec.name, spec.aliases, spec.answer),
+    ...own,
+    ...(forwarding && {
+      async invoke(ctx: RpcContext, raw: readonly unknown[]): Promise<Json> {
+        if (ctx.fork?.session) {
+          const forwarded = await forwardOnFork(ctx, forwarding, decode(raw), raw, (params) => own.invoke(ctx, params));
+          if (forwarded) return forwarded.answer;
+        }
+        return own.invoke(ctx, raw);
+      },
+    }),
     variants: (spec.variants ?? []).map((v) => served(v.name, v.aliases, v.answer)),
   };
 }

@@ -153,7 +153,7 @@ export class Subscriptions {
 
   private send(id: string, kind: SubscriptionKind, changes: TakenChanges): void {
     if (changes.kind === 'logs') {
-      for (const found of changes.logs) this.notify(id, formatLog(found.log, found.mined, found.txIndex, found.removed));
+      for (const found of changes.logs) this.notify(id, formatLog(found.log, found.position, found.removed));
     } else if (kind === 'newHeads') {
       const reserved = 'reserved' in changes ? changes.reserved : [];
       const firstReserved = changes.hashes.length - reserved.length;

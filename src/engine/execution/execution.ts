@@ -246,9 +246,13 @@ function execute(
   );
 }
 
+/**
+ * runTx's failures in go-ethereum's words, as typed engine errors. ethereumjs throws plain
+ * errors whose text is all they carry: this is the one place that text is read.
+ */
 function translateRunError(error: unknown): EngineError {
   // A forked chain's upstream failure already names the upstream, method and key (fork/upstream.ts).
-  if (error instanceof EngineError && error.name === 'UpstreamError') return error;
+  if (error instanceof EngineError && error.kind === 'upstream') return error;
   const message = error instanceof Error ? error.message : String(error);
   const funds = /sender's account \((0x[0-9a-fA-F]{40})\) only has: (\d+)/.exec(message);
   const cost = /(?:upfront|max) cost is: (\d+)/.exec(message);

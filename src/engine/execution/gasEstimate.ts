@@ -13,7 +13,7 @@
  * would take four to six to reach the boundary).
  */
 import type { ExecResult } from '@ethereumjs/evm';
-import { EngineError, rejected } from '../util/errors.js';
+import { type EngineError, IntrinsicGasError, rejected } from '../util/errors.js';
 import { executionFailure } from './revert.js';
 
 /** What the search needs to know of one run. */
@@ -86,7 +86,7 @@ async function runOrLowGas(run: EstimateSearch['run'], gasLimit: bigint): Promis
   try {
     return await run(gasLimit);
   } catch (error) {
-    if (error instanceof EngineError && /intrinsic gas too low|floor data gas/.test(error.message)) return undefined;
+    if (error instanceof IntrinsicGasError) return undefined;
     throw error;
   }
 }

@@ -6,12 +6,12 @@
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { ChainCore } from '../chain/core.js';
-import { SYSTEM_CONTRACTS } from '../chain/core.js';
 import { assertTimestamp } from '../chain/types.js';
 import { RangeBlock, emptySuccessor, reserveEmptyBlocks } from '../blocks/emptyRanges.js';
 import { EngineError } from '../util/errors.js';
 import { forkAt } from '../rules/forkSchedule.js';
 import { isPostMerge } from '../rules/hardforks.js';
+import { SYSTEM_CONTRACTS } from '../rules/systemContracts.js';
 import { mineWith } from './producer.js';
 
 /**

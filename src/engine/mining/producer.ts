@@ -15,7 +15,7 @@ import { copyOf } from '../chain/copies.js';
 import { assertMinable } from './clock.js';
 import { forkAt } from '../rules/forkSchedule.js';
 import { PRELOADED_PARAMS, isPostMerge } from '../rules/hardforks.js';
-import { type BlockTemplate, type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock } from '../execution/miner.js';
+import { type BlockTemplate, type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock } from '../execution/blockBuilder.js';
 import type { PooledTransaction } from '../transactions/txpool.js';
 
 /** The header fields of the next block at `timestamp`, as every builder takes them. */

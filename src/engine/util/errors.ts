@@ -6,7 +6,8 @@
 export type EngineErrorKind =
   | 'rejected' // understood but refused: nonce, funds, gas, unknown block, ... (-32000)
   | 'invalidInput' // a value that is well-formed but not acceptable (-32602)
-  | 'unsupported'; // a feature this configuration does not offer (-32000 too, kept apart for clarity)
+  | 'unsupported' // a feature this configuration does not offer (-32000 too, kept apart for clarity)
+  | 'upstream'; // a forked chain's upstream could not answer (-32000); its message names the upstream, method and key
 
 export class EngineError extends Error {
   readonly kind: EngineErrorKind;
@@ -36,8 +37,8 @@ export function rejected(message: string): EngineError {
 
 /** A gas limit below the transaction's intrinsic cost or its EIP-7623 floor: more gas would help (estimates search on). */
 export class IntrinsicGasError extends EngineError {
-  constructor() {
-    super('rejected', 'intrinsic gas too low');
+  constructor(message = 'intrinsic gas too low') {
+    super('rejected', message);
     this.name = 'IntrinsicGasError';
   }
 }

@@ -2,6 +2,7 @@
 import type { BlockRef } from '../../../engine/chain/types.js';
 import { blockRef, callRequest } from '../../codec.js';
 import { encodeData, encodeQuantity } from '../../encode.js';
+import { stateAtArgument } from '../../forkForwarding.js';
 import { defineMethod, optionalParam, param } from '../../method.js';
 import { blockOverrides, callOverrides, stateOverrides } from '../../overrides.js';
 
@@ -16,7 +17,7 @@ export const ESTIMATE_DEFAULT_BLOCK: BlockRef = { tag: 'pending' };
 
 export const executionMethods = [
   defineMethod(
-    { name: 'chain_call', aliases: ['eth_call'] },
+    { name: 'chain_call', aliases: ['eth_call'], forwardOnFork: stateAtArgument('eth_call', 1) },
     [
       param('transaction', callRequest),
       optionalParam('block', blockRef),
@@ -27,7 +28,7 @@ export const executionMethods = [
   ),
   // Every property optional, the object itself too (SPEC 2.7).
   defineMethod(
-    { name: 'chain_estimateGas', aliases: ['eth_estimateGas'] },
+    { name: 'chain_estimateGas', aliases: ['eth_estimateGas'], forwardOnFork: stateAtArgument('eth_estimateGas', 1) },
     [
       optionalParam('transaction', callRequest),
       optionalParam('block', blockRef),
@@ -38,7 +39,7 @@ export const executionMethods = [
       encodeQuantity(await chain.estimateGas(request ?? {}, ref ?? ESTIMATE_DEFAULT_BLOCK, callOverrides(state, block))),
   ),
   defineMethod(
-    { name: 'chain_createAccessList', aliases: ['eth_createAccessList'] },
+    { name: 'chain_createAccessList', aliases: ['eth_createAccessList'], forwardOnFork: stateAtArgument('eth_createAccessList', 1) },
     [param('transaction', callRequest), optionalParam('block', blockRef), optionalParam('stateOverrides', stateOverrides)],
     async ({ chain }, request, ref, state) => {
       const { accessList, gasUsed, error } = await chain.createAccessList(request, ref ?? { tag: 'latest' }, callOverrides(state));
