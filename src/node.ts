@@ -91,6 +91,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
       throwOnTransactionFailures: options.hardhatNode && !options.vmErrorsOnRPCResponse,
       fork: forkSession?.point,
       codeSizeLimit: options.codeSizeLimit,
+      consoleAddresses: options.consoleAddresses,
     },
     options.genesis,
   );
