@@ -21,8 +21,12 @@ describe('chain-sim/hardhat: the package export', () => {
       'HardhatConfigError',
       'HardhatRevertError',
       'LateRegistrationError',
+      'default',
       'registeredWithHardhat2',
     ]);
+    // The Hardhat 3 plugin: its hooks load on use.
+    expect(module.default).to.include({ id: 'chain-sim', npmPackage: 'chain-sim' });
+    expect(Object.keys(module.default.hookHandlers).sort()).to.deep.equal(['config', 'network']);
     expect(module.registeredWithHardhat2).to.equal(false);
   });
 

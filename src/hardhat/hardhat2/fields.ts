@@ -13,11 +13,13 @@ export const HARDHAT_DEFAULT_COINBASE = '0xc014ba5ec014ba5ec014ba5ec014ba5ec014b
 /** A field of `networks.hardhat` chain-sim cannot honour, or a value it cannot take. */
 export class HardhatConfigError extends Error {
   constructor(
-    /** The field under networks.hardhat, e.g. `minGasPrice` or `accounts.mnemonic`. */
+    /** The field under the network's config, e.g. `minGasPrice` or `accounts.mnemonic`. */
     readonly field: string,
     readonly problem: string,
+    /** The network (Hardhat 2's simulated network is always `hardhat`; Hardhat 3 names its own). */
+    readonly network = 'hardhat',
   ) {
-    super(`networks.hardhat.${field}: ${problem}`);
+    super(`networks.${network}.${field}: ${problem}`);
     this.name = 'HardhatConfigError';
   }
 }
@@ -54,39 +56,44 @@ function atLeast(hardfork: string, since: string): boolean {
 const REMOVE_ADVICE = "; remove it, or remove require('chain-sim/hardhat') to run on Hardhat's own network";
 
 /** A balance in wei, as Hardhat takes it (a decimal string, or a number). */
-export function wei(value: unknown, field: string): bigint {
+export function wei(value: unknown, field: string, network = 'hardhat'): bigint {
   if ((typeof value === 'string' && /^\d+$/.test(value.trim())) || (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)) {
     return BigInt(typeof value === 'string' ? value.trim() : value);
   }
   if (typeof value === 'bigint' && value >= 0n) return value;
-  throw new HardhatConfigError(field, `expected an amount of wei as a decimal string, got "${String(value)}"`);
+  throw new HardhatConfigError(field, `expected an amount of wei as a decimal string, got "${String(value)}"`, network);
 }
 
 /** Hardhat's initialDate: a date string (Hardhat parses it with `new Date`), as seconds since 1970. */
-export function initialTimestamp(initialDate: unknown): number {
-  const ms = typeof initialDate === 'string' ? new Date(initialDate).getTime() : Number.NaN;
-  if (!Number.isFinite(ms) || ms < 0)
-    throw new HardhatConfigError('initialDate', `expected a date string such as "2024-01-01T00:00:00Z", got "${String(initialDate)}"`);
+export function initialTimestamp(initialDate: unknown, network = 'hardhat'): number {
+  const ms = typeof initialDate === 'string' ? new Date(initialDate).getTime() : initialDate instanceof Date ? initialDate.getTime() : Number.NaN;
+  if (!Number.isFinite(ms) || ms < 0) {
+    throw new HardhatConfigError('initialDate', `expected a date string such as "2024-01-01T00:00:00Z", got "${String(initialDate)}"`, network);
+  }
   return Math.floor(ms / 1000);
 }
 
 /** mining.mempool.order, in chain-sim's words: Hardhat's `priority` is ordering by fees. */
-export function poolOrder(order: unknown): 'fees' | 'fifo' {
+export function poolOrder(order: unknown, network = 'hardhat'): 'fees' | 'fifo' {
   if (order === 'priority') return 'fees';
   if (order === 'fifo') return 'fifo';
-  throw new HardhatConfigError('mining.mempool.order', `expected "priority" or "fifo", got "${String(order)}"`);
+  throw new HardhatConfigError('mining.mempool.order', `expected "priority" or "fifo", got "${String(order)}"`, network);
 }
 
 /** The HD accounts settings, checked (Hardhat derives keys from them as chain-sim then does). */
-export function hdAccounts(accounts: Required<HardhatHDAccountsUserConfig>): Required<HardhatHDAccountsUserConfig> & { balance: bigint } {
+export function hdAccounts(
+  accounts: Omit<Required<HardhatHDAccountsUserConfig>, 'accountsBalance'> & { accountsBalance: string | bigint },
+  network = 'hardhat',
+): Required<HardhatHDAccountsUserConfig> & { balance: bigint } {
   const { mnemonic, initialIndex, count, accountsBalance } = accounts;
   if (typeof mnemonic !== 'string' || ![12, 15, 18, 21, 24].includes(mnemonic.normalize('NFKD').split(' ').length)) {
-    throw new HardhatConfigError('accounts.mnemonic', 'expected a BIP-39 mnemonic of 12, 15, 18, 21 or 24 words separated by single spaces');
+    throw new HardhatConfigError('accounts.mnemonic', 'expected a BIP-39 mnemonic of 12, 15, 18, 21 or 24 words separated by single spaces', network);
   }
-  if (!Number.isSafeInteger(initialIndex) || initialIndex < 0)
-    throw new HardhatConfigError('accounts.initialIndex', `expected a whole number, got ${initialIndex}`);
-  if (!Number.isSafeInteger(count) || count < 0) throw new HardhatConfigError('accounts.count', `expected a whole number, got ${count}`);
-  return { ...accounts, balance: wei(accountsBalance, 'accounts.accountsBalance') };
+  if (!Number.isSafeInteger(initialIndex) || initialIndex < 0) {
+    throw new HardhatConfigError('accounts.initialIndex', `expected a whole number, got ${initialIndex}`, network);
+  }
+  if (!Number.isSafeInteger(count) || count < 0) throw new HardhatConfigError('accounts.count', `expected a whole number, got ${count}`, network);
+  return { ...accounts, accountsBalance: String(accountsBalance), balance: wei(accountsBalance, 'accounts.accountsBalance', network) };
 }
 
 function isZero(value: unknown): boolean {

@@ -68,10 +68,10 @@ export function hardhatNetworkSettings(resolved: HardhatNetworkConfig, user: Har
   };
 }
 
-type Setter = <K extends keyof ChainSimOptions>(key: K, value: ChainSimOptions[K], field: string) => void;
+export type Setter = <K extends keyof ChainSimOptions>(key: K, value: ChainSimOptions[K], field: string) => void;
 
 /** auto and interval as Hardhat combines them: automine, interval mining, both, or neither. */
-function mapMining(mining: HardhatNetworkConfig['mining'], set: Setter): void {
+export function mapMining(mining: HardhatNetworkConfig['mining'], set: Setter): void {
   const { auto, interval, mempool } = mining;
   set('order', poolOrder(mempool.order), 'mining.mempool.order');
   const timed = Array.isArray(interval) ? true : interval !== 0;
@@ -89,12 +89,20 @@ function genesisAccounts(accounts: HardhatNetworkConfig['accounts']): { privateK
       balance: wei(balance, `accounts[${i}].balance`),
     }));
   }
-  const { mnemonic, path, initialIndex, count, passphrase, balance } = hdAccounts(accounts as Required<HardhatHDAccountsUserConfig>);
+  return derivedAccounts(hdAccounts(accounts as Required<HardhatHDAccountsUserConfig>));
+}
+
+/** Keys derived as Hardhat derives them: `path/initialIndex+i` from the mnemonic with its BIP-39 passphrase. */
+export function derivedAccounts(
+  hd: { mnemonic: string; path: string; initialIndex: number; count: number; passphrase: string; balance: bigint },
+  network = 'hardhat',
+): { privateKey: string; balance: bigint }[] {
+  const { mnemonic, path, initialIndex, count, passphrase, balance } = hd;
   let parent: ReturnType<typeof derivePath>;
   try {
     parent = derivePath(mnemonicToSeed(mnemonic, passphrase ?? ''), path.replace(/\/$/, ''));
   } catch (error) {
-    throw new HardhatConfigError('accounts.path', error instanceof Error ? error.message : String(error));
+    throw new HardhatConfigError('accounts.path', error instanceof Error ? error.message : String(error), network);
   }
   return Array.from({ length: count }, (_, i) => ({
     privateKey: `0x${Buffer.from(deriveChild(parent, initialIndex + i).privateKey).toString('hex')}`,
