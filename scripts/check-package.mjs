@@ -74,6 +74,13 @@ step('chain-sim/mocha from ESM', () => {
   return run(process.execPath, ['--input-type=module', '-e', script]).trim();
 });
 
+step('chain-sim/hardhat from CommonJS (a Hardhat 2 config) and ESM (a Hardhat 3 config)', () => {
+  const cjs = run(process.execPath, ['-e', "const m = require('chain-sim/hardhat'); console.log(m.registeredWithHardhat2, m.default.id)"]).trim();
+  const esm = run(process.execPath, ['--input-type=module', '-e', "import chainSim from 'chain-sim/hardhat'; console.log(chainSim.id)"]).trim();
+  if (cjs !== 'false chain-sim' || esm !== 'chain-sim') throw new Error(`unexpected: ${cjs} / ${esm}`);
+  return esm;
+});
+
 step("require('ganache') (the tarball under Ganache's name): a Ganache-style ethers suite", () => {
   const script = `
     const assert = require('node:assert');
