@@ -214,6 +214,13 @@ await step('the installed node (npx chain-sim --port 0) answers ethers', async (
   return `${node.url}, ${detail}`;
 });
 
+await step('chain-sim/hardhat from CommonJS (a Hardhat 2 config) and ESM (a Hardhat 3 config)', () => {
+  const cjs = run(plain, process.execPath, ['-e', "const m = require('chain-sim/hardhat'); console.log(m.registeredWithHardhat2, m.default.id)"]).trim();
+  const esm = run(plain, process.execPath, ['--input-type=module', '-e', "import chainSim from 'chain-sim/hardhat'; console.log(chainSim.id)"]).trim();
+  if (cjs !== 'false chain-sim' || esm !== 'chain-sim') throw new Error(`unexpected: ${cjs} / ${esm}`);
+  return esm;
+});
+
 // ---- Route 2: the Ganache drop-in, installed under Ganache's name beside chain-sim's tarball.
 let ganacheUser;
 await step(`npm install ./${path.basename(tarball)} ganache@file:./${path.basename(dropIn)}`, () => {

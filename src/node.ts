@@ -83,6 +83,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
       genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
       fork: forkSession?.point,
       codeSizeLimit: options.codeSizeLimit,
+      consoleAddresses: options.consoleAddresses,
     },
     options.genesis,
   );

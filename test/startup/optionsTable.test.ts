@@ -78,6 +78,7 @@ describe('options table', () => {
       accountsOut: undefined,
       slotsInAnEpoch: 0,
       genesisNumber: 0n,
+      consoleAddresses: 'checksum',
       noConsoleLog: false,
       noCreate2Deployer: false,
       printTraces: false,

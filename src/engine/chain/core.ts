@@ -114,6 +114,7 @@ export class ChainCore {
       () => hooks.listening('consoleLog'),
       (line) => hooks.emit('consoleLog', line),
       (error) => hooks.emit('error', error),
+      options.consoleAddresses,
     );
     this.pool = new TxPool(options.order ?? 'fees');
     this.clock = new BlockClock(options.wallClock);

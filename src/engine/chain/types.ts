@@ -8,6 +8,7 @@ import type { CodeSizeLimit } from '../rules/codeSize.js';
 import type { ReservedBlocks } from '../blocks/emptyRanges.js';
 import { EngineError } from '../util/errors.js';
 import type { CallRequest } from '../execution/execution.js';
+import type { ConsoleAddressCase } from '../execution/consoleLog.js';
 import type { ForkSchedule } from '../rules/forkSchedule.js';
 import type { ForkPoint } from '../blocks/forkStart.js';
 import type { GenesisHeader } from '../blocks/genesis.js';
@@ -54,6 +55,8 @@ export interface EngineOptions {
   readonly fork?: ForkPoint;
   /** Contract size limit: bytes, 'unlimited', or undefined for the forks' own (codeSize.ts). */
   readonly codeSizeLimit?: CodeSizeLimit;
+  /** How console.log prints addresses (execution/consoleLog.ts); default checksummed. */
+  readonly consoleAddresses?: ConsoleAddressCase;
 }
 
 /** How one send answers. */
