@@ -16,9 +16,9 @@ import { mergeStartupSources } from './startupSources.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
 import { ForkController } from './fork/controller.js';
-import { routeForkHistory } from './fork/router.js';
 import { withCompatForms } from './rpc/compatForms.js';
 import { withContractFailures } from './rpc/contractFailures.js';
+import { type RulesChoice, rulesFor } from './rpc/clientRules.js';
 import { applyStartupSettings, configuredMining } from './startupSettings.js';
 import { printTraces } from './printTraces.js';
 import { writeAccountsFile } from './accountsOut.js';
@@ -29,23 +29,17 @@ import { ContractRegistry } from './contracts/registry.js';
 import { attributedLine } from './contracts/consoleSource.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+
 /**
- * web3_clientVersion. Test libraries refuse to run against a node whose version does not start
- * with the name of a development node they know (Hardhat's network helpers, OpenZeppelin's
- * upgrades plugins), so it starts with Hardhat's, as a browser's user agent starts with
- * "Mozilla/5.0"; chain-sim and its version follow.
+ * Which rules each client gets (rpc/clientRules.ts): Ganache's for every client under
+ * chain-sim/ganache; Hardhat's, or none, for every client with --hardhat-node or
+ * --no-hardhat-node (a proxy that drops User-Agent, a Hardhat run that must not get them);
+ * otherwise each client its own tool's.
  */
-export const CLIENT_VERSION = `HardhatNetwork/chain-sim/v${VERSION}/${process.platform}-${process.arch}/node${process.versions.node}`;
-/** web3_clientVersion with --no-hardhat-node: chain-sim under its own name (Hardhat's network helpers then refuse it). */
-export const PLAIN_CLIENT_VERSION = CLIENT_VERSION.slice('HardhatNetwork/'.length);
-
-/** web3_clientVersion with compat 'ganache': Ganache's own first (tools test for "Ganache" or "TestRPC"), then chain-sim's. */
-export const GANACHE_CLIENT_VERSION = `Ganache/v7.9.2/EthereumJS TestRPC/v7.9.2/ethereum-js/chain-sim/v${VERSION}`;
-
-/** web3_clientVersion: Ganache's under chain-sim/ganache, Hardhat's node's unless --no-hardhat-node. */
-function clientVersionOf(options: ResolvedOptions): string {
-  if (options.compat === 'ganache') return GANACHE_CLIENT_VERSION;
-  return options.hardhatNode ? CLIENT_VERSION : PLAIN_CLIENT_VERSION;
+function rulesChoiceOf(options: ResolvedOptions): RulesChoice {
+  if (options.compat === 'ganache') return 'ganache';
+  if (options.hardhatNode === 'auto') return 'per-client';
+  return options.hardhatNode ? 'hardhat' : 'plain';
 }
 
 export interface SimNode {
@@ -61,6 +55,8 @@ export interface SimNode {
   readonly fork: ForkController;
   /** The project's contracts (--artifacts, chain_loadArtifacts), read when first needed. */
   readonly contracts: ContractRegistry;
+  /** Whether failures explained with the contracts are printed (the HTTP server turns it on). */
+  readonly failureLog: { enabled: boolean };
 }
 
 export async function startNode(input: ChainSimOptions | ResolvedOptions): Promise<SimNode> {
@@ -95,10 +91,9 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
       genesisTimestamp,
       genesisAlloc: genesisAllocOf(predeploys, fileAlloc, keyedAlloc),
       genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
-      // Ganache's vmErrorsOnRPCResponse, when asked for, answers a failed send in Ganache's form instead.
-      throwOnTransactionFailures: options.hardhatNode && !options.vmErrorsOnRPCResponse,
       fork: forkSession?.point,
       codeSizeLimit: options.codeSizeLimit,
+      consoleAddresses: options.consoleAddresses,
     },
     options.genesis,
   );
@@ -135,22 +130,32 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     wallClock: options.wallClock,
   });
   const requestLog = { enabled: options.verbose };
+  const failureLog = { enabled: false };
+  const clientRules = rulesChoiceOf(options);
+  // Clients that do not say who they are (the in-process provider among them) get the rules of none.
+  const rules = rulesFor(clientRules, undefined);
   const dispatcher = new Dispatcher(
-    routeForkHistory(withContractFailures(withCompatForms(buildMethodTable(), options))),
+    withContractFailures(withCompatForms(buildMethodTable(), options)),
     {
       chain,
       filters,
-      clientVersion: clientVersionOf(options),
+      rules,
+      version: VERSION,
       pow,
       requestLog,
       dialect: { current: 'hardhat' },
       fork,
       networkId: options.networkId,
       contracts,
-      print: options.logger,
+      // Explained failures are printed by a node behind the HTTP server, as Hardhat's node prints them; an
+      // in-process provider's caller gets them in the error it throws (Hardhat's in-process network prints none).
+      print: (line) => {
+        if (failureLog.enabled) options.logger(line);
+      },
     },
     {
       maxBatchSize: options.maxBatchSize,
+      clientRules,
       onInternalError: (error, method) => {
         // A bug: the stack stays on the server side, the client gets -32603.
         console.error(`chain-sim: internal error in ${method}:`, error);
@@ -168,6 +173,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     stateSaver,
     fork,
     contracts,
+    failureLog,
     close: () => {
       fork.close();
       stateSaver?.stop();

@@ -3,7 +3,7 @@
  * with no HTTP and no JSON round trip.
  */
 import { EventEmitter } from 'node:events';
-import type { ChainSimOptions } from './options.js';
+import { type ChainSimOptions, resolveOptions } from './options.js';
 import { type SimNode, startNode } from './node.js';
 import { encodeQuantity } from './rpc/encode.js';
 import { RpcError } from './rpc/errors.js';
@@ -39,8 +39,12 @@ export class ChainSimProvider extends EventEmitter {
   /** Set by disconnect(): from then on request() refuses, and a second disconnect() waits for the first. */
   private disconnecting: Promise<void> | undefined;
 
+  /** @throws OptionError for an option it refuses (an unknown name, a bad value), before any chain is built. */
   constructor(options: ChainSimOptions = {}) {
     super();
+    // Checked here, synchronously, so a bad option throws at createProvider() instead of rejecting the first request;
+    // startNode resolves again, merging in what the files it reads (state, fixtures, genesis) set.
+    resolveOptions(options);
     this.node = startNode(options);
     this.connection = this.node.then((node) =>
       openConnection(node, (subscription, result) => this.emit('message', { type: 'eth_subscription', data: { subscription, result } })),
@@ -130,7 +134,10 @@ function withSolidityStack(error: ProviderRpcError): ProviderRpcError {
   return error;
 }
 
-/** An in-process EIP-1193 provider; the chain is built in the background and the first request waits for it. */
+/**
+ * An in-process EIP-1193 provider; the chain is built in the background and the first request waits for it.
+ * @throws OptionError for an option it refuses (UnknownOptionError for a name that is no option).
+ */
 export function createProvider(options: ChainSimOptions = {}): ChainSimProvider {
   return new ChainSimProvider(options);
 }

@@ -15,10 +15,10 @@ import * as calls from './chain/calls.js';
 import { ChainControls } from './chain/controls.js';
 import * as sending from './chain/sending.js';
 import * as state from './chain/state.js';
-import { type BlockRef, type EngineOptions, MAX_BLOCKS_PER_MINE, senderOfRequest } from './chain/types.js';
+import { type BlockRef, type EngineOptions, MAX_BLOCKS_PER_MINE, type SendOptions, senderOfRequest } from './chain/types.js';
 import { EngineError } from './util/errors.js';
 import type { AccessListOutcome, CallRequest } from './execution/execution.js';
-import type { MiningOutcome } from './execution/miner.js';
+import type { MiningOutcome } from './execution/blockBuilder.js';
 import { mineMany, mineManyAhead } from './mining/mineMany.js';
 import { type PowView, powViewOf } from './mining/powView.js';
 import { mineExecutable, pendingBuild } from './mining/producer.js';
@@ -108,21 +108,21 @@ export class Chain extends ChainControls {
 
   // ---- transactions ----------------------------------------------------------------------
 
-  /** Decode, validate and pool a signed transaction; under automine, mine it right after answering. */
-  submitRawTransaction(raw: Uint8Array): Promise<string> {
-    return this.run('submitRawTransaction', (core) => sending.submitRawTransaction(core, raw));
+  /** Decode, validate and pool a signed transaction; under automine, mine it right after answering (or first: SendOptions). */
+  submitRawTransaction(raw: Uint8Array, options?: SendOptions): Promise<string> {
+    return this.run('submitRawTransaction', (core) => sending.submitRawTransaction(core, raw, options));
   }
   /** Build, sign with an owned key (or send as an impersonated account), and submit (eth_sendTransaction). */
-  sendTransaction(request: CallRequest): Promise<string> {
-    return this.run('sendTransaction', (core) => sending.sendFrom(core, request, false));
+  sendTransaction(request: CallRequest, options?: SendOptions): Promise<string> {
+    return this.run('sendTransaction', (core) => sending.sendFrom(core, request, options));
   }
   /** Build and submit without a signature, whoever `from` is (Anvil's eth_sendUnsignedTransaction). */
   sendUnsignedTransaction(request: CallRequest): Promise<string> {
-    return this.run('sendUnsignedTransaction', (core) => sending.sendFrom(core, request, true));
+    return this.run('sendUnsignedTransaction', (core) => sending.sendFrom(core, request, { unsigned: true }));
   }
   /** personal_sendTransaction: as eth_sendTransaction, opening a locked account with its passphrase. */
   sendWithPassphrase(request: CallRequest, passphrase: string): Promise<string> {
-    return this.run('sendWithPassphrase', (core) => sending.sendFrom(core, request, false, passphrase));
+    return this.run('sendWithPassphrase', (core) => sending.sendFrom(core, request, { passphrase }));
   }
   /** Complete and sign with an owned key, without sending (eth_signTransaction); the nonce counts the pool. */
   signTransaction(request: CallRequest, passphrase?: string): Promise<Uint8Array> {

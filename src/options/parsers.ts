@@ -27,6 +27,14 @@ export const bool =
   (value: boolean): boolean =>
     flag(option, value);
 
+/** true, false, or 'auto' (decided case by case). */
+export const boolOrAuto =
+  (option: string) =>
+  (value: boolean | 'auto'): boolean | 'auto' => {
+    if (value === 'auto' || typeof value === 'boolean') return value;
+    throw new OptionError(option, `expected true, false or "auto", got "${clip(String(value))}"`);
+  };
+
 /** Taken as given. */
 export const asGiven = <T>(value: T): T => value;
 

@@ -34,6 +34,8 @@ const EXPLAINED: ReadonlySet<string> = new Set([
   'chain_sendTransaction',
   'chain_sendRawTransaction',
   'chain_sendUnsignedTransaction',
+  'eth_sendTransaction',
+  'eth_sendRawTransaction',
   'personal_sendTransaction',
   'eth_sendTransactionSync',
   'eth_sendRawTransactionSync',

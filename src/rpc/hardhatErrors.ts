@@ -10,7 +10,7 @@ import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
 import type { TransactionFailedError } from '../engine/util/errors.js';
 import { revertReason } from '../engine/execution/revert.js';
 import { encodeData } from './encode.js';
-import { ErrorCode, RpcError } from './errors.js';
+import { ErrorCode, RpcError } from './rpcError.js';
 import type { Json } from './json.js';
 
 const ERROR_SELECTOR = '0x08c379a0';

@@ -9,6 +9,7 @@ import type { Dispatcher } from '../rpc/dispatch.js';
 import { ErrorCode } from '../rpc/errors.js';
 import type { CorsPolicy } from './cors.js';
 import { type HostCheck, refuseHost } from './hostCheck.js';
+import { clientOf } from './userAgent.js';
 import { clip } from '../engine/util/clip.js';
 
 /** How long a slow or idle client may hold a socket. */
@@ -114,7 +115,8 @@ export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions
           send(res, 200, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.parse, message: 'parse error: body is not valid JSON' } }), cors);
           return;
         }
-        const response = await dispatcher.handle(body);
+        // Each request is answered under the rules of the client that sent it (rpc/clientRules.ts).
+        const response = await dispatcher.forClient(clientOf(req.headers)).handle(body);
         send(res, 200, response === undefined ? '' : JSON.stringify(response), cors);
         options.afterAnswer?.();
       } catch (error) {

@@ -32,7 +32,9 @@ describe('artifacts: failures explained with the contracts', function () {
 
   before(async () => {
     run = compileProject();
-    provider = createProvider({ artifacts: [solcJsonFolder()], logger: (line) => printed.push(line) });
+    provider = createProvider({ hardhatNode: true, artifacts: [solcJsonFolder()], logger: (line) => printed.push(line) });
+    // Printed as the HTTP server's node prints them (an in-process provider prints none: tested below).
+    (await provider.ready()).failureLog.enabled = true;
     project = await deployProject(provider, run);
     plain = createProvider({ quiet: true, artifacts: false });
     await deployProject(plain, run);
@@ -186,6 +188,23 @@ describe('artifacts: failures explained with the contracts', function () {
     expect(printed[0]).to.match(/^Gas estimate failed: /);
   });
 
+  it('in process, failures are thrown, not printed (as on Hardhat’s in-process network)', async () => {
+    const lines: string[] = [];
+    const quietNode = createProvider({ hardhatNode: true, artifacts: [solcJsonFolder()], logger: (line) => lines.push(line) });
+    try {
+      const { token, Token } = await deployProject(quietNode, run);
+      lines.splice(0);
+      const error = await requestError(quietNode, 'eth_call', [
+        { from: DEPLOYER, to: token, data: Token.encodeFunctionData('transfer', [OTHER, 5000]) },
+        'latest',
+      ]);
+      expect(error.message).to.equal("execution reverted: custom error 'InsufficientBalance(1000, 5000)'");
+      expect(lines).to.deep.equal([]);
+    } finally {
+      await quietNode.disconnect();
+    }
+  });
+
   it('console.log lines name the contract that printed them: in a call, in a constructor', async () => {
     await provider.request({
       method: 'eth_sendTransaction',
@@ -210,7 +229,7 @@ describe('artifacts: failures explained with the contracts', function () {
 
   it('--print-traces names contracts and functions, decodes arguments, results, events and errors (as forge -vvvv)', async () => {
     const lines: string[] = [];
-    const traced = createProvider({ artifacts: [solcJsonFolder()], printTraces: true, logger: (line) => lines.push(line) });
+    const traced = createProvider({ hardhatNode: true, artifacts: [solcJsonFolder()], printTraces: true, logger: (line) => lines.push(line) });
     try {
       const { token, vault, Token, Vault } = await deployProject(traced, run);
       await traced.request({ method: 'eth_sendTransaction', params: [{ from: DEPLOYER, to: token, data: Token.encodeFunctionData('transfer', [vault, 10]) }] });

@@ -52,8 +52,8 @@ describe('artifacts over HTTP: npx chain-sim in a Hardhat project, with viem and
 
   before(async () => {
     project = await hardhat2Project();
-    // No --artifacts: the working directory is a Hardhat project.
-    cli = await startCli(['--port', '0'], { cwd: project });
+    // No --artifacts: the working directory is a Hardhat project. --hardhat-node: Hardhat's send errors for viem and ethers too.
+    cli = await startCli(['--port', '0', '--hardhat-node'], { cwd: project });
     const transport = http(cli.url);
     const wallet = createWalletClient({ chain: CHAIN_SIM_CHAIN, transport, account: DEPLOYER });
     const client = createPublicClient({ chain: CHAIN_SIM_CHAIN, transport });

@@ -1,6 +1,6 @@
 /**
  * Anvil's controls of history and identity, as functions of the core (run inside a task):
- * anvil_rollback and anvil_reorg (the rules in ../reorg.ts), tenderly's balance setters.
+ * anvil_rollback and anvil_reorg (the rules in ../mining/reorg.ts), tenderly's balance setters.
  * anvil_setChainId and anvil_impersonateSignature live on the core (core.ts), as they touch
  * what it alone holds (the Commons, the ECRECOVER registry).
  */

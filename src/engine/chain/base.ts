@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { Address } from '@ethereumjs/util';
 import type { AccountRegistry } from '../accounts/accounts.js';
-import type { BlockStore, ChainSegment, MinedBlock, TransactionLocation } from '../blocks/blocks.js';
+import type { BlockRecord, BlockStore, ChainSegment, MinedBlock, TransactionLocation } from '../blocks/blocks.js';
 import type { BlockClock } from '../mining/clock.js';
 import type { ForkSchedule } from '../rules/forkSchedule.js';
 import type { ForkPoint } from '../blocks/forkStart.js';
@@ -22,11 +22,24 @@ import { ChainCore } from './core.js';
 import * as history from './history.js';
 import type { BlockRef, ChainEvents, EngineOptions } from './types.js';
 
-/** The block store as readers see it. */
+/** The block store as readers see it; reads of history (`history*`, `withReceipts`) include a fork's upstream's. */
 export type BlockReader = Pick<
   BlockStore,
-  'head' | 'headNumber' | 'headTimestamp' | 'headBaseFee' | 'lastUnreserved' | 'firstNumber' | 'byNumber' | 'byHashHex' | 'transaction'
->;
+  | 'head'
+  | 'headNumber'
+  | 'headTimestamp'
+  | 'headBaseFee'
+  | 'lastUnreserved'
+  | 'firstNumber'
+  | 'byNumber'
+  | 'byHashHex'
+  | 'transaction'
+  | 'historyByNumber'
+  | 'historyByHash'
+  | 'historyTransaction'
+  | 'withReceipts'
+> &
+  Readonly<Pick<BlockStore, 'history'>>;
 /** The pool as readers see it. */
 export type PoolReader = Pick<TxPool, 'size' | 'get' | 'all'>;
 /** The clock as readers see it (time travel goes through the chain's queued methods). */
@@ -221,6 +234,21 @@ export class ChainBase extends EventEmitter<ChainEvents> {
   }
   find(ref: BlockRef): MinedBlock | undefined {
     return this.core.find(ref);
+  }
+  /**
+   * The block a reference names as a read of history (transactions, receipts, logs; not
+   * state): on a fork, at or below the pinned block, the upstream's (core.ts's findHistory).
+   */
+  findHistory(ref: BlockRef): Promise<BlockRecord | undefined> {
+    return this.core.findHistory(ref);
+  }
+  /** A mined transaction, on a fork the upstream's at or below the pinned block too. */
+  historyTransaction(hashHex: string): Promise<TransactionLocation<BlockRecord> | undefined> {
+    return this.core.blocks.historyTransaction(hashHex);
+  }
+  /** A block of history with its receipts (a fork's upstream is asked for its own). */
+  withReceipts(block: BlockRecord): Promise<MinedBlock> {
+    return this.core.blocks.withReceipts(block);
   }
   /** A mined transaction's blobs, kept from its network form (blobStore.ts); undefined otherwise. */
   blobsOf(txHashHex: string): readonly Uint8Array[] | undefined {

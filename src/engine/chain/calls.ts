@@ -17,7 +17,7 @@ import {
   executeCallKeepingState,
   runCall,
 } from '../execution/execution.js';
-import { replayBlock, replayTransaction } from '../execution/miner.js';
+import { replayBlock, replayTransaction } from '../execution/blockBuilder.js';
 import { pendingHeaderBlock, pendingState } from '../mining/producer.js';
 import { type CallOverrides, applyStateOverrides, applyStateOverridesReversibly, blockWithOverrides, hasOverrides } from '../state/overrides.js';
 import { type SimulateOptions, type SimulatedBlock, simulate as simulateBlocks } from '../execution/simulate.js';

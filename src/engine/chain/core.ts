@@ -9,10 +9,10 @@ import type { Common } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches } from '@ethereumjs/statemanager';
-import { type Address, ValueEncoding, bytesToHex, createAddressFromString } from '@ethereumjs/util';
+import { type Address, ValueEncoding, bytesToHex } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry } from '../accounts/accounts.js';
-import { BlockStore, type MinedBlock } from '../blocks/blocks.js';
+import { type BlockRecord, BlockStore, type MinedBlock } from '../blocks/blocks.js';
 import { BlockClock } from '../mining/clock.js';
 import { evmOptionsFor } from '../rules/codeSize.js';
 import { ConsolePrinter } from '../execution/consoleLog.js';
@@ -25,7 +25,7 @@ import { type ForkPoint, startFork } from '../blocks/forkStart.js';
 import { createGenesis } from '../blocks/genesis.js';
 import { createChainCommon, createScheduledCommon } from '../rules/hardforks.js';
 import { installJumpAnalysisCache } from '../patches/jumpAnalysis.js';
-import type { MiningOutcome, NextBlockOverrides } from '../execution/miner.js';
+import type { MiningOutcome, NextBlockOverrides } from '../execution/blockBuilder.js';
 import { MiningPolicy } from '../mining/policy.js';
 import { PendingBlock } from '../mining/producer.js';
 import { copyOf, stateRootOf } from './copies.js';
@@ -42,14 +42,6 @@ import { TrieNodeDB } from '../state/trieDb.js';
 import { EMPTY_TRIE_ROOT } from '../state/trieRoot.js';
 import { type PooledTransaction, TxPool } from '../transactions/txpool.js';
 import { type BlockRef, type ChainEvents, type EngineOptions, SUGGESTED_TIP } from './types.js';
-
-/** System contracts called at the start or end of every block once their EIP is active. */
-export const SYSTEM_CONTRACTS: ReadonlyArray<readonly [number, Address]> = [
-  [4788, createAddressFromString('0x000f3df6d732807ef1319fb7b8bb8522d0beac02')],
-  [2935, createAddressFromString('0x0000f90827f1c53a10cb7a02335b175320002935')],
-  [7002, createAddressFromString('0x00000961ef480eb55e80d19ad83579a64c007002')],
-  [7251, createAddressFromString('0x0000bbddc7ce488642fb579f8b00f3a590007251')],
-];
 
 /** What the core needs from its facade: the events, the lane behind the current answer, and a queued block. */
 export interface CoreHooks {
@@ -100,7 +92,7 @@ export class ChainCore {
   forkPoint: ForkPoint | undefined;
   /** The VM of the last historical state read, by its state root. */
   historical: { root: string; vm: VM } | undefined;
-  /** The last template of a run of empty blocks, by the constant fields it has (mining/emptyRun.ts). */
+  /** The last template of a run of empty blocks, by the constant fields it has (mining/mineMany.ts). */
   lastTemplate: { readonly key: string; readonly block: Block } | undefined;
   /** With a fork schedule: the rules the next block follows, asked without touching the VM's Common. */
   private readonly nextCommon: Common;
@@ -122,6 +114,7 @@ export class ChainCore {
       () => hooks.listening('consoleLog'),
       (line, source) => hooks.emit('consoleLog', line, source),
       (error) => hooks.emit('error', error),
+      options.consoleAddresses,
     );
     this.pool = new TxPool(options.order ?? 'fees');
     this.clock = new BlockClock(options.wallClock);
@@ -178,6 +171,7 @@ export class ChainCore {
       return;
     }
     this.blocks.olderHash = undefined;
+    this.blocks.history = undefined;
     this.blocks.startAt(options.genesisNumber ?? 0n);
     const genesis = await createGenesis(this.vm, {
       number: options.genesisNumber,
@@ -250,6 +244,22 @@ export class ChainCore {
     }
     if ('number' in ref) return this.blocks.byNumber(ref.number);
     return this.blocks.byHashHex(ref.hash);
+  }
+
+  /**
+   * The block a reference names, as a read of history (its transactions and receipts, not its
+   * state): on a fork, at or below the pinned block, the upstream's, 'earliest' included.
+   */
+  findHistory(ref: BlockRef): Promise<BlockRecord | undefined> {
+    const { blocks } = this;
+    if ('hash' in ref) return blocks.historyByHash(ref.hash);
+    if ('number' in ref) return blocks.historyByNumber(ref.number);
+    if (ref.tag === 'earliest') return blocks.historyByNumber(blocks.history ? 0n : blocks.firstNumber);
+    if (this.finalityLag > 0n && (ref.tag === 'safe' || ref.tag === 'finalized')) {
+      const behind = this.head.number - this.finalityLag * (ref.tag === 'safe' ? 1n : 2n);
+      return blocks.historyByNumber(behind > 0n ? behind : 0n);
+    }
+    return blocks.historyByNumber(this.head.number);
   }
 
   /** anvil_setChainId (chainId.ts): later signatures and CHAINID use `chainId`; a reset puts the configured one back. */

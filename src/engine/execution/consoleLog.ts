@@ -41,22 +41,28 @@ function buildSignatures(): Map<string, readonly ConsoleType[]> {
 }
 
 /**
+ * How addresses print: EIP-55 checksummed (as Anvil and forge print them) or lowercase (as
+ * Hardhat 2 and 3 print them).
+ */
+export type ConsoleAddressCase = 'checksum' | 'lowercase';
+
+/**
  * The line console.log printed, formatted as Hardhat formats it (Node's util.format over the
  * decoded values, so `%s` and `%d` in a first string argument work); undefined for calldata
  * that is no console.sol call.
  */
-export function formatConsoleCall(calldata: Uint8Array): string | undefined {
+export function formatConsoleCall(calldata: Uint8Array, addresses: ConsoleAddressCase = 'checksum'): string | undefined {
   if (calldata.length < 4) return undefined;
   signatures ??= buildSignatures();
   const types = signatures.get(Buffer.from(calldata.subarray(0, 4)).toString('hex'));
   if (!types) return undefined;
   // A selector match with malformed arguments is not something console.sol sends.
   const values = decodeConsoleArguments(types, calldata.subarray(4));
-  return values && format(...values.map((value, i) => show(types[i]!, value)));
+  return values && format(...values.map((value, i) => show(types[i]!, value, addresses)));
 }
 
-function show(type: ConsoleType, value: unknown): string {
-  if (type === 'address') return toChecksumAddress(value as string);
+function show(type: ConsoleType, value: unknown, addresses: ConsoleAddressCase): string {
+  if (type === 'address') return addresses === 'checksum' ? toChecksumAddress(value as string) : (value as string).toLowerCase();
   return String(value); // bigints in decimal, booleans as words, bytes as 0x hex
 }
 
@@ -78,6 +84,7 @@ export class ConsolePrinter {
     private readonly wanted: () => boolean,
     private readonly print: (line: string, source: ConsoleSource) => void,
     private readonly fail: (error: unknown) => void,
+    private readonly addresses: ConsoleAddressCase = 'checksum',
   ) {}
 
   /** Prints what this EVM's messages to the console address say. */
@@ -95,7 +102,7 @@ export class ConsolePrinter {
       creates[message.depth] = message.to === undefined;
       if (message.to === undefined || !equalsBytes(message.to.bytes, target)) return;
       try {
-        const line = formatConsoleCall(message.data);
+        const line = formatConsoleCall(message.data, this.addresses);
         const caller = message.depth > 0 ? byDepth[message.depth - 1] : undefined;
         const code = caller?.code;
         const source = { address: caller?.to, code: code instanceof Uint8Array ? code : undefined, creation: creates[message.depth - 1] === true };

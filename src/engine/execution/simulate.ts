@@ -15,7 +15,7 @@ import { letContractSend } from '../transactions/contractSenders.js';
 import { CodedError, rejected } from '../util/errors.js';
 import { type CallRequest, withAuthorizations } from './execution.js';
 import { PRELOADED_PARAMS, isPostMerge } from '../rules/hardforks.js';
-import { LeanBlockBuilder } from './miner.js';
+import { LeanBlockBuilder } from './blockBuilder.js';
 import { type BlockOverrides, type StateOverride, applyStateOverrides, resetPrecompiles } from '../state/overrides.js';
 import { describeRevert, executionErrorText } from './revert.js';
 import { ERR, invalidTransaction } from './simulateErrors.js';

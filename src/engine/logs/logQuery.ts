@@ -5,7 +5,8 @@
  * log has topics does not match it.
  */
 import { type Address, bytesToHex } from '@ethereumjs/util';
-import type { LogRecord, MinedBlock } from '../blocks/blocks.js';
+import type { BlockRecord, LogRecord, MinedBlock } from '../blocks/blocks.js';
+import type { RemoteHistory } from '../blocks/remoteHistory.js';
 import type { BlockTag } from '../chain.js';
 import { type BloomProbe, bloomMayContain, bloomProbe } from '../blocks/bloom.js';
 import { EngineError, rejected } from '../util/errors.js';
@@ -26,12 +27,32 @@ export interface LogQuery {
   readonly scope: LogScope;
 }
 
+/** Where a log sits: its block and transaction. */
+export interface LogPosition {
+  readonly blockNumber: bigint;
+  readonly blockHashHex: string;
+  /** The block's time; undefined for a fork's upstream log that did not say. */
+  readonly blockTimestamp: bigint | undefined;
+  readonly transactionHash: Uint8Array;
+  readonly transactionIndex: number;
+}
+
 /** A log and where it sits: what the RPC layer needs to format it. */
 export interface FoundLog {
   readonly log: LogRecord;
-  readonly mined: MinedBlock;
-  readonly txIndex: number;
+  readonly position: LogPosition;
   readonly removed: boolean;
+}
+
+/** Where the logs of one of a block's transactions sit. */
+export function logPosition(mined: BlockRecord, txIndex: number): LogPosition {
+  return {
+    blockNumber: mined.number,
+    blockHashHex: mined.hashHex,
+    blockTimestamp: mined.block.header.timestamp,
+    transactionHash: mined.block.transactions[txIndex]!.hash(),
+    transactionIndex: txIndex,
+  };
 }
 
 /** Blocks by number and hash; the BlockStore is one. */
@@ -43,6 +64,8 @@ export interface BlockSource {
   /** The first block held (a fork's pinned block; the upstream's history before it is not here). */
   readonly firstNumber?: bigint;
   byHashHex(hashHex: string): MinedBlock | undefined;
+  /** A fork's history up to the pinned block: its logs are the upstream's. */
+  readonly history?: RemoteHistory;
 }
 
 /** A query found more logs than the node returns at once. */
@@ -87,7 +110,12 @@ export class LogMatcher {
     // A block without transactions has no logs (and a lazily built empty block stays unbuilt).
     if (mined.senders.length === 0 || !this.mayMatch(mined.block.header.logsBloom)) return found;
     mined.receipts.forEach((receipt, txIndex) => {
-      for (const log of receipt.logs) if (this.matches(log)) found.push({ log, mined, txIndex, removed });
+      let position: LogPosition | undefined;
+      for (const log of receipt.logs) {
+        if (!this.matches(log)) continue;
+        position ??= logPosition(mined, txIndex);
+        found.push({ log, position, removed });
+      }
     });
     return found;
   }
@@ -127,5 +155,33 @@ export function queryLogs(source: BlockSource, query: LogQuery, limit: number): 
   const end = source.lastUnreserved !== undefined && source.lastUnreserved < last ? source.lastUnreserved : last;
   const start = source.firstNumber !== undefined && source.firstNumber > first ? source.firstNumber : first;
   for (let n = start; n <= end; n++) take(source.byNumber(n)!);
+  return found;
+}
+
+/**
+ * All logs the query matches, oldest first, on a fork the upstream's too: at or below the
+ * pinned block they are its history's (asked of it), above it the chain's own.
+ */
+export async function queryHistoryLogs(source: BlockSource, query: LogQuery, limit: number): Promise<FoundLog[]> {
+  const { history } = source;
+  if (!history) return queryLogs(source, query, limit);
+  const { criteria, scope } = query;
+  if ('blockHash' in scope) {
+    const ours = source.byHashHex(scope.blockHash);
+    if (ours && ours.number > history.pinned) return queryLogs(source, query, limit);
+    const block = await history.blockByHash(scope.blockHash);
+    if (!block) throw rejected('unknown block');
+    return within(await history.logs(criteria, block.number, block.number), limit);
+  }
+  const { first, last } = resolveRange(source, scope.from, scope.to);
+  if (first > history.pinned) return queryLogs(source, query, limit);
+  const older = within(await history.logs(criteria, first, last < history.pinned ? last : history.pinned), limit);
+  if (last <= history.pinned) return older;
+  const newer = queryLogs(source, { criteria, scope: { from: { number: history.pinned + 1n }, to: { number: last } } }, limit);
+  return within([...older, ...newer], limit);
+}
+
+function within(found: FoundLog[], limit: number): FoundLog[] {
+  if (found.length > limit) throw new TooManyLogsError(limit);
   return found;
 }

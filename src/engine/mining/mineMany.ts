@@ -6,12 +6,12 @@
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { ChainCore } from '../chain/core.js';
-import { SYSTEM_CONTRACTS } from '../chain/core.js';
 import { assertTimestamp } from '../chain/types.js';
 import { RangeBlock, emptySuccessor, reserveEmptyBlocks } from '../blocks/emptyRanges.js';
 import { EngineError } from '../util/errors.js';
 import { forkAt } from '../rules/forkSchedule.js';
 import { isPostMerge } from '../rules/hardforks.js';
+import { SYSTEM_CONTRACTS } from '../rules/systemContracts.js';
 import { mineWith } from './producer.js';
 
 /**
@@ -21,7 +21,8 @@ import { mineWith } from './producer.js';
  */
 export async function mineMany(core: ChainCore, count: bigint, interval?: bigint, timestamp?: bigint): Promise<void> {
   const head = core.blocks.headTimestamp;
-  if (timestamp !== undefined && timestamp <= head) {
+  // Equal to the head's only where blocks may share a timestamp (Hardhat's allowBlocksWithSameTimestamp).
+  if (timestamp !== undefined && (timestamp < head || (timestamp === head && !core.clock.allowSameTimestamp))) {
     throw new EngineError('invalidInput', `timestamp ${timestamp} is not after the latest block's timestamp ${head}`);
   }
   // An interval of 0 means none given (viem sends 0x0 when its caller gave none).

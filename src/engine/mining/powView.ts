@@ -8,7 +8,7 @@ import type { BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { BlockStore, MinedBlock } from '../blocks/blocks.js';
 import type { ChainCore } from '../chain/core.js';
-import type { BlockTemplate, MiningOutcome } from '../execution/miner.js';
+import type { BlockTemplate, MiningOutcome } from '../execution/blockBuilder.js';
 import { buildDraft } from '../pow/draft.js';
 import { nextTemplate } from './producer.js';
 

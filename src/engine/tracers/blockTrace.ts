@@ -1,6 +1,6 @@
 /**
  * debug_traceBlock*: which block to replay and from where, and the shape of the answer (one
- * traced run per transaction, with its hash). The replay itself is miner.ts's replayBlock.
+ * traced run per transaction, with its hash). The replay itself is blockBuilder.ts's replayBlock.
  */
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
@@ -9,7 +9,7 @@ import type { BlockStore, MinedBlock } from '../blocks/blocks.js';
 import { rejected } from '../util/errors.js';
 import { toHex } from '../util/hex.js';
 import { decodeBlock } from '../blocks/importer.js';
-import type { ReplayedBlock } from '../execution/miner.js';
+import type { ReplayedBlock } from '../execution/blockBuilder.js';
 import type { TracedRun } from './tracing.js';
 
 /** A block named by number or hash (tags resolved by the caller), or an RLP block (debug_traceBlock). */

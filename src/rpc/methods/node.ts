@@ -1,5 +1,6 @@
 /** Node status and identity: chainId, syncing, mining, accounts, coinbase, networkId, capabilities, net_*, web3_*. */
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { clientVersionOf } from '../clientRules.js';
 import { data } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { defineMethod, param as p } from '../method.js';
@@ -29,6 +30,7 @@ export const nodeMethods = [
   defineMethod('net_version', [], ({ chain, networkId }) => (networkId ?? chain.chainId).toString()),
   defineMethod('net_listening', [], () => true),
   defineMethod('net_peerCount', [], () => encodeQuantity(0)),
-  defineMethod('web3_clientVersion', [], ({ clientVersion }) => clientVersion),
+  // Who asks decides: Hardhat's clients get Hardhat's node's name (clientRules.ts).
+  defineMethod('web3_clientVersion', [], ({ rules, version }) => clientVersionOf(rules, version)),
   defineMethod('web3_sha3', [p('data', data)], (_ctx, input) => encodeData(keccak_256(input))),
 ];

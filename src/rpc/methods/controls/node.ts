@@ -2,6 +2,7 @@
  * The node itself: chain_metadata (hardhat_metadata: tools call it to recognise a development
  * node), Anvil's anvil_nodeInfo and anvil_setChainId, and request logging.
  */
+import { clientVersionOf } from '../../clientRules.js';
 import { boolean, count, fail } from '../../codec.js';
 import { encodeData } from '../../encode.js';
 import { defineMethod, param } from '../../method.js';
@@ -17,8 +18,8 @@ export const nodeControlMethods = [
   ),
 
   // What hardhat_metadata answers: tools look for this method to recognise a development node.
-  defineMethod({ name: 'chain_metadata', aliases: ['hardhat_metadata', 'anvil_metadata'] }, [], ({ chain, clientVersion, fork }) => ({
-    clientVersion,
+  defineMethod({ name: 'chain_metadata', aliases: ['hardhat_metadata', 'anvil_metadata'] }, [], ({ chain, rules, version, fork }) => ({
+    clientVersion: clientVersionOf(rules, version),
     chainId: Number(chain.chainId),
     instanceId: encodeData(chain.instanceId),
     latestBlockNumber: Number(chain.head.number),

@@ -11,6 +11,7 @@ import { TraceBudget } from '../../../engine/tracers/tracing.js';
 import { blockNumberOrTag, data, hash } from '../../codec.js';
 import { encodeData } from '../../encode.js';
 import { serverError } from '../../errors.js';
+import { blockArgument } from '../../forkForwarding.js';
 import type { Json } from '../../json.js';
 import { defineMethod, optionalParam, param } from '../../method.js';
 import { DEFAULT_TRACE_CONFIG, type TracerConfig, traceConfig } from '../../traceConfig.js';
@@ -24,13 +25,19 @@ async function traceBlock(chain: Chain, target: BlockToTrace, config: TracerConf
 }
 
 export const blockTraceMethods = [
-  defineMethod('debug_traceBlockByNumber', [param('blockNumber', blockNumberOrTag), optionalParam('config', traceConfig)], ({ chain }, ref, config) => {
-    if ('tag' in ref && ref.tag === 'pending') throw serverError('tracing the pending block is not supported');
-    const number = 'number' in ref ? ref.number : chain.resolve(ref).number;
-    return traceBlock(chain, { number }, config);
-  }),
-  defineMethod('debug_traceBlockByHash', [param('blockHash', hash), optionalParam('config', traceConfig)], ({ chain }, blockHash, config) =>
-    traceBlock(chain, { hash: blockHash }, config),
+  defineMethod(
+    { name: 'debug_traceBlockByNumber', forwardOnFork: blockArgument('debug_traceBlockByNumber', 0) },
+    [param('blockNumber', blockNumberOrTag), optionalParam('config', traceConfig)],
+    ({ chain }, ref, config) => {
+      if ('tag' in ref && ref.tag === 'pending') throw serverError('tracing the pending block is not supported');
+      const number = 'number' in ref ? ref.number : chain.resolve(ref).number;
+      return traceBlock(chain, { number }, config);
+    },
+  ),
+  defineMethod(
+    { name: 'debug_traceBlockByHash', forwardOnFork: blockArgument('debug_traceBlockByHash', 0) },
+    [param('blockHash', hash), optionalParam('config', traceConfig)],
+    ({ chain }, blockHash, config) => traceBlock(chain, { hash: blockHash }, config),
   ),
   defineMethod('debug_traceBlock', [param('block', data), optionalParam('config', traceConfig)], ({ chain }, rlp, config) =>
     traceBlock(chain, { rlp }, config),

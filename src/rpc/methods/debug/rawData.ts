@@ -3,8 +3,9 @@
  * debug_getRawReceipts (a block by number, tag or hash), debug_getRawTransaction and the
  * eth_getRawTransactionBy* getters (a transaction's EIP-2718 encoding). Those sit here, not in
  * eth/, with the helpers they share: eth_getRawTransactionByHash's handler is debug_getRawTransaction's.
+ * Blocks and transactions are read as history: on a fork, the upstream's at or below the pinned block.
  */
-import type { MinedBlock } from '../../../engine/blocks/blocks.js';
+import type { BlockRecord } from '../../../engine/blocks/blocks.js';
 import type { BlockRef } from '../../../engine/chain.js';
 import { encodeReceiptRecord } from '../../../engine/blocks/rawData.js';
 import { blockNumberOrTag, blockRef, hash, index } from '../../codec.js';
@@ -17,23 +18,23 @@ import { type RpcContext, defineMethod, param } from '../../method.js';
  * The block named. go-ethereum: an unknown hash is an error; an unknown number reads as no
  * block, so its raw block and header are empty bytes ("0x") and its receipts none.
  */
-async function rawBlock({ chain }: RpcContext, ref: BlockRef): Promise<MinedBlock | undefined> {
+async function rawBlock({ chain }: RpcContext, ref: BlockRef): Promise<BlockRecord | undefined> {
   if ('tag' in ref && ref.tag === 'pending') return chain.pendingBlock();
-  const found = chain.find(ref);
+  const found = await chain.findHistory(ref);
   if (!found && 'hash' in ref) throw serverError(`block ${ref.hash} not found`);
   return found;
 }
 
-function rawTransaction(mined: MinedBlock | undefined, i: number): Json {
+function rawTransaction(mined: BlockRecord | undefined, i: number): Json {
   const tx = mined?.block.transactions[i];
   return tx ? encodeData(tx.serialize()) : '0x';
 }
 
-function byHash({ chain }: RpcContext, txHash: string): Json {
-  const location = chain.transaction(txHash);
-  if (location) return encodeData(location.mined.block.transactions[location.index]!.serialize());
+async function byHash({ chain }: RpcContext, txHash: string): Promise<Json> {
   const pending = chain.pool.get(txHash);
-  return encodeData(pending ? pending.tx.serialize() : new Uint8Array());
+  if (pending) return encodeData(pending.tx.serialize());
+  const location = await chain.historyTransaction(txHash);
+  return encodeData(location ? location.mined.block.transactions[location.index]!.serialize() : new Uint8Array());
 }
 
 export const rawDataMethods = [
@@ -46,7 +47,8 @@ export const rawDataMethods = [
     return encodeData(mined ? mined.block.header.serialize() : new Uint8Array());
   }),
   defineMethod('debug_getRawReceipts', [param('block', blockRef)], async (ctx, ref) => {
-    const mined = await rawBlock(ctx, ref);
+    const found = await rawBlock(ctx, ref);
+    const mined = found && (await ctx.chain.withReceipts(found));
     return (mined?.receipts ?? []).map((receipt) => encodeData(encodeReceiptRecord(receipt)));
   }),
   // go-ethereum answers empty bytes ("0x") for an unknown transaction or index, as for an unknown block.
@@ -55,11 +57,11 @@ export const rawDataMethods = [
   defineMethod(
     { name: 'chain_getRawTransactionByBlockHashAndIndex', aliases: ['eth_getRawTransactionByBlockHashAndIndex'] },
     [param('blockHash', hash), param('index', index)],
-    ({ chain }, blockHash, i) => rawTransaction(chain.find({ hash: blockHash }), i),
+    async ({ chain }, blockHash, i) => rawTransaction(await chain.findHistory({ hash: blockHash }), i),
   ),
   defineMethod(
     { name: 'chain_getRawTransactionByBlockNumberAndIndex', aliases: ['eth_getRawTransactionByBlockNumberAndIndex'] },
     [param('block', blockNumberOrTag), param('index', index)],
-    async (ctx, ref, i) => rawTransaction('tag' in ref && ref.tag === 'pending' ? await ctx.chain.pendingBlock() : ctx.chain.find(ref), i),
+    async (ctx, ref, i) => rawTransaction('tag' in ref && ref.tag === 'pending' ? await ctx.chain.pendingBlock() : await ctx.chain.findHistory(ref), i),
   ),
 ];

@@ -5,6 +5,7 @@
 import { TraceBudget } from '../../../engine/tracers/tracing.js';
 import { blockRef, callRequest, hash } from '../../codec.js';
 import { serverError } from '../../errors.js';
+import { transactionArgument } from '../../forkForwarding.js';
 import { defineMethod, optionalParam, param } from '../../method.js';
 import type { CallOverrides } from '../../../engine/state/overrides.js';
 import { blockOverrides, callOverrides, stateOverrides } from '../../overrides.js';
@@ -26,7 +27,7 @@ const traceCallConfig = (value: unknown, path: string): { trace: TracerConfig; o
 
 export const debugTraceMethods = [
   defineMethod(
-    { name: 'chain_traceTransaction', aliases: ['debug_traceTransaction'] },
+    { name: 'chain_traceTransaction', aliases: ['debug_traceTransaction'], forwardOnFork: transactionArgument('debug_traceTransaction', 0) },
     [param('transactionHash', hash), optionalParam('config', traceConfig)],
     async ({ chain }, txHash, config = DEFAULT_TRACE_CONFIG) => {
       const trace = startTrace(config, new TraceBudget());

@@ -16,16 +16,16 @@ export const LIMIT_EXCEEDED = -32005;
 /** Ids are 128-bit QUANTITYs; anything longer can only be unknown, so it is read leniently up to 256 bits. */
 const filterId = quantity(256);
 
-const formatLogs = (found: readonly FoundLog[]): Json[] => found.map((f) => formatLog(f.log, f.mined, f.txIndex, f.removed));
+const formatLogs = (found: readonly FoundLog[]): Json[] => found.map((f) => formatLog(f.log, f.position, f.removed));
 
 function formatChanges(changes: FilterChanges): Json[] {
   return changes.kind === 'logs' ? formatLogs(changes.logs) : changes.hashes;
 }
 
 /** Run a log query, answering an oversized result with -32005 and the cap, not a huge response. */
-function limited(run: () => readonly FoundLog[]): Json[] {
+async function limited(run: () => Promise<readonly FoundLog[]>): Promise<Json[]> {
   try {
-    return formatLogs(run());
+    return formatLogs(await run());
   } catch (error) {
     if (error instanceof TooManyLogsError) throw new RpcError(LIMIT_EXCEEDED, error.message, { limit: error.limit });
     throw error;

@@ -6,6 +6,7 @@ import { bytesToBigInt, createAddressFromString } from '@ethereumjs/util';
 import type { BlockRef } from '../../../engine/chain.js';
 import { address, arrayOf, blockRef, storageSlot } from '../../codec.js';
 import { encodeData, encodeQuantity } from '../../encode.js';
+import { stateAtArgument } from '../../forkForwarding.js';
 import { invalidParams } from '../../errors.js';
 import type { Json } from '../../json.js';
 import { defineMethod, optionalParam, param } from '../../method.js';
@@ -39,28 +40,28 @@ const storageRequest = (value: unknown, path: string): Array<{ address: string; 
 
 export const stateReadMethods = [
   defineMethod(
-    { name: 'chain_getBalance', aliases: ['eth_getBalance'] },
+    { name: 'chain_getBalance', aliases: ['eth_getBalance'], forwardOnFork: stateAtArgument('eth_getBalance', 1) },
     [param('address', address), optionalParam('block', blockRef)],
     async ({ chain }, who, ref) => encodeQuantity(await chain.getBalance(who, at(ref))),
   ),
   defineMethod(
-    { name: 'chain_getTransactionCount', aliases: ['eth_getTransactionCount'] },
+    { name: 'chain_getTransactionCount', aliases: ['eth_getTransactionCount'], forwardOnFork: stateAtArgument('eth_getTransactionCount', 1) },
     [param('address', address), optionalParam('block', blockRef)],
     async ({ chain }, who, ref) => encodeQuantity(await chain.getTransactionCount(who, at(ref))),
   ),
   defineMethod(
-    { name: 'chain_getCode', aliases: ['eth_getCode'] },
+    { name: 'chain_getCode', aliases: ['eth_getCode'], forwardOnFork: stateAtArgument('eth_getCode', 1) },
     [param('address', address), optionalParam('block', blockRef)],
     async ({ chain }, who, ref) => encodeData(await chain.getCode(who, at(ref))),
   ),
   defineMethod(
-    { name: 'chain_getStorageAt', aliases: ['eth_getStorageAt'] },
+    { name: 'chain_getStorageAt', aliases: ['eth_getStorageAt'], forwardOnFork: stateAtArgument('eth_getStorageAt', 2) },
     [param('address', address), param('position', storageSlot), optionalParam('block', blockRef)],
     async ({ chain }, who, slot, ref) => encodeData(await chain.getStorageAt(who, slot, at(ref))),
   ),
 
   defineMethod(
-    { name: 'chain_getProof', aliases: ['eth_getProof'] },
+    { name: 'chain_getProof', aliases: ['eth_getProof'], forwardOnFork: stateAtArgument('eth_getProof', 2) },
     [param('address', address), param('storageKeys', arrayOf(proofKey, 1000)), optionalParam('block', blockRef)],
     async ({ chain }, who, keys, ref) => {
       const proof = await chain.getProof(
@@ -103,7 +104,17 @@ export const stateReadMethods = [
   ),
   // Anvil's eth_getAccountInfo (the eth_ twin): balance, nonce and code together, read at one block.
   defineMethod(
-    { name: 'chain_getAccountInfo', aliases: ['eth_getAccountInfo'] },
+    {
+      name: 'chain_getAccountInfo',
+      aliases: ['eth_getAccountInfo'],
+      // Before the pinned block, the upstream's, asked field by field as Anvil asks (upstreams need not serve eth_getAccountInfo).
+      forwardOnFork: stateAtArgument(async (ask, [who, block]) => {
+        const [balance, nonce, code] = await Promise.all(
+          ['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode'].map((method) => ask(method, [who, block])),
+        );
+        return { balance, nonce, code };
+      }, 1),
+    },
     [param('address', address), optionalParam('block', blockRef)],
     async ({ chain }, who, ref) => {
       const given = ref ?? LATEST;

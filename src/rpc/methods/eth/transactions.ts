@@ -8,6 +8,7 @@ import { personalMessageDigest, signDigest } from '../../../engine/accounts/sign
 import type { Chain } from '../../../engine/chain.js';
 import { authorizationTuple } from '../../../engine/transactions/authorizations.js';
 import { keccak256 } from '../../../engine/util/keccak256.js';
+import { sendOptionsOf } from '../../clientRules.js';
 import { address, callRequest, data, uint64, unsignedAuthorization } from '../../codec.js';
 import { encodeData, encodeQuantity } from '../../encode.js';
 import { RpcError, invalidParams } from '../../errors.js';
@@ -58,17 +59,6 @@ async function receiptWhenMined(chain: Chain, hashHex: string, limit: bigint): P
   });
 }
 
-/** The hash a send answered, or the one a failed transaction's Hardhat-style error carries (it was mined). */
-async function sentHash(send: Promise<string>): Promise<string> {
-  try {
-    return await send;
-  } catch (error) {
-    const failed = error as { hashHex?: unknown; name?: string };
-    if (failed.name === 'TransactionFailedError' && typeof failed.hashHex === 'string') return failed.hashHex;
-    throw error;
-  }
-}
-
 /** Milliseconds: a JSON number (viem sends one) or a quantity. */
 const milliseconds = (value: unknown, path: string): bigint => {
   if (typeof value === 'number') {
@@ -106,12 +96,13 @@ const timeoutParam = optionalParam('timeout', (value, path) => {
 });
 
 export const transactionMethods = [
-  defineMethod({ name: 'chain_sendRawTransaction', aliases: ['eth_sendRawTransaction'] }, [param('signedTransaction', data)], async ({ chain }, raw) =>
-    chain.submitRawTransaction(raw),
-  ),
-  defineMethod({ name: 'chain_sendTransaction', aliases: ['eth_sendTransaction'] }, [param('transaction', callRequest)], async ({ chain }, request) =>
-    chain.sendTransaction(request),
-  ),
+  // chain-sim's own names answer the hash for every client: a failure shows as the receipt's status 0.
+  defineMethod('chain_sendRawTransaction', [param('signedTransaction', data)], ({ chain }, raw) => chain.submitRawTransaction(raw)),
+  defineMethod('chain_sendTransaction', [param('transaction', callRequest)], ({ chain }, request) => chain.sendTransaction(request)),
+  // The eth_ names answer as the client's tool does (clientRules.ts): the hash, as go-ethereum and
+  // Anvil; for Hardhat's clients, once the block is in, and a failure as Hardhat's error (hardhatErrors.ts).
+  defineMethod('eth_sendRawTransaction', [param('signedTransaction', data)], ({ chain, rules }, raw) => chain.submitRawTransaction(raw, sendOptionsOf(rules))),
+  defineMethod('eth_sendTransaction', [param('transaction', callRequest)], ({ chain, rules }, request) => chain.sendTransaction(request, sendOptionsOf(rules))),
   defineMethod(
     { name: 'chain_sendUnsignedTransaction', aliases: ['eth_sendUnsignedTransaction'] },
     [param('transaction', callRequest)],
@@ -155,10 +146,10 @@ export const transactionMethods = [
     return { raw: encodeData(raw), tx: json };
   }),
   defineMethod('eth_sendRawTransactionSync', [param('signedTransaction', data), timeoutParam], async ({ chain }, raw, timeout) =>
-    receiptWhenMined(chain, await sentHash(chain.submitRawTransaction(raw)), timeout ?? DEFAULT_SYNC_TIMEOUT_MS),
+    receiptWhenMined(chain, await chain.submitRawTransaction(raw), timeout ?? DEFAULT_SYNC_TIMEOUT_MS),
   ),
   defineMethod('eth_sendTransactionSync', [param('transaction', callRequest), timeoutParam], async ({ chain }, request, timeout) =>
-    receiptWhenMined(chain, await sentHash(chain.sendTransaction(request)), timeout ?? DEFAULT_SYNC_TIMEOUT_MS),
+    receiptWhenMined(chain, await chain.sendTransaction(request), timeout ?? DEFAULT_SYNC_TIMEOUT_MS),
   ),
   // Pool transactions sent by the node's own accounts (go-ethereum's eth_pendingTransactions).
   defineMethod({ name: 'chain_pendingTransactions', aliases: ['eth_pendingTransactions'] }, [], async ({ chain }) => {

@@ -15,6 +15,7 @@ import { encodeData, encodeQuantity } from '../../encode.js';
 import { invalidParams, serverError } from '../../errors.js';
 import type { Json, JsonObject } from '../../json.js';
 import { defineMethod, optionalParam, param } from '../../method.js';
+import { blockArgument, transactionArgument } from '../../forkForwarding.js';
 import { parityTraces } from '../../traceOutput.js';
 import { formatVmTrace } from '../../vmTraceOutput.js';
 
@@ -109,22 +110,30 @@ async function replayCall(chain: Chain, request: CallRequest, types: ReadonlySet
 }
 
 export const replayTraceMethods = [
-  defineMethod('trace_replayTransaction', [param('transactionHash', hash), param('traceTypes', traceTypes)], async ({ chain }, txHash, types) => {
-    const replay = replayTracers(types, new TraceBudget());
-    const run = await chain.traceTransaction(txHash, replay.tracer);
-    if (!run) throw serverError('transaction not found');
-    return replay.result(run);
-  }),
-  defineMethod('trace_replayBlockTransactions', [param('block', blockNumberOrTag), param('traceTypes', traceTypes)], async ({ chain }, ref, types) => {
-    if ('tag' in ref && ref.tag === 'pending') throw serverError('tracing the pending block is not supported');
-    const mined = chain.find(ref);
-    if (!mined) return null;
-    if (mined.number === 0n) return [];
-    const budget = new TraceBudget();
-    const replays: Array<ReturnType<typeof replayTracers>> = [];
-    const runs = await chain.traceBlock({ number: mined.number }, (i) => (replays[i] = replayTracers(types, budget)).tracer);
-    return runs.map(({ hash: txHash, run }, i) => ({ ...replays[i]!.result(run), transactionHash: encodeData(txHash) }));
-  }),
+  defineMethod(
+    { name: 'trace_replayTransaction', forwardOnFork: transactionArgument('trace_replayTransaction', 0) },
+    [param('transactionHash', hash), param('traceTypes', traceTypes)],
+    async ({ chain }, txHash, types) => {
+      const replay = replayTracers(types, new TraceBudget());
+      const run = await chain.traceTransaction(txHash, replay.tracer);
+      if (!run) throw serverError('transaction not found');
+      return replay.result(run);
+    },
+  ),
+  defineMethod(
+    { name: 'trace_replayBlockTransactions', forwardOnFork: blockArgument('trace_replayBlockTransactions', 0) },
+    [param('block', blockNumberOrTag), param('traceTypes', traceTypes)],
+    async ({ chain }, ref, types) => {
+      if ('tag' in ref && ref.tag === 'pending') throw serverError('tracing the pending block is not supported');
+      const mined = chain.find(ref);
+      if (!mined) return null;
+      if (mined.number === 0n) return [];
+      const budget = new TraceBudget();
+      const replays: Array<ReturnType<typeof replayTracers>> = [];
+      const runs = await chain.traceBlock({ number: mined.number }, (i) => (replays[i] = replayTracers(types, budget)).tracer);
+      return runs.map(({ hash: txHash, run }, i) => ({ ...replays[i]!.result(run), transactionHash: encodeData(txHash) }));
+    },
+  ),
   defineMethod(
     'trace_call',
     [param('transaction', callRequest), param('traceTypes', traceTypes), optionalParam('block', blockRef)],

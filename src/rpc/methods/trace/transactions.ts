@@ -7,8 +7,9 @@ import type { Chain } from '../../../engine/chain.js';
 import { CallTracer, TraceBudget, traceTooLarge } from '../../../engine/tracers/tracing.js';
 import { address, arrayOf, blockNumberOrTag, hash, index } from '../../codec.js';
 import { invalidParams, serverError } from '../../errors.js';
-import type { JsonObject } from '../../json.js';
+import type { Json, JsonObject } from '../../json.js';
 import { defineMethod, param } from '../../method.js';
+import { type ForkForwarding, blockArgument, transactionArgument } from '../../forkForwarding.js';
 import { parityTraces } from '../../traceOutput.js';
 
 /** Every transaction of a block, its Parity traces with their block fields. */
@@ -69,20 +70,58 @@ function matches(trace: JsonObject, filter: TraceFilter): boolean {
   return within(filter.fromAddress, from) && within(filter.toAddress, to);
 }
 
+/**
+ * trace_filter on a fork: the blocks up to the pinned one are the upstream's to trace, the rest
+ * this node's; `after` and `count` apply to the two parts joined, oldest first.
+ */
+const TRACE_FILTER_ON_FORK: ForkForwarding<readonly [TraceFilter]> = {
+  upstream: 'trace_filter',
+  target: ({ chain }, [filter], [sent]) => {
+    const number = (ref: TraceFilter['fromBlock'], fallback: bigint): bigint | undefined => {
+      if (!ref) return fallback;
+      if ('number' in ref) return ref.number;
+      if ('tag' in ref && ref.tag === 'earliest') return 0n;
+      return 'tag' in ref && ref.tag === 'pending' ? undefined : chain.head.number;
+    };
+    const from = number(filter.fromBlock, 0n);
+    const to = number(filter.toBlock, chain.head.number);
+    if (from === undefined || to === undefined || from > to) return undefined;
+    const { fromBlock: _from, toBlock: _to, after: _after, count: _count, ...rest } = sent as Record<string, unknown>;
+    const hex = (n: bigint) => `0x${n.toString(16)}`;
+    return {
+      range: { from, to },
+      params: (first, last) => [{ ...rest, fromBlock: hex(first), toBlock: hex(last) }],
+      join: (older, newer) => {
+        const all = [...(older as Json[]), ...((newer as Json[] | undefined) ?? [])];
+        const after = filter.after ?? 0;
+        return all.slice(after, filter.count === undefined ? undefined : after + filter.count);
+      },
+    };
+  },
+};
+
 export const transactionTraceMethods = [
-  defineMethod('trace_transaction', [param('transactionHash', hash)], ({ chain }, txHash) => transactionTraces(chain, txHash)),
-  defineMethod('trace_get', [param('transactionHash', hash), param('indices', arrayOf(index))], async ({ chain }, txHash, indices) => {
-    // Erigon (after Parity): one index only, counted from the first call below the top one.
-    if (indices.length !== 1) return null;
-    const traces = await transactionTraces(chain, txHash);
-    return traces?.[indices[0]! + 1] ?? null;
-  }),
-  defineMethod('trace_block', [param('block', blockNumberOrTag)], async ({ chain }, ref) => {
+  defineMethod(
+    { name: 'trace_transaction', forwardOnFork: transactionArgument('trace_transaction', 0) },
+    [param('transactionHash', hash)],
+    ({ chain }, txHash) => transactionTraces(chain, txHash),
+  ),
+  defineMethod(
+    { name: 'trace_get', forwardOnFork: transactionArgument('trace_get', 0) },
+    [param('transactionHash', hash), param('indices', arrayOf(index))],
+    async ({ chain }, txHash, indices) => {
+      // Erigon (after Parity): one index only, counted from the first call below the top one.
+      if (indices.length !== 1) return null;
+      const traces = await transactionTraces(chain, txHash);
+      return traces?.[indices[0]! + 1] ?? null;
+    },
+  ),
+  defineMethod({ name: 'trace_block', forwardOnFork: blockArgument('trace_block', 0) }, [param('block', blockNumberOrTag)], async ({ chain }, ref) => {
     if ('tag' in ref && ref.tag === 'pending') throw serverError('tracing the pending block is not supported');
     const mined = chain.find(ref);
     return mined ? blockTraces(chain, mined.number, new TraceBudget()) : null;
   }),
-  defineMethod('trace_filter', [param('filter', traceFilter)], async ({ chain }, filter) => {
+  defineMethod({ name: 'trace_filter', forwardOnFork: TRACE_FILTER_ON_FORK }, [param('filter', traceFilter)], async ({ chain }, filter) => {
     const number = (ref: TraceFilter['fromBlock'], fallback: bigint): bigint => {
       if (!ref) return fallback;
       if ('tag' in ref && ref.tag === 'pending') throw invalidParams('invalid argument 0 (filter): the pending block cannot be traced');

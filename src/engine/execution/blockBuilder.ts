@@ -35,7 +35,7 @@ export interface MiningOutcome {
   readonly included: readonly PooledTransaction[];
   /** Transactions that could not be included, with the reason (they leave the pool). */
   readonly dropped: ReadonlyArray<{ readonly entry: PooledTransaction; readonly reason: string }>;
-  /** Included transactions whose execution failed (status 0), by hash: what a send may report (failedSends.ts). */
+  /** Included transactions whose execution failed (status 0), by hash: what a send may report (chain/sending.ts). */
   readonly failures: ReadonlyMap<string, ExecutionFailure>;
 }
 

@@ -8,7 +8,7 @@ import { semanticError, type Pos } from './errors.js';
 import { isStringLiteral } from './literals.js';
 import { alloc, get, num, op, seq, set, withVar, type IR } from './ir.js';
 import { add, ceil32, memcopy, mload, mstore, mul, sub, type Lowering } from './lowering.js';
-import { lowerSha3 } from './builtins-memory.js';
+import { lowerSha3 } from './builtinsMemory.js';
 
 interface PackedArg {
   readonly value: IR;
