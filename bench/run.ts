@@ -12,6 +12,7 @@ import { deriveAccounts, TxSigner } from './accounts.js';
 import { renderTable, type Cell, type Row } from './report.js';
 import { CHAIN_ID, killAllChildren, makeTargets, MNEMONIC, TargetUnavailable, TARGET_NAMES, type Running, type Target, type TargetName } from './targets.js';
 import { importMain } from './importChain.js';
+import { artifactsMain } from './artifacts.js';
 import { forkMain } from './fork.js';
 import { powMain } from './pow.js';
 import { SIMULATION_WORKLOADS } from './simulation.js';
@@ -332,6 +333,7 @@ async function main(): Promise<number> {
   if (options.targets.includes('chain-sim')) {
     await powMain();
     await importMain();
+    await artifactsMain();
   }
   return 0;
 }

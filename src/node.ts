@@ -17,12 +17,16 @@ import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
 import { ForkController } from './fork/controller.js';
 import { withCompatForms } from './rpc/compatForms.js';
+import { withContractFailures } from './rpc/contractFailures.js';
 import { type RulesChoice, rulesFor } from './rpc/clientRules.js';
 import { applyStartupSettings, configuredMining } from './startupSettings.js';
 import { printTraces } from './printTraces.js';
 import { writeAccountsFile } from './accountsOut.js';
 import type { Alloc } from './engine/state/stateDump.js';
 import { CREATE2_DEPLOYER_ADDRESS, create2DeployerAccount } from './engine/blocks/create2Deployer.js';
+import { startupRoots } from './contracts/artifactFiles.js';
+import { ContractRegistry } from './contracts/registry.js';
+import { attributedLine } from './contracts/consoleSource.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
@@ -49,10 +53,16 @@ export interface SimNode {
   readonly stateSaver: StateSaver | undefined;
   /** The fork (fork/controller.ts): its session is undefined while the chain is local. */
   readonly fork: ForkController;
+  /** The project's contracts (--artifacts, chain_loadArtifacts), read when first needed. */
+  readonly contracts: ContractRegistry;
+  /** Whether failures explained with the contracts are printed (the HTTP server turns it on). */
+  readonly failureLog: { enabled: boolean };
 }
 
 export async function startNode(input: ChainSimOptions | ResolvedOptions): Promise<SimNode> {
   const { options, saved, fixtures, genesis, forkSession, fileAlloc, genesisTimestamp } = await mergeStartupSources(input);
+  // Only the folders are listed now (a path given that holds no compiler output is refused here); files are read when needed.
+  const contracts = new ContractRegistry(startupRoots(options.artifacts), (message) => console.error(`chain-sim: ${message}`));
   const keyed = options.accountKeys.map(({ privateKey }) => ({ address: createAddressFromPrivateKey(privateKey), privateKey }));
   const accounts = [...deriveAccounts(options.mnemonic, options.accounts, options.derivationPath), ...keyed];
   // Keys given with a balance get it through the genesis alloc, which is written after the prefunded accounts.
@@ -91,7 +101,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   // Interval mining has no caller to reject: its failure (a bug) is logged, not thrown as an unhandled 'error' event.
   chain.on('error', (error) => console.error('chain-sim: internal error in a background task (mining, console.log):', error));
   // Solidity's console.log, printed as Hardhat, Ganache and Anvil print it.
-  if (!options.noConsoleLog) chain.on('consoleLog', (line) => options.logger(line));
+  // With artifacts, each line says which contract printed it.
+  if (!options.noConsoleLog) chain.on('consoleLog', (line, source) => options.logger(attributedLine(contracts, line, source.code, source.creation)));
   for (const privateKey of fixtures?.privateKeys ?? []) await chain.addOwnedAccount({ address: createAddressFromPrivateKey(privateKey), privateKey });
   await applyStartupSettings(chain, options, saved !== undefined);
   if (saved) await restoreState(chain, saved, options.stateFile!);
@@ -111,7 +122,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
         );
   const pow = options.mining === 'pow' ? startPow(chain, options) : undefined;
   await chain.startConfiguredMining();
-  const stopTraces = options.printTraces ? printTraces(chain, options.logger) : undefined;
+  const stopTraces = options.printTraces ? printTraces(chain, options.logger, contracts) : undefined;
   if (options.accountsOut !== undefined) await writeAccountsFile(options.accountsOut, chain, options);
   const filters = new FilterManager(chain, {
     timeoutMs: options.filterTimeout * 1000,
@@ -119,12 +130,29 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     wallClock: options.wallClock,
   });
   const requestLog = { enabled: options.verbose };
+  const failureLog = { enabled: false };
   const clientRules = rulesChoiceOf(options);
   // Clients that do not say who they are (the in-process provider among them) get the rules of none.
   const rules = rulesFor(clientRules, undefined);
   const dispatcher = new Dispatcher(
-    withCompatForms(buildMethodTable(), options),
-    { chain, filters, rules, version: VERSION, pow, requestLog, dialect: { current: 'hardhat' }, fork, networkId: options.networkId },
+    withContractFailures(withCompatForms(buildMethodTable(), options)),
+    {
+      chain,
+      filters,
+      rules,
+      version: VERSION,
+      pow,
+      requestLog,
+      dialect: { current: 'hardhat' },
+      fork,
+      networkId: options.networkId,
+      contracts,
+      // Explained failures are printed by a node behind the HTTP server, as Hardhat's node prints them; an
+      // in-process provider's caller gets them in the error it throws (Hardhat's in-process network prints none).
+      print: (line) => {
+        if (failureLog.enabled) options.logger(line);
+      },
+    },
     {
       maxBatchSize: options.maxBatchSize,
       clientRules,
@@ -144,6 +172,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     dispatcher,
     stateSaver,
     fork,
+    contracts,
+    failureLog,
     close: () => {
       fork.close();
       stateSaver?.stop();

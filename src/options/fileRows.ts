@@ -1,6 +1,6 @@
 /** Options table, second part: the files a node starts from and saves to, its identity, logging. */
 import { FORK_ROWS } from '../fork/options.js';
-import { asGiven, boolOrAuto, filePath, fixturesOf, timerSeconds } from './parsers.js';
+import { artifactsOf, asGiven, boolOrAuto, filePath, fixturesOf, timerSeconds } from './parsers.js';
 import type { Rows } from './row.js';
 
 export const FILE_ROWS = {
@@ -28,6 +28,20 @@ export const FILE_ROWS = {
     cli: 'string',
     help: 'go-ethereum genesis.json: chain id, fork schedule (by block and time), genesis header and alloc',
     parse: filePath('genesis'),
+  },
+  /**
+   * The project's compiler output (folders or files: a Hardhat project or its artifacts/build-info,
+   * a Foundry project or its out/, solc standard-JSON files), read when first needed to name
+   * contracts and decode their errors. Not given: the working directory's Hardhat or Foundry
+   * project, if it is one; false (`--artifacts none`): none.
+   */
+  artifacts: {
+    flag: 'artifacts',
+    cli: 'string',
+    array: true,
+    help: "the project's compiler output, to name contracts in traces and decode their errors: a Hardhat project or its artifacts/build-info, a Foundry project or its out/, solc standard-JSON files (repeatable; none: no artifacts)",
+    shown: "the working directory's Hardhat or Foundry project, if it is one",
+    parse: artifactsOf,
   },
   /** State file: loaded at start if it exists, saved atomically on shutdown. */
   stateFile: {

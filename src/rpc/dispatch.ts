@@ -20,7 +20,7 @@ export interface SuccessResponse {
 export interface ErrorResponse {
   jsonrpc: '2.0';
   id: RequestId;
-  error: { code: number; message: string; data?: Json };
+  error: { code: number; message: string; data?: Json; decoded?: Json };
 }
 export type Response = SuccessResponse | ErrorResponse;
 
@@ -135,5 +135,6 @@ export class Dispatcher {
 function errorResponse(id: RequestId, error: RpcError): ErrorResponse {
   const body: ErrorResponse['error'] = { code: error.code, message: error.message };
   if (error.data !== undefined) body.data = error.data;
+  if (error.decoded !== undefined) body.decoded = error.decoded;
   return { jsonrpc: '2.0', id, error: body };
 }

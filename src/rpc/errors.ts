@@ -14,7 +14,7 @@ export { ErrorCode, RpcError, invalidParams, serverError } from './rpcError.js';
 function withClippedMessage(error: RpcError): RpcError {
   if (error.code === ErrorCode.executionReverted) return error;
   const message = clipLongRuns(error.message);
-  return message === error.message ? error : new RpcError(error.code, message, error.data);
+  return message === error.message ? error : new RpcError(error.code, message, error.data, error.decoded);
 }
 
 /** The code of each kind of engine error (a new kind must be given one here). */

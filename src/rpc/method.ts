@@ -6,6 +6,7 @@
  * it sits; table.ts only collects records.
  */
 import type { ForkController } from '../fork/controller.js';
+import type { ContractRegistry } from '../contracts/registry.js';
 import type { Chain } from '../engine/chain.js';
 import type { FilterManager } from '../engine/logs/filters.js';
 import type { PowSealer } from '../engine/pow/sealer.js';
@@ -37,6 +38,10 @@ export interface RpcContext {
    * family of the last anvil_/hardhat_ method called on this node (dispatch.ts), Hardhat's before any.
    */
   readonly dialect?: { current: 'hardhat' | 'anvil' };
+  /** The project's contracts (--artifacts, chain_loadArtifacts): names and ABIs for failures and traces. */
+  readonly contracts?: ContractRegistry;
+  /** The node's console (its logger): explained failures are printed there. */
+  readonly print?: (line: string) => void;
   /** The connection's eth_subscribe state; absent over plain HTTP, which cannot push. */
   readonly subscriptions?: Subscriptions;
 }

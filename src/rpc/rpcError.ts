@@ -19,11 +19,17 @@ export const ErrorCode = {
 export class RpcError extends Error {
   readonly code: number;
   readonly data: Json | undefined;
-  constructor(code: number, message: string, data?: Json) {
+  /**
+   * A failure explained with the project's contracts (contractFailures.ts): a member of the error
+   * object beside `data`, which keeps the form clients parse (docs/errors-and-limits.md).
+   */
+  readonly decoded: Json | undefined;
+  constructor(code: number, message: string, data?: Json, decoded?: Json) {
     super(message);
     this.name = 'RpcError';
     this.code = code;
     this.data = data;
+    this.decoded = decoded;
   }
 }
 

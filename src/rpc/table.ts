@@ -26,6 +26,7 @@ import { txpoolMethods } from './methods/txpool/content.js';
 import { personalMethods } from './methods/personal/accounts.js';
 // Test controls (chain_ records with Hardhat's, Anvil's and Ganache's names, and their only-tool methods)
 import { accountMethods } from './methods/controls/accounts.js';
+import { artifactMethods } from './methods/controls/artifacts.js';
 import { blockSettingMethods } from './methods/controls/blockSettings.js';
 import { forkMethods } from './methods/controls/fork.js';
 import { historyMethods } from './methods/controls/history.js';
@@ -110,6 +111,7 @@ const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
   nodeControlMethods,
   stateMethods,
   forkMethods,
+  artifactMethods,
   nodeMethods,
   powMethods,
   compilerMethods,

@@ -24,7 +24,10 @@ export class ChainSimServer {
   constructor(
     readonly node: SimNode,
     private readonly timeouts: Partial<HttpTimeouts> & { readonly subscriberStallMs?: number } = {},
-  ) {}
+  ) {
+    // As Hardhat's node: failed calls and sends are printed with their Solidity stack (docs/contracts.md).
+    node.failureLog.enabled = true;
+  }
 
   async listen(port = this.node.options.port, host = this.node.options.host): Promise<ListeningInfo> {
     if (this.http) throw new Error('server is already listening');

@@ -57,6 +57,7 @@ describe('options table', () => {
       fixtures: [],
       importFile: undefined,
       genesis: undefined,
+      artifacts: { paths: [], detect: true },
       stateFile: undefined,
       stateInterval: 0,
       hardhatNode: 'auto',

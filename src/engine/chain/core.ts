@@ -112,7 +112,7 @@ export class ChainCore {
     this.nextCommon = schedule ? common.copy() : common;
     this.consoleLines = new ConsolePrinter(
       () => hooks.listening('consoleLog'),
-      (line) => hooks.emit('consoleLog', line),
+      (line, source) => hooks.emit('consoleLog', line, source),
       (error) => hooks.emit('error', error),
       options.consoleAddresses,
     );

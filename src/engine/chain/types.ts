@@ -8,7 +8,7 @@ import type { CodeSizeLimit } from '../rules/codeSize.js';
 import type { ReservedBlocks } from '../blocks/emptyRanges.js';
 import { EngineError } from '../util/errors.js';
 import type { CallRequest } from '../execution/execution.js';
-import type { ConsoleAddressCase } from '../execution/consoleLog.js';
+import type { ConsoleAddressCase, ConsoleSource } from '../execution/consoleLog.js';
 import type { ForkSchedule } from '../rules/forkSchedule.js';
 import type { ForkPoint } from '../blocks/forkStart.js';
 import type { GenesisHeader } from '../blocks/genesis.js';
@@ -90,8 +90,8 @@ export interface ChainEvents {
   rewound: [];
   /** The chain id changed (anvil_setChainId, or a reset back to the configured one): EIP-1193's chainChanged. */
   chainChanged: [bigint];
-  /** A contract called Solidity's console.log in a transaction or an eth_call: the line it printed. */
-  consoleLog: [string];
+  /** A contract called Solidity's console.log in a transaction or an eth_call: the line it printed, and who printed it. */
+  consoleLog: [string, ConsoleSource];
   /** A background task (interval mining, printing console.log lines) failed. */
   error: [unknown];
 }

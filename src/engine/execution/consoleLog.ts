@@ -6,7 +6,7 @@
  * message hook decodes its calldata and prints the line there and then, so a transaction's
  * lines come before its answer.
  */
-import type { EVM } from '@ethereumjs/evm';
+import type { EVM, Message } from '@ethereumjs/evm';
 import { type Address, createAddressFromString, equalsBytes, toChecksumAddress } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { format } from 'node:util';
@@ -66,6 +66,15 @@ function show(type: ConsoleType, value: unknown, addresses: ConsoleAddressCase):
   return String(value); // bigints in decimal, booleans as words, bytes as 0x hex
 }
 
+/** Who printed a console.log line: the calling frame's address and the code it ran. */
+export interface ConsoleSource {
+  readonly address: Address | undefined;
+  /** The code that called console.log: the contract's (a library's, in a DELEGATECALL), or a constructor's init code. */
+  readonly code: Uint8Array | undefined;
+  /** A constructor printed it: `code` is init code. */
+  readonly creation: boolean;
+}
+
 /** Prints the lines of the chain's VMs as their calls to the console address run. */
 export class ConsolePrinter {
   private muted = false;
@@ -73,7 +82,7 @@ export class ConsolePrinter {
   constructor(
     /** Whether anyone listens (nothing is decoded otherwise). */
     private readonly wanted: () => boolean,
-    private readonly print: (line: string) => void,
+    private readonly print: (line: string, source: ConsoleSource) => void,
     private readonly fail: (error: unknown) => void,
     private readonly addresses: ConsoleAddressCase = 'checksum',
   ) {}
@@ -81,12 +90,23 @@ export class ConsolePrinter {
   /** Prints what this EVM's messages to the console address say. */
   watch(evm: EVM): void {
     const target = CONSOLE_ADDRESS.bytes;
+    // Each depth's latest message: the caller of a console call is the one a level up. The EVM loads a
+    // call's code into its message before running it, so the caller's code is there when it prints.
+    const byDepth: Message[] = [];
+    // Whether each depth's message creates (the EVM sets a creation's `to` once it runs).
+    const creates: boolean[] = [];
     // A one-argument listener is called synchronously: no promise per message frame.
     evm.events!.on('beforeMessage', (message) => {
-      if (message.to === undefined || !equalsBytes(message.to.bytes, target) || this.muted || !this.wanted()) return;
+      if (this.muted || !this.wanted()) return;
+      byDepth[message.depth] = message;
+      creates[message.depth] = message.to === undefined;
+      if (message.to === undefined || !equalsBytes(message.to.bytes, target)) return;
       try {
         const line = formatConsoleCall(message.data, this.addresses);
-        if (line !== undefined) this.print(line);
+        const caller = message.depth > 0 ? byDepth[message.depth - 1] : undefined;
+        const code = caller?.code;
+        const source = { address: caller?.to, code: code instanceof Uint8Array ? code : undefined, creation: creates[message.depth - 1] === true };
+        if (line !== undefined) this.print(line, source);
       } catch (error) {
         // A listener's failure is reported, never thrown into the transaction that printed.
         this.fail(error);
