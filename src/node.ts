@@ -2,7 +2,7 @@
  * One running simulator: the engine plus its JSON-RPC dispatcher. Both the
  * provider and the HTTP server sit on top of a node.
  */
-import { createRequire } from 'node:module';
+import { VERSION } from './version.js';
 import { deriveAccounts } from './engine/accounts/accounts.js';
 import { Chain, type EngineOptions } from './engine/chain.js';
 import { FilterManager } from './engine/logs/filters.js';
@@ -27,8 +27,6 @@ import { CREATE2_DEPLOYER_ADDRESS, create2DeployerAccount } from './engine/block
 import { startupRoots } from './contracts/artifactFiles.js';
 import { ContractRegistry } from './contracts/registry.js';
 import { attributedLine } from './contracts/consoleSource.js';
-
-export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 /**
  * Which rules each client gets (rpc/clientRules.ts): Ganache's for every client under
