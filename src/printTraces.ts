@@ -5,7 +5,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util';
 import type { MinedBlock } from './engine/blocks/blocks.js';
-import type { Chain } from './engine/chain.js';
+import { BlockGoneError, type Chain } from './engine/chain.js';
 import { type CallFrame, CallTracer } from './engine/tracers/tracing.js';
 
 /** Prints the trees of every transaction in each new block; returns the function that stops it. */
@@ -15,8 +15,11 @@ export function printTraces(chain: Chain, log: (line: string) => void): () => vo
     void (async () => {
       for (const hash of hashes) {
         const tracer = new CallTracer(false);
-        const run = await chain.traceTransaction(hash, tracer);
-        // Gone already (a revert or reset ran first): nothing to show.
+        const run = await chain.traceTransaction(hash, tracer).catch((error: unknown) => {
+          if (error instanceof BlockGoneError) return undefined;
+          throw error;
+        });
+        // Gone already (a revert or reset ran first, or while it was traced): nothing to show.
         if (!run || !tracer.root) continue;
         log(formatTrace(hash, { ...tracer.root, gasUsed: run.result.totalGasSpent }));
       }

@@ -35,6 +35,7 @@ export * from './chain/types.js';
 export type { MiningKind, MiningMode } from './mining/policy.js';
 export type { PowView } from './mining/powView.js';
 export { ReentryError } from './util/serial.js';
+export { BlockGoneError } from './chain/detached.js';
 
 export class Chain extends ChainControls {
   private constructor() {
@@ -68,30 +69,33 @@ export class Chain extends ChainControls {
   pendingBlock(): Promise<MinedBlock> {
     return this.run('pendingBlock', async (core) => (await pendingBuild(core, await core.executable())).block);
   }
+  // Calls at an older block than the head, traces and eth_simulateV1 pin what they need in a
+  // task and run after it, outside the queue (chain/detached.ts); a tracer they call is not
+  // part of any task.
   call(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<Uint8Array> {
-    return this.run('call', (core) => calls.call(core, request, ref, overrides));
+    return this.runDetachable('call', (core) => calls.call(core, request, ref, overrides));
   }
   createAccessList(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<AccessListOutcome> {
-    return this.run('createAccessList', (core) => calls.createAccessList(core, request, ref, overrides));
+    return this.runDetachable('createAccessList', (core) => calls.createAccessList(core, request, ref, overrides));
   }
   estimateGas(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<bigint> {
-    return this.run('estimateGas', (core) => calls.estimate(core, request, ref, overrides));
+    return this.runDetachable('estimateGas', (core) => calls.estimate(core, request, ref, overrides));
   }
   traceCall(request: CallRequest, ref: BlockRef, tracer: ExecutionTracer, overrides?: CallOverrides): Promise<TracedRun> {
-    return this.run('traceCall', (core) => calls.traceCall(core, request, ref, this.tracerAsTask(tracer), overrides));
+    return this.runDetachable('traceCall', (core) => calls.traceCall(core, request, ref, tracer, overrides));
   }
   traceCalls(requests: readonly CallRequest[], ref: BlockRef, tracerFor: (index: number) => ExecutionTracer): Promise<TracedRun[]> {
-    return this.run('traceCalls', (core) => calls.traceCalls(core, requests, ref, this.asTask(tracerFor)));
+    return this.runDetachable('traceCalls', (core) => calls.traceCalls(core, requests, ref, tracerFor));
   }
   traceTransaction(hashHex: string, tracer: ExecutionTracer): Promise<TracedRun | undefined> {
-    return this.run('traceTransaction', (core) => calls.traceTransaction(core, hashHex, this.tracerAsTask(tracer)));
+    return this.runDetachable('traceTransaction', (core) => calls.traceTransaction(core, hashHex, tracer));
   }
   traceBlock(target: BlockToTrace, tracerFor: (index: number) => ExecutionTracer): Promise<TracedTransaction[]> {
-    return this.run('traceBlock', (core) => calls.traceBlock(core, target, this.asTask(tracerFor)));
+    return this.runDetachable('traceBlock', (core) => calls.traceBlock(core, target, tracerFor));
   }
   simulate(options: SimulateOptions, ref: BlockRef): Promise<SimulatedBlock[]> {
     checkSimulateLimits(options.blocks);
-    return this.run('simulate', (core) => calls.simulate(core, options, ref));
+    return this.runDetachable('simulate', (core) => calls.simulate(core, options, ref));
   }
   /** testing_buildBlockV1: a block on the head, on a throwaway copy of the state; the chain does not change. */
   buildTestingBlock(request: TestingBlockRequest): Promise<TestingBlock> {

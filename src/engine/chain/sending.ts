@@ -13,7 +13,7 @@ import { impersonate } from '../transactions/impersonation.js';
 import { mineExecutable, reportRefused } from '../mining/producer.js';
 import { hashHexOf, senderOf, translateTxError, validateAdmission } from '../transactions/validation.js';
 import { decodeSubmission } from '../transactions/blobSidecar.js';
-import { estimate } from './calls.js';
+import { answerNow, estimate } from './calls.js';
 import type { ChainCore } from './core.js';
 import { senderOfRequest } from './types.js';
 
@@ -48,7 +48,7 @@ export async function fillTransaction(core: ChainCore, request: CallRequest, fro
   assertHonourable(request, 'eth_sendTransaction');
   const account = await core.vm.stateManager.getAccount(from);
   const nonce = request.nonce ?? core.pool.nextNonce(from, account?.nonce ?? 0n);
-  const gasLimit = request.gas ?? (await estimate(core, { ...request, from }, { tag: 'pending' }));
+  const gasLimit = request.gas ?? (await answerNow(estimate(core, { ...request, from }, { tag: 'pending' })));
   const base = {
     nonce,
     gasLimit,

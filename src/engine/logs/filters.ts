@@ -228,15 +228,15 @@ export class FilterManager {
   }
 
   /** Every log the log filter's criteria match on the chain now (as getLogs with its options). */
-  logs(id: bigint): FoundLog[] {
+  async logs(id: bigint): Promise<FoundLog[]> {
     this.sweep();
     const filter = this.filters.get(id);
     if (filter?.kind !== 'logs') throw notFound();
     return this.query(filter.query);
   }
 
-  /** getLogs: a one-off query over the chain. */
-  query(query: LogQuery): FoundLog[] {
+  /** getLogs: a one-off query over the chain (a long one lets other requests in: queryLogs). */
+  query(query: LogQuery): Promise<FoundLog[]> {
     return queryLogs(this.chain.blocks, query, this.options.maxLogs);
   }
 

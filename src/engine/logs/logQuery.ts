@@ -9,6 +9,8 @@ import type { LogRecord, MinedBlock } from '../blocks/blocks.js';
 import type { BlockTag } from '../chain.js';
 import { type BloomProbe, bloomMayContain, bloomProbe } from '../blocks/bloom.js';
 import { EngineError, rejected } from '../util/errors.js';
+import { pace } from '../util/pace.js';
+import { BlockGoneError } from '../chain/detached.js';
 
 /** Which logs are wanted: any of `addresses` (any address when empty), and per topic position any of its options (any topic when empty). */
 export interface LogCriteria {
@@ -43,6 +45,8 @@ export interface BlockSource {
   /** The first block held (a fork's pinned block; the upstream's history before it is not here). */
   readonly firstNumber?: bigint;
   byHashHex(hashHex: string): MinedBlock | undefined;
+  /** True while `mined` is still the block at its number (a long scan checks it was not reverted away). */
+  holds(mined: MinedBlock): boolean;
 }
 
 /** A query found more logs than the node returns at once. */
@@ -109,8 +113,13 @@ export function resolveRange(source: BlockSource, from: RangeBound, to: RangeBou
   return { first, last };
 }
 
-/** All logs the query matches, oldest first; more than `limit` of them is an error rather than a huge answer. */
-export function queryLogs(source: BlockSource, query: LogQuery, limit: number): FoundLog[] {
+/**
+ * All logs the query matches, oldest first; more than `limit` of them is an error rather than a
+ * huge answer. A long scan lets the event loop turn every few ms (pace.ts); blocks may be
+ * added meanwhile (the range was fixed at the start), and if the chain was reverted below its
+ * end the scan is refused (BlockGoneError) rather than answered from two chains.
+ */
+export async function queryLogs(source: BlockSource, query: LogQuery, limit: number): Promise<FoundLog[]> {
   const matcher = new LogMatcher(query.criteria);
   const found: FoundLog[] = [];
   const take = (mined: MinedBlock) => {
@@ -126,6 +135,14 @@ export function queryLogs(source: BlockSource, query: LogQuery, limit: number): 
   const { first, last } = resolveRange(source, query.scope.from, query.scope.to);
   const end = source.lastUnreserved !== undefined && source.lastUnreserved < last ? source.lastUnreserved : last;
   const start = source.firstNumber !== undefined && source.firstNumber > first ? source.firstNumber : first;
-  for (let n = start; n <= end; n++) take(source.byNumber(n)!);
+  const endBlock = start <= end ? source.byNumber(end) : undefined;
+  for (let n = start; n <= end; n++) {
+    const turn = pace();
+    if (turn !== undefined) {
+      await turn;
+      if (endBlock && !source.holds(endBlock)) throw new BlockGoneError(end);
+    }
+    take(source.byNumber(n)!);
+  }
   return found;
 }

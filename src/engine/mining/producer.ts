@@ -44,7 +44,7 @@ export async function pendingBuild(core: ChainCore, executable: PooledTransactio
   core.consoleLines.watch(vm.evm as EVM);
   core.alignVm(vm, head.number + 1n, timestamp);
   // The pool's transactions print their console.log lines when they are mined, not here.
-  const outcome = await core.consoleLines.mutedDuring(() => mineBlock(vm, head, executable, nextTemplate(core, timestamp)));
+  const outcome = await core.consoleLines.mutedDuring(vm.evm as EVM, () => mineBlock(vm, head, executable, nextTemplate(core, timestamp)));
   const built = { key, template: core.nextBlock, vm, block: outcome.mined };
   core.pending.cached = built;
   return built;

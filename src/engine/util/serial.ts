@@ -7,7 +7,12 @@
  * it would wait for itself forever. The queue knows when code of a task is running (`running`:
  * the synchronous start of every task, and code a task calls through `asTask`), and the chain
  * facade refuses a queued call then, with a ReentryError. See docs/architecture.md.
+ *
+ * Between two tasks it lets the event loop turn once a few ms of work went by (pace.ts), so a
+ * long line of queued calls does not keep other clients' requests unread.
  */
+
+import { pace } from './pace.js';
 
 /** A queued call made from inside a running task: it would wait for that task, which waits for it. */
 export class ReentryError extends Error {
@@ -84,6 +89,10 @@ export class SerialQueue {
 
   private async drain(): Promise<void> {
     for (let job = this.take(); job; job = this.take()) {
+      // A long line of short tasks (a batch, a loop of calls) lets the event loop turn every few
+      // ms (pace.ts); the job is taken first, so work queued behind an answer still comes next.
+      const turn = pace();
+      if (turn !== undefined) await turn;
       let failed = false;
       let outcome: unknown;
       try {

@@ -23,9 +23,9 @@ function formatChanges(changes: FilterChanges): Json[] {
 }
 
 /** Run a log query, answering an oversized result with -32005 and the cap, not a huge response. */
-function limited(run: () => readonly FoundLog[]): Json[] {
+async function limited(run: () => Promise<readonly FoundLog[]>): Promise<Json[]> {
   try {
-    return formatLogs(run());
+    return formatLogs(await run());
   } catch (error) {
     if (error instanceof TooManyLogsError) throw new RpcError(LIMIT_EXCEEDED, error.message, { limit: error.limit });
     throw error;
