@@ -19,7 +19,7 @@ import { type BlockRef, type EngineOptions, MAX_BLOCKS_PER_MINE, senderOfRequest
 import { EngineError } from './util/errors.js';
 import type { AccessListOutcome, CallRequest } from './execution/execution.js';
 import type { MiningOutcome } from './execution/miner.js';
-import { mineMany, mineManyAhead } from './mining/mineMany.js';
+import { type MiningRun, mineMany, mineManyAhead, mineOnward } from './mining/mineMany.js';
 import { type PowView, powViewOf } from './mining/powView.js';
 import { mineExecutable, pendingBuild } from './mining/producer.js';
 import type { CallOverrides } from './state/overrides.js';
@@ -30,7 +30,8 @@ import type { TestingBlock, TestingBlockRequest } from './execution/testingBlock
 import * as history from './chain/history.js';
 
 export type { AccountReader, BlockReader, ChainSettings, ClockReader, PersistableState, PoolReader } from './chain/base.js';
-export type { ChainCore } from './chain/core.js';
+import type { ChainCore } from './chain/core.js';
+export type { ChainCore };
 export * from './chain/types.js';
 export type { MiningKind, MiningMode } from './mining/policy.js';
 export type { PowView } from './mining/powView.js';
@@ -164,7 +165,7 @@ export class Chain extends ChainControls {
     if (count > MAX_BLOCKS_PER_MINE) {
       throw new EngineError('invalidInput', `cannot mine ${count} blocks in one call: at most ${MAX_BLOCKS_PER_MINE}`);
     }
-    return this.run('mineMany', (core) => mineMany(core, count, interval, timestamp));
+    return this.mineInTurns('mineMany', (core) => mineMany(core, count, interval, timestamp));
   }
 
   /** Anvil's anvil_mine with an interval: the clock jumps `interval` seconds before each block and stays ahead. */
@@ -172,7 +173,16 @@ export class Chain extends ChainControls {
     if (count > MAX_BLOCKS_PER_MINE) {
       throw new EngineError('invalidInput', `cannot mine ${count} blocks in one call: at most ${MAX_BLOCKS_PER_MINE}`);
     }
-    return this.run('mineManyAhead', (core) => mineManyAhead(core, count, interval));
+    return this.mineInTurns('mineManyAhead', (core) => mineManyAhead(core, count, interval));
+  }
+
+  /** A run of blocks, a turn of the queue at a time: tasks queued meanwhile run between turns (mineMany.ts). */
+  private async mineInTurns(what: string, first: (core: ChainCore) => Promise<MiningRun>): Promise<void> {
+    let run = await this.run(what, first);
+    while (run.left > 0n) {
+      const going = run;
+      run = await this.run(what, (core) => mineOnward(core, going));
+    }
   }
 
   setAutomine(enabled: boolean): Promise<void> {

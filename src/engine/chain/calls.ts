@@ -250,6 +250,7 @@ async function withOverrides<T>(ctx: CallContext, overrides: CallOverrides | und
  */
 async function plainExecutionContext(core: ChainCore, ref: BlockRef): Promise<{ ctx: CallContext; at: MinedBlock }> {
   if ('tag' in ref && ref.tag === 'pending') {
+    await core.hashHead();
     const at = core.head;
     const vm = await pendingState(core);
     // With an empty pool that is the live VM: it runs under the next block's fork.

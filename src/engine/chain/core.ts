@@ -216,6 +216,16 @@ export class ChainCore {
     return this.blocks.head;
   }
 
+  /**
+   * A reserved head's hash and those of the runs before it, computed a few hundred at a time
+   * letting other requests in (EmptyRun.materializePaced): what a block built on the head
+   * needs (its parent hash), and 100,000 reserved blocks take 0.45 s to hash.
+   */
+  async hashHead(): Promise<void> {
+    const head = this.head;
+    if (head instanceof RangeBlock) await head.run.materializePaced(head.index);
+  }
+
   /** The base fee the next block will have (undefined before London). */
   nextBaseFee(): bigint | undefined {
     const common = this.nextBlockCommon();

@@ -103,7 +103,7 @@ async function admit(core: ChainCore, tx: TypedTransaction, sender: Address): Pr
   const automine = core.mining.automine;
   if (automine) {
     // What mining could still refuse, refused now: the answer goes out before the block is built.
-    assertMinable(core.clock.peekNext(core.head.block.header.timestamp));
+    assertMinable(core.clock.peekNext(core.blocks.headTimestamp));
   }
   core.pool.add(tx, sender, hashHex);
   core.hooks.emit('pendingTransaction', hashHex);

@@ -40,6 +40,7 @@ export async function pendingBuild(core: ChainCore, executable: PooledTransactio
   const key = `${core.state.version}:${head.hashHex}:${fork}:${timestamp}:${core.coinbase}:${core.blockGasLimit}:${executable.map((e) => e.hashHex).join(',')}`;
   const cached = core.pending.cached;
   if (cached?.key === key && cached.template === core.nextBlock) return cached;
+  await core.hashHead();
   const vm = await copyOf(core.vm);
   core.consoleLines.watch(vm.evm as EVM);
   core.alignVm(vm, head.number + 1n, timestamp);
@@ -85,6 +86,7 @@ export function pendingHeaderBlock(core: ChainCore): Block {
 export async function mineWith(core: ChainCore, entries: PooledTransaction[] | undefined, timestamp?: bigint): Promise<MiningOutcome> {
   const candidates = entries ?? (await core.executable());
   const parent = core.head;
+  await core.hashHead();
   const blockTimestamp = timestamp ?? core.clock.takeNext(parent.block.header.timestamp);
   assertMinable(blockTimestamp);
   if (core.schedule) core.enterFork(parent.number + 1n, blockTimestamp);
