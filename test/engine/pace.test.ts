@@ -22,4 +22,20 @@ describe('engine/pace: long work yields the event loop', () => {
     expect(otherWorkRan).to.equal(true);
     expect(sliceUsedUp()).to.equal(false);
   });
+
+  it('keeps the timer it loaded with: a suite that fakes setImmediate afterwards (sinon, Jest) does not leave work waiting forever', async () => {
+    await breathe();
+    const real = globalThis.setImmediate;
+    // A fake that never calls back, as fake timers do until the test ticks them.
+    globalThis.setImmediate = (() => ({})) as unknown as typeof setImmediate;
+    try {
+      pace();
+      busy(SLICE_MS + 1);
+      const turn = pace();
+      expect(turn).to.be.instanceOf(Promise);
+      await turn;
+    } finally {
+      globalThis.setImmediate = real;
+    }
+  });
 });
