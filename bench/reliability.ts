@@ -195,6 +195,9 @@ async function setUp(client: RpcClient, sizes: Sizes): Promise<Stage> {
       await sleep(2);
     }
   };
+  // The empty blocks first: Anvil keeps the states of recent blocks only, and the loops are traced and called at theirs.
+  const head = asQuantity('eth_blockNumber', await client.request('eth_blockNumber'));
+  await client.request('anvil_mine', [quantity(sizes.emptyBlocks)]);
   const deployed = await sendAndWait({ to: null, data: LOOP_INIT, gasLimit: 200_000n });
   const loop = String(deployed.contractAddress);
   const oldBlock = String(deployed.blockNumber);
@@ -206,8 +209,6 @@ async function setUp(client: RpcClient, sizes: Sizes): Promise<Stage> {
   };
   const bigLoopTx = await loopTx(sizes.bigLoopGas);
   const structLoopTx = await loopTx(sizes.structLoopGas);
-  const head = asQuantity('eth_blockNumber', await client.request('eth_blockNumber'));
-  await client.request('anvil_mine', [quantity(sizes.emptyBlocks)]);
   return { loop, bigLoopTx, structLoopTx, oldBlock, emptyFrom: quantity(head + 1n), emptyTo: quantity(head + BigInt(sizes.emptyBlocks)) };
 }
 
@@ -248,7 +249,7 @@ async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string): Promis
       const request = method === 'idle' ? sleep(2000) : slowClient.request(method, params);
       // Settled as soon as the answer is in, whatever the probe still waits for.
       const answered = request.then(
-        () => ({ ms: performance.now() - started, outcome: 'answered' }),
+        (result) => ({ ms: performance.now() - started, outcome: describeAnswer(result) }),
         (error: unknown) => ({ ms: performance.now() - started, outcome: `error: ${error instanceof Error ? error.message.slice(0, 90) : String(error)}` }),
       );
       const probe = await probeWhile(client, sender, request);
@@ -260,6 +261,12 @@ async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string): Promis
     await running.stop();
   }
   return results;
+}
+
+/** 'answered', with the size of a struct-logger trace (Anvil 1.7.1 answers none unless started with --steps-tracing). */
+function describeAnswer(result: unknown): string {
+  const logs = typeof result === 'object' && result !== null ? (result as { structLogs?: unknown }).structLogs : undefined;
+  return Array.isArray(logs) ? `answered, ${logs.length.toLocaleString('en-US')} struct logs` : 'answered';
 }
 
 function percentile(values: readonly number[], p: number): number | undefined {
