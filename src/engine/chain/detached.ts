@@ -57,11 +57,4 @@ export class DetachedWork<T> {
       this.release();
     }
   }
-
-  /** Release without running (the task that made it failed after making it). */
-  discard(): void {
-    if (this.started) return;
-    this.started = true;
-    this.release();
-  }
 }
