@@ -9,7 +9,7 @@ import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import { TraceNamer } from './contracts/namedTrace.js';
 import type { ContractRegistry } from './contracts/registry.js';
 import type { MinedBlock } from './engine/blocks/blocks.js';
-import type { Chain } from './engine/chain.js';
+import { BlockGoneError, type Chain } from './engine/chain.js';
 import { CONSOLE_ADDRESS, formatConsoleCall } from './engine/execution/consoleLog.js';
 import { type CallFrame, type CallLog, CallTracer } from './engine/tracers/tracing.js';
 
@@ -22,8 +22,11 @@ export function printTraces(chain: Chain, log: (line: string) => void, contracts
         // Names need each frame's code and logs: only kept when there are artifacts to name them with.
         const named = contracts?.active === true;
         const tracer = new CallTracer(named, undefined, named);
-        const run = await chain.traceTransaction(hash, tracer);
-        // Gone already (a revert or reset ran first): nothing to show.
+        const run = await chain.traceTransaction(hash, tracer).catch((error: unknown) => {
+          if (error instanceof BlockGoneError) return undefined;
+          throw error;
+        });
+        // Gone already (a revert or reset ran first, or while it was traced): nothing to show.
         if (!run || !tracer.root) continue;
         log(formatTrace(hash, { ...tracer.root, gasUsed: run.result.totalGasSpent }, named ? new TraceNamer(contracts!) : undefined));
       }

@@ -2,6 +2,7 @@
  * JSON-RPC over HTTP: `POST /` only. HTTP-level faults use http-errors (403, 404, 405,
  * 413, 415); JSON-RPC errors travel inside HTTP 200, as go-ethereum sends them.
  */
+import { LARGE_NODES, countNodes, writeLargeJson } from './jsonBody.js';
 import { type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse, createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import createHttpError, { type HttpError } from 'http-errors';
@@ -117,7 +118,9 @@ export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions
         }
         // Each request is answered under the rules of the client that sent it (rpc/clientRules.ts).
         const response = await dispatcher.forClient(clientOf(req.headers)).handle(body);
-        send(res, 200, response === undefined ? '' : JSON.stringify(response), cors);
+        // A large answer (a long trace) is written a slice at a time, letting other clients in.
+        if (response !== undefined && countNodes(response, LARGE_NODES) >= LARGE_NODES) await writeLargeJson(res, response, cors);
+        else send(res, 200, response === undefined ? '' : JSON.stringify(response), cors);
         options.afterAnswer?.();
       } catch (error) {
         // A client that went away (timeout, abort) has nobody left to answer.

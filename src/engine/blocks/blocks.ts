@@ -243,6 +243,19 @@ export class BlockStore {
     return stretch.range.run.blockAt(index);
   }
 
+  /**
+   * True while `mined` is still this chain's block at its number (work outside the queue
+   * checks that its block was not reverted away). A reserved block is the same block while
+   * its run is: runs are never re-used after a cut.
+   */
+  holds(mined: MinedBlock): boolean {
+    const n = Number(mined.number);
+    if (n < this.base || n >= this.length) return false;
+    const stretch = this.stretchOf(n);
+    if ('blocks' in stretch) return stretch.blocks[n - stretch.first] === mined;
+    return mined instanceof RangeBlock && mined.run === stretch.range.run && mined.index === n - stretch.first;
+  }
+
   /** A miss computes every run not computed yet: the hash may be one of theirs. */
   byHashHex(hashHex: string): MinedBlock | undefined {
     const key = hashHex.toLowerCase();

@@ -16,9 +16,9 @@ import type { MiningKind } from '../mining/policy.js';
 import { ReentryError, SerialQueue } from '../util/serial.js';
 import type { ChainSnapshot } from '../state/snapshots.js';
 import type { AccountState } from '../state/stateDump.js';
-import type { ExecutionTracer } from '../tracers/tracing.js';
 import type { PoolOrder, TxPool } from '../transactions/txpool.js';
 import { ChainCore } from './core.js';
+import { DetachedWork } from './detached.js';
 import * as history from './history.js';
 import type { BlockRef, ChainEvents, EngineOptions } from './types.js';
 
@@ -38,6 +38,7 @@ export type BlockReader = Pick<
   | 'historyByHash'
   | 'historyTransaction'
   | 'withReceipts'
+  | 'holds'
 > &
   Readonly<Pick<BlockStore, 'history'>>;
 /** The pool as readers see it. */
@@ -110,13 +111,15 @@ export class ChainBase extends EventEmitter<ChainEvents> {
     return this.queue.run(() => fn(core));
   }
 
-  /** A callback of the caller's that a task calls (tracers): it runs as part of that task. */
-  protected asTask<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
-    return (...args) => this.queue.asTask(() => fn(...args));
-  }
-
-  protected tracerAsTask(tracer: ExecutionTracer): ExecutionTracer {
-    return { attach: this.asTask((env) => tracer.attach(env)) };
+  /**
+   * Queue `fn` on the core like `run`; when it answers work pinned on the past (DetachedWork:
+   * traces, calls at old blocks, eth_simulateV1), that work runs after the task, outside the
+   * queue, and its result is the answer (detached.ts). Callbacks the work calls (tracers) are
+   * not part of any task: a queued call they make waits for its turn like any other.
+   */
+  protected async runDetachable<T>(what: string, fn: (core: ChainCore) => Promise<T | DetachedWork<T>>): Promise<T> {
+    const outcome = await this.run(what, fn);
+    return outcome instanceof DetachedWork ? (outcome as DetachedWork<T>).run() : outcome;
   }
 
   /**

@@ -29,6 +29,7 @@ import type { MiningOutcome, NextBlockOverrides } from '../execution/blockBuilde
 import { MiningPolicy } from '../mining/policy.js';
 import { PendingBlock } from '../mining/producer.js';
 import { copyOf, stateRootOf } from './copies.js';
+import { DetachedWork } from './detached.js';
 import { installRevertTraceGuard } from '../patches/revertTraceGuard.js';
 import { installLogNumbering } from '../patches/logNumbering.js';
 import { BlobStore } from '../transactions/blobStore.js';
@@ -38,10 +39,22 @@ import { type ChainSnapshot, SnapshotRegistry } from '../state/snapshots.js';
 import { TrackingStateManager } from '../state/stateDump.js';
 import { installStepLoop } from '../patches/stepLoop.js';
 import { installUint256Balances } from '../patches/uint256Balances.js';
+import { installStepPacing } from '../patches/stepPacing.js';
 import { TrieNodeDB } from '../state/trieDb.js';
 import { EMPTY_TRIE_ROOT } from '../state/trieRoot.js';
 import { type PooledTransaction, TxPool } from '../transactions/txpool.js';
 import { type BlockRef, type ChainEvents, type EngineOptions, SUGGESTED_TIP } from './types.js';
+
+/** Puts a VM on the fork of a block with this number and timestamp. */
+export type VmAligner = (vm: VM, number: bigint, timestamp: bigint) => void;
+
+/** A VM on a past state, kept for the next read at the same state. */
+interface HistoricalVm {
+  readonly root: string;
+  readonly vm: VM;
+  /** Work outside the queue runs on it now (lendVmAt): nothing else may until it is given back. */
+  lent: boolean;
+}
 
 /** What the core needs from its facade: the events, the lane behind the current answer, and a queued block. */
 export interface CoreHooks {
@@ -90,8 +103,8 @@ export class ChainCore {
   /** Where chain_reset returns: the genesis block, or the head of an imported chain. */
   genesisPoint: ChainSnapshot | undefined;
   forkPoint: ForkPoint | undefined;
-  /** The VM of the last historical state read, by its state root. */
-  historical: { root: string; vm: VM } | undefined;
+  /** The VM of the last historical state read, by its state root (lent: work outside the queue runs on it). */
+  historical: HistoricalVm | undefined;
   /** The last template of a run of empty blocks, by the constant fields it has (mining/mineMany.ts). */
   lastTemplate: { readonly key: string; readonly block: Block } | undefined;
   /** With a fork schedule: the rules the next block follows, asked without touching the VM's Common. */
@@ -134,6 +147,7 @@ export class ChainCore {
     if (schedule && options.fork) alignFork(common, schedule, options.fork.number, options.fork.header.timestamp as bigint);
     await installJumpAnalysisCache();
     await installStepLoop();
+    await installStepPacing();
     await installRevertTraceGuard();
     await installLogNumbering();
     installUint256Balances();
@@ -198,6 +212,16 @@ export class ChainCore {
     return this.blocks.head;
   }
 
+  /**
+   * A reserved head's hash and those of the runs before it, computed a few hundred at a time
+   * letting other requests in (EmptyRun.materializePaced): what a block built on the head
+   * needs (its parent hash), and 100,000 reserved blocks take 0.45 s to hash.
+   */
+  async hashHead(): Promise<void> {
+    const head = this.head;
+    if (head instanceof RangeBlock) await head.run.materializePaced(head.index);
+  }
+
   /** The base fee the next block will have (undefined before London). */
   nextBaseFee(): bigint | undefined {
     const common = this.nextBlockCommon();
@@ -223,6 +247,14 @@ export class ChainCore {
   /** With a fork schedule: put a VM on the fork of a block. */
   alignVm(vm: VM, number: bigint, timestamp: bigint): void {
     if (this.schedule) alignFork(vm.common, this.schedule, number, timestamp);
+  }
+
+  /** alignVm without the core, for work outside the queue (the schedule never changes). */
+  aligner(): VmAligner {
+    const schedule = this.schedule;
+    return (vm, number, timestamp) => {
+      if (schedule) alignFork(vm.common, schedule, number, timestamp);
+    };
   }
 
   /** Resolve a block reference; throws go-ethereum's "header not found" when it names no block. */
@@ -272,17 +304,55 @@ export class ChainCore {
     if (chainId !== before) this.hooks.emit('chainChanged', chainId);
   }
 
-  /** The VM whose state is the state as of `mined` (the live VM for the head). */
+  /** The VM whose state is the state as of `mined` (the live VM for the head); tasks only. */
   async vmAt(mined: MinedBlock): Promise<VM> {
     if (mined === this.head) return this.vm;
+    return (await this.historicalAt(mined)).vm;
+  }
+
+  /**
+   * A VM on the state as of `mined` that nothing else runs on until `giveBack` (work outside
+   * the queue: detach). The cached historical VM when it is free, else a new one.
+   */
+  async lendVmAt(mined: MinedBlock): Promise<{ readonly vm: VM; readonly giveBack: () => void }> {
+    const entry = await this.historicalAt(mined);
+    entry.lent = true;
+    return {
+      vm: entry.vm,
+      giveBack: () => {
+        entry.lent = false;
+      },
+    };
+  }
+
+  /** The cached historical VM for `mined`'s state if it is free, else a new one, cached (a lent one stays its borrower's). */
+  private async historicalAt(mined: MinedBlock): Promise<HistoricalVm> {
     const stateRoot = stateRootOf(mined);
     const root = bytesToHex(stateRoot);
-    if (this.historical?.root !== root) {
-      const vm = await this.copyAt(mined, stateRoot);
-      this.consoleLines.watch(vm.evm as EVM);
-      this.historical = { root, vm };
-    }
-    return this.historical.vm;
+    const cached = this.historical;
+    if (cached?.root === root && !cached.lent) return cached;
+    const vm = await this.copyAt(mined, stateRoot);
+    this.consoleLines.watch(vm.evm as EVM);
+    this.historical = { root, vm, lent: false };
+    return this.historical;
+  }
+
+  /**
+   * Hand `work` out to run after this task, outside the queue (detached.ts): every trie node
+   * is kept until it ends (a lease), then `release` (lent VMs) runs too; `at` is the block it
+   * runs at, whose leaving the chain meanwhile refuses its answer.
+   */
+  detach<T>(at: MinedBlock, work: () => Promise<T>, release: () => void = () => {}): DetachedWork<T> {
+    const endLease = this.trieNodes.lease();
+    return new DetachedWork(
+      work,
+      () => {
+        release();
+        endLease();
+      },
+      at,
+      this.blocks,
+    );
   }
 
   /** A new VM on the state as of `mined`, sharing the trie database. */

@@ -13,7 +13,7 @@ import { impersonate } from '../transactions/impersonation.js';
 import { mineExecutable, reportRefused } from '../mining/producer.js';
 import { hashHexOf, senderOf, translateTxError, validateAdmission } from '../transactions/validation.js';
 import { decodeSubmission } from '../transactions/blobSidecar.js';
-import { estimate } from './calls.js';
+import { answerNow, estimate } from './calls.js';
 import type { ChainCore } from './core.js';
 import { type SendOptions, senderOfRequest } from './types.js';
 
@@ -52,7 +52,7 @@ export async function fillTransaction(core: ChainCore, request: CallRequest, fro
   assertHonourable(request, 'eth_sendTransaction');
   const account = await core.vm.stateManager.getAccount(from);
   const nonce = request.nonce ?? core.pool.nextNonce(from, account?.nonce ?? 0n);
-  const gasLimit = request.gas ?? (await estimate(core, { ...request, from }, { tag: 'pending' }));
+  const gasLimit = request.gas ?? (await answerNow(estimate(core, { ...request, from }, { tag: 'pending' })));
   const base = {
     nonce,
     gasLimit,
@@ -107,7 +107,7 @@ async function admit(core: ChainCore, tx: TypedTransaction, sender: Address, { a
   const automine = core.mining.automine;
   if (automine) {
     // What mining could still refuse, refused now: the answer goes out before the block is built.
-    assertMinable(core.clock.peekNext(core.head.block.header.timestamp));
+    assertMinable(core.clock.peekNext(core.blocks.headTimestamp));
   }
   core.pool.add(tx, sender, hashHex);
   core.hooks.emit('pendingTransaction', hashHex);

@@ -1,4 +1,5 @@
 import { checkpointDepth, unwindTo } from '../state/unwind.js';
+import { pace } from '../util/pace.js';
 import { Block, type HeaderData } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
@@ -74,6 +75,8 @@ export async function mineBlock(vm: VM, parent: MinedBlock, candidates: readonly
   const depth = checkpointDepth(vm);
   for (const entry of candidates) {
     if (entry.tx.gasLimit > template.gasLimit - builder.gasUsed) continue; // waits for the next block
+    // A block of thousands of transactions lets the event loop turn between them (pace.ts).
+    await pace();
     try {
       const result = await addTransaction(vm, builder, entry.tx, entry.sender);
       results.push(result);
@@ -205,6 +208,13 @@ export interface ReplayedBlock {
   readonly senders: readonly Address[];
 }
 
+let replays = 0;
+
+/** How many block replays (replayBlock) this process ran (tests: empty blocks are not replayed). */
+export function blockReplays(): number {
+  return replays;
+}
+
 /**
  * Runs a block's first `count` transactions on `vm` (at the state the block started from) in
  * a block built like it (same header fields, so the same system calls and environment),
@@ -217,6 +227,7 @@ export async function replayBlock(
   count: number,
   tracerFor: (index: number) => ExecutionTracer | undefined,
 ): Promise<RunTxResult[]> {
+  replays++;
   const { header } = block;
   const builder = await startBlock(vm, {
     parentBlock: parent.block,
@@ -233,6 +244,7 @@ export async function replayBlock(
   });
   const results: RunTxResult[] = [];
   for (let i = 0; i < count; i++) {
+    await pace();
     const detach = tracerFor(i)?.attach({ vm, coinbase: header.coinbase });
     try {
       results.push(await addTransaction(vm, builder, asSentBy(block.transactions[i]!, senders[i]!), senders[i]!));

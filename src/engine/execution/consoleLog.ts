@@ -77,7 +77,8 @@ export interface ConsoleSource {
 
 /** Prints the lines of the chain's VMs as their calls to the console address run. */
 export class ConsolePrinter {
-  private muted = false;
+  /** EVMs whose lines are dropped now, with how many mutedDuring calls hold each. */
+  private readonly muted = new Map<EVM, number>();
 
   constructor(
     /** Whether anyone listens (nothing is decoded otherwise). */
@@ -97,7 +98,7 @@ export class ConsolePrinter {
     const creates: boolean[] = [];
     // A one-argument listener is called synchronously: no promise per message frame.
     evm.events!.on('beforeMessage', (message) => {
-      if (this.muted || !this.wanted()) return;
+      if (this.muted.has(evm) || !this.wanted()) return;
       byDepth[message.depth] = message;
       creates[message.depth] = message.to === undefined;
       if (message.to === undefined || !equalsBytes(message.to.bytes, target)) return;
@@ -114,13 +115,18 @@ export class ConsolePrinter {
     });
   }
 
-  /** Runs `body` (inside the chain's queue) with its lines dropped. */
-  async mutedDuring<T>(body: () => Promise<T>): Promise<T> {
-    this.muted = true;
+  /**
+   * Runs `body` with the lines of `evm` dropped. Per EVM: work outside the chain's queue (an
+   * estimate at an old block) may run while a task's transaction prints its lines.
+   */
+  async mutedDuring<T>(evm: EVM, body: () => Promise<T>): Promise<T> {
+    this.muted.set(evm, (this.muted.get(evm) ?? 0) + 1);
     try {
       return await body();
     } finally {
-      this.muted = false;
+      const left = this.muted.get(evm)! - 1;
+      if (left === 0) this.muted.delete(evm);
+      else this.muted.set(evm, left);
     }
   }
 }

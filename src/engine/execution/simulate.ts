@@ -4,6 +4,7 @@
  * calls turned into unsigned transactions; headers, roots, hashes and parent links derived
  * as go-ethereum derives them. The chain itself never sees any of it.
  */
+import { pace } from '../util/pace.js';
 import { type Block, type HeaderData, createBlock } from '@ethereumjs/block';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
 import { Address, createZeroAddress } from '@ethereumjs/util';
@@ -212,7 +213,11 @@ async function simulateBlock(
   // Without traceTransfers the receipt's logs are numbered as go-ethereum's tracer counts them (logNumbering.ts).
   const detach = collector ? collector.attach(vm.evm as EVM) : runner.numbers.attach(vm.evm);
   try {
-    for (const request of planned.calls) calls.push(await runner.run(request, collector));
+    for (const request of planned.calls) {
+      // Thousands of calls without code run no interpreter step: let the event loop turn between them too.
+      await pace();
+      calls.push(await runner.run(request, collector));
+    }
   } finally {
     detach?.();
   }

@@ -235,7 +235,7 @@ export class FilterManager {
     return this.query(filter.query);
   }
 
-  /** getLogs: a one-off query over the chain (on a fork, its upstream's history too). */
+  /** getLogs: a one-off query over the chain (on a fork, its upstream's history too; a long one lets other requests in: queryLogs). */
   query(query: LogQuery): Promise<FoundLog[]> {
     return queryHistoryLogs(this.chain.blocks, query, this.options.maxLogs);
   }

@@ -10,6 +10,8 @@ import type { RemoteHistory } from '../blocks/remoteHistory.js';
 import type { BlockTag } from '../chain.js';
 import { type BloomProbe, bloomMayContain, bloomProbe } from '../blocks/bloom.js';
 import { EngineError, rejected } from '../util/errors.js';
+import { pace } from '../util/pace.js';
+import { BlockGoneError } from '../chain/detached.js';
 
 /** Which logs are wanted: any of `addresses` (any address when empty), and per topic position any of its options (any topic when empty). */
 export interface LogCriteria {
@@ -66,6 +68,8 @@ export interface BlockSource {
   byHashHex(hashHex: string): MinedBlock | undefined;
   /** A fork's history up to the pinned block: its logs are the upstream's. */
   readonly history?: RemoteHistory;
+  /** True while `mined` is still the block at its number (a long scan checks it was not reverted away). */
+  holds(mined: MinedBlock): boolean;
 }
 
 /** A query found more logs than the node returns at once. */
@@ -137,8 +141,13 @@ export function resolveRange(source: BlockSource, from: RangeBound, to: RangeBou
   return { first, last };
 }
 
-/** All logs the query matches, oldest first; more than `limit` of them is an error rather than a huge answer. */
-export function queryLogs(source: BlockSource, query: LogQuery, limit: number): FoundLog[] {
+/**
+ * All logs the query matches, oldest first; more than `limit` of them is an error rather than a
+ * huge answer. A long scan lets the event loop turn every few ms (pace.ts); blocks may be
+ * added meanwhile (the range was fixed at the start), and if the chain was reverted below its
+ * end the scan is refused (BlockGoneError) rather than answered from two chains.
+ */
+export async function queryLogs(source: BlockSource, query: LogQuery, limit: number): Promise<FoundLog[]> {
   const matcher = new LogMatcher(query.criteria);
   const found: FoundLog[] = [];
   const take = (mined: MinedBlock) => {
@@ -154,7 +163,15 @@ export function queryLogs(source: BlockSource, query: LogQuery, limit: number): 
   const { first, last } = resolveRange(source, query.scope.from, query.scope.to);
   const end = source.lastUnreserved !== undefined && source.lastUnreserved < last ? source.lastUnreserved : last;
   const start = source.firstNumber !== undefined && source.firstNumber > first ? source.firstNumber : first;
-  for (let n = start; n <= end; n++) take(source.byNumber(n)!);
+  const endBlock = start <= end ? source.byNumber(end) : undefined;
+  for (let n = start; n <= end; n++) {
+    const turn = pace();
+    if (turn !== undefined) {
+      await turn;
+      if (endBlock && !source.holds(endBlock)) throw new BlockGoneError(end);
+    }
+    take(source.byNumber(n)!);
+  }
   return found;
 }
 
@@ -177,7 +194,7 @@ export async function queryHistoryLogs(source: BlockSource, query: LogQuery, lim
   if (first > history.pinned) return queryLogs(source, query, limit);
   const older = within(await history.logs(criteria, first, last < history.pinned ? last : history.pinned), limit);
   if (last <= history.pinned) return older;
-  const newer = queryLogs(source, { criteria, scope: { from: { number: history.pinned + 1n }, to: { number: last } } }, limit);
+  const newer = await queryLogs(source, { criteria, scope: { from: { number: history.pinned + 1n }, to: { number: last } } }, limit);
   return within([...older, ...newer], limit);
 }
 

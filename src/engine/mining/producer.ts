@@ -42,11 +42,12 @@ export async function pendingBuild(core: ChainCore, executable: PooledTransactio
   const key = `${core.state.version}:${head.hashHex}:${fork}:${timestamp}:${core.coinbase}:${core.blockGasLimit}:${executable.map((e) => e.hashHex).join(',')}`;
   const cached = core.pending.cached;
   if (cached?.key === key && cached.template === core.nextBlock) return cached;
+  await core.hashHead();
   const vm = await copyOf(core.vm);
   core.consoleLines.watch(vm.evm as EVM);
   core.alignVm(vm, head.number + 1n, timestamp);
   // The pool's transactions print their console.log lines when they are mined, not here.
-  const outcome = await core.consoleLines.mutedDuring(() => mineBlock(vm, head, executable, nextTemplate(core, timestamp)));
+  const outcome = await core.consoleLines.mutedDuring(vm.evm as EVM, () => mineBlock(vm, head, executable, nextTemplate(core, timestamp)));
   const built = { key, template: core.nextBlock, vm, block: outcome.mined };
   core.pending.cached = built;
   return built;
@@ -97,6 +98,7 @@ export function pendingHeaderBlock(core: ChainCore): Block {
 export async function mineWith(core: ChainCore, entries: PooledTransaction[] | undefined, timestamp?: bigint): Promise<MiningOutcome> {
   const candidates = entries ?? (await core.executable());
   const parent = core.head;
+  await core.hashHead();
   const blockTimestamp = timestamp ?? core.clock.takeNext(parent.block.header.timestamp);
   assertMinable(blockTimestamp);
   if (core.schedule) core.enterFork(parent.number + 1n, blockTimestamp);

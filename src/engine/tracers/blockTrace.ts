@@ -22,6 +22,8 @@ export interface TracedTransaction {
 
 export interface TracePlan {
   readonly parent: MinedBlock;
+  /** The chain's own block, when the traced block is one (an RLP block may be too). */
+  readonly mined?: MinedBlock;
   readonly replayed: ReplayedBlock;
   /** Blocks mined here ran on this state (setters between blocks); others on the parent's. */
   readonly preStateRoot?: Uint8Array;
@@ -51,7 +53,7 @@ export function planBlockTrace(target: BlockToTrace, store: BlockStore, common: 
   if (!parent || !equal(parent.hash, block.header.parentHash)) {
     throw rejected(`parent ${toHex(block.header.parentHash)} not found`);
   }
-  if (mined) return { parent, replayed: mined, preStateRoot: mined.preStateRoot };
+  if (mined) return { parent, mined, replayed: mined, preStateRoot: mined.preStateRoot };
   let senders: ReturnType<(typeof block.transactions)[number]['getSenderAddress']>[];
   try {
     senders = block.transactions.map((tx) => tx.getSenderAddress());
