@@ -31,7 +31,7 @@ export default function stringWidth(text, options) {
 
 await build({
   entryPoints: {
-    cli: 'dist/src/cli.js',
+    cli: 'dist/src/cli/cli.js',
     cpuMinerWorker: 'dist/src/engine/pow/cpuMinerWorker.js',
     cacheWorker: 'dist/src/engine/pow/cacheWorker.js',
   },

@@ -4,7 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { type ChainSimOptions, resolveOptions } from './options.js';
-import { type SimNode, startNode } from './node.js';
+import { type SimNode, startNode } from './startup/node.js';
 import { encodeQuantity } from './rpc/encode.js';
 import { RpcError } from './rpc/errors.js';
 import { type Connection, openConnection } from './rpc/subscriptions.js';

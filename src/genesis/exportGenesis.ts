@@ -10,7 +10,7 @@ import type { ForkActivation } from '../engine/rules/forkSchedule.js';
 import { toHex } from '../engine/util/hex.js';
 import { encodeQuantity as quantity } from '../rpc/encode.js';
 import type { JsonObject } from '../rpc/json.js';
-import { encodeAlloc } from '../stateFile.js';
+import { encodeAlloc } from '../persistence/stateFile.js';
 
 /** The config field go-ethereum schedules each ethereumjs fork with (Spurious Dragon has two). */
 const FIELDS_OF_FORK: Readonly<Record<string, readonly string[]>> = {

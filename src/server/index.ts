@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { ChainSimOptions } from '../options.js';
-import { type SimNode, startNode } from '../node.js';
+import { type SimNode, startNode } from '../startup/node.js';
 import { createCorsPolicy, createOriginCheck } from './cors.js';
 import { createHostCheck } from './hostCheck.js';
 import { createBusyPoll } from './busyPoll.js';

@@ -8,7 +8,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { SimNode } from '../node.js';
+import type { SimNode } from '../startup/node.js';
 import type { KnownClient } from '../rpc/clientRules.js';
 import { ErrorCode } from '../rpc/errors.js';
 import { type FlowControl, HIGH_WATER_BYTES, openConnection } from '../rpc/subscriptions.js';

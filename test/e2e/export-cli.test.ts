@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { callRpc } from '../../src/rpcClient.js';
+import { callRpc } from '../../src/cli/rpcClient.js';
 import { ADDRESSES, newNode } from '../helpers/chain.js';
 import { type RunningCli, runCli, startCli } from '../helpers/cli.js';
 import { tempDir } from '../import/chain.js';
@@ -62,7 +62,7 @@ describe('chain-sim export FILE against a running npx chain-sim, then --import F
     expect((await runCli(['export', rest, '--rpc-url', source.url, '--first', '3', '--last', '3'])).code).to.equal(0);
     const { provider, rpc: local } = newNode({ quiet: true, hardfork: undefined, fixtures: [fixture], import: first });
     const { chain } = await provider.ready();
-    const { readChainFile } = await import('../../src/chainFile.js');
+    const { readChainFile } = await import('../../src/startup/chainFile.js');
     expect(await chain.importBlocks(readChainFile(rest))).to.deep.equal({ imported: 1, known: 0, transactions: 1 });
     expect(await local('eth_getBlockByNumber', ['0x3', true])).to.deep.equal(await rpc('eth_getBlockByNumber', ['0x3', true]));
   });

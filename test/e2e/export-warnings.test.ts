@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { type ChainSimServer, createServer } from '../../src/index.js';
-import { callRpc } from '../../src/rpcClient.js';
+import { callRpc } from '../../src/cli/rpcClient.js';
 import { ADDRESSES } from '../helpers/chain.js';
 import { runCli } from '../helpers/cli.js';
 import { tempDir } from '../import/chain.js';

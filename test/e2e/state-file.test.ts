@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeStateFile } from '../../src/stateFile.js';
+import { decodeStateFile } from '../../src/persistence/stateFile.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { FIRST_ACCOUNT, postJson } from '../helpers/rpc.js';
 

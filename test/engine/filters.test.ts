@@ -3,7 +3,7 @@ import { BoundedQueue } from '../../src/engine/util/boundedQueue.js';
 import { FilterIdSource } from '../../src/engine/logs/filterIds.js';
 import { FilterManager } from '../../src/engine/logs/filters.js';
 import { resolveRange } from '../../src/engine/logs/logQuery.js';
-import { type SimNode, startNode } from '../../src/node.js';
+import { type SimNode, startNode } from '../../src/startup/node.js';
 
 const ANY = { criteria: { addresses: [], topics: [] }, scope: { from: { tag: 'latest' }, to: { tag: 'latest' } } } as const;
 

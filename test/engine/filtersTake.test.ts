@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { BoundedQueue } from '../../src/engine/util/boundedQueue.js';
 import { FilterManager } from '../../src/engine/logs/filters.js';
-import { type SimNode, startNode } from '../../src/node.js';
+import { type SimNode, startNode } from '../../src/startup/node.js';
 
 describe('FilterManager.take (subscriptions in slices)', () => {
   let node: SimNode;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { type ChainSimOptions, type ChainSimProvider, createProvider, OptionError } from '../../src/index.js';
-import type { SimNode } from '../../src/node.js';
+import type { SimNode } from '../../src/startup/node.js';
 import { expectRpcError } from '../helpers/chain.js';
 import { counter, holder, HOLDERS, ledger, stateCalls, token, upstreamForSuite } from './upstream.js';
 

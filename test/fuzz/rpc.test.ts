@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { bytesToHex } from '@ethereumjs/util';
 import { type ChainSimProvider, type ChainSimServer, ProviderRpcError, createProvider, createServer } from '../../src/index.js';
-import type { SimNode } from '../../src/node.js';
+import type { SimNode } from '../../src/startup/node.js';
 import { buildMethodTable } from '../../src/rpc/table.js';
 import { FIRST_ACCOUNT, SECOND_ACCOUNT, postJson, withTimeout } from '../helpers/rpc.js';
 import { blockOverrides, body as bodyArbitrary, call, jsValue, stateOverrides } from './arbitraries.js';

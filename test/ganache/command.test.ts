@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { parseCommandLine } from '../../src/cli.js';
+import { parseCommandLine } from '../../src/cli/cli.js';
 import { GANACHE_DETERMINISTIC_MNEMONIC } from '../../src/options.js';
 import { GANACHE_BIN, ROOT, type RunningCli, runNode, startCli } from '../helpers/cli.js';
 

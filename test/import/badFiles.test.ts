@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from 'ethers';
-import { readChainFile } from '../../src/chainFile.js';
+import { readChainFile } from '../../src/startup/chainFile.js';
 import { runCli } from '../helpers/cli.js';
 import { newNode, send } from '../helpers/chain.js';
 import { SAME_GENESIS, TO, exportToFile, hexNumber, importedNode, tempDir } from './chain.js';

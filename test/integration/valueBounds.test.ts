@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { createProvider } from '../../src/index.js';
 import type { ChainSimProvider } from '../../src/provider.js';
 import { FIRST_ACCOUNT, requestError } from '../helpers/rpc.js';
-import { StateFileError, decodeStateFile, encodeAlloc } from '../../src/stateFile.js';
+import { StateFileError, decodeStateFile, encodeAlloc } from '../../src/persistence/stateFile.js';
 
 const MAX = 2n ** 256n - 1n;
 const hex = (n: bigint) => `0x${n.toString(16)}`;

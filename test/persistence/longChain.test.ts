@@ -7,9 +7,9 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeBlocks } from '../../src/savedBlocks.js';
-import { encodeStateFile } from '../../src/stateFile.js';
-import { readStateFile } from '../../src/persistence.js';
+import { encodeBlocks } from '../../src/persistence/savedBlocks.js';
+import { encodeStateFile } from '../../src/persistence/stateFile.js';
+import { readStateFile } from '../../src/persistence/persistence.js';
 import { ADDRESSES, newNode } from '../helpers/chain.js';
 
 const RUN = 100_000;

@@ -4,8 +4,8 @@
  * which with a fork schedule sits on the fork of whichever block it last ran.
  */
 import { expect } from 'chai';
-import { startNode } from '../../src/node.js';
-import { captureState } from '../../src/stateCapture.js';
+import { startNode } from '../../src/startup/node.js';
+import { captureState } from '../../src/persistence/stateCapture.js';
 import { fileURLToPath } from 'node:url';
 
 const SCHEDULE_GENESIS = fileURLToPath(new URL('../../../test/fixtures/genesis/schedule.json', import.meta.url));

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bytesToHex, createAddressFromPrivateKey, hexToBytes } from '@ethereumjs/util';
 import type { ChainSimOptions } from '../../src/index.js';
-import { startNode } from '../../src/node.js';
-import { StatePersistenceError, readStateFile, writeStateFile } from '../../src/persistence.js';
-import { removeStaleTempFiles } from '../../src/atomicFile.js';
-import { decodeStateFile } from '../../src/stateFile.js';
+import { startNode } from '../../src/startup/node.js';
+import { StatePersistenceError, readStateFile, writeStateFile } from '../../src/persistence/persistence.js';
+import { removeStaleTempFiles } from '../../src/persistence/atomicFile.js';
+import { decodeStateFile } from '../../src/persistence/stateFile.js';
 import { ADDRESSES, type Rpc, deploy, newNode } from '../helpers/chain.js';
 
 const CONTRACT = '0x00000000000000000000000000000000000c0de0';

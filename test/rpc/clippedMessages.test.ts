@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { type ChainSimServer, createServer } from '../../src/index.js';
 import { CLIP_CHARS, clip, clipLongRuns } from '../../src/engine/util/clip.js';
-import { decodeStateFile } from '../../src/stateFile.js';
+import { decodeStateFile } from '../../src/persistence/stateFile.js';
 import { FIRST_ACCOUNT, postJson } from '../helpers/rpc.js';
 
 const MAX_MESSAGE = 400;

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Server } from 'node:http';
-import { type SimNode, startNode } from '../../src/node.js';
+import { type SimNode, startNode } from '../../src/startup/node.js';
 import { Dispatcher } from '../../src/rpc/dispatch.js';
 import { RpcError } from '../../src/rpc/errors.js';
 import { defineMethod } from '../../src/rpc/method.js';

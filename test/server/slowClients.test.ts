@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { Server } from 'node:http';
 import { type Socket, connect } from 'node:net';
-import { type SimNode, startNode } from '../../src/node.js';
+import { type SimNode, startNode } from '../../src/startup/node.js';
 import { DEFAULT_CORS_ORIGINS, createCorsPolicy } from '../../src/server/cors.js';
 import { DEFAULT_ALLOWED_HOSTS, createHostCheck } from '../../src/server/hostCheck.js';
 import { type HttpTimeouts, createRpcHttpServer, listen } from '../../src/server/http.js';

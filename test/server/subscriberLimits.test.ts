@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import WebSocket, { type WebSocketServer } from 'ws';
-import { startNode } from '../../src/node.js';
+import { startNode } from '../../src/startup/node.js';
 import { createProvider } from '../../src/provider.js';
 import { HIGH_WATER_BYTES, MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../../src/rpc/subscriptions.js';
 import { ChainSimServer } from '../../src/server/index.js';

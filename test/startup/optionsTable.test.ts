@@ -5,7 +5,7 @@
  */
 import { createAddressFromString } from '@ethereumjs/util';
 import { expect } from 'chai';
-import { parseCommandLine } from '../../src/cli.js';
+import { parseCommandLine } from '../../src/cli/cli.js';
 import { newestLiveHardfork } from '../../src/engine/rules/hardforks.js';
 import { defaultForkCacheDir } from '../../src/fork/options.js';
 import { OPTION_DECLARATIONS, resolveOptions } from '../../src/options.js';

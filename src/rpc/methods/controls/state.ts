@@ -1,11 +1,11 @@
 /** Whole-state controls: dump and load (with Anvil's and Hardhat's names). */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { StateFileError, decodeStateFile, encodeStateFile } from '../../../stateFile.js';
-import type { StateFile } from '../../../stateFile.js';
+import { StateFileError, decodeStateFile, encodeStateFile } from '../../../persistence/stateFile.js';
+import type { StateFile } from '../../../persistence/stateFile.js';
 import { invalidParams } from '../../errors.js';
 import { EngineError } from '../../../engine/util/errors.js';
 import { type RpcContext, defineMethod, param } from '../../method.js';
-import { dumpedState } from '../../../stateCapture.js';
+import { dumpedState } from '../../../persistence/stateCapture.js';
 
 function currentState({ chain, fork }: RpcContext): Promise<StateFile> {
   // On a fork the state is an overlay on the upstream's: its local accounts alone would load as another state (docs/forking.md).

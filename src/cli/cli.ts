@@ -7,16 +7,16 @@ import { toChecksumAddress } from '@ethereumjs/util';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { formatEther } from './formatUnits.js';
-import { type ChainSimOptions, OPTION_DECLARATIONS, OptionError } from './options.js';
+import { type ChainSimOptions, OPTION_DECLARATIONS, OptionError } from '../options.js';
 import { useCompactHeap } from './compactHeap.js';
-import { ChainSimServer } from './server/index.js';
-import { startNode } from './node.js';
-import { VERSION } from './version.js';
+import { ChainSimServer } from '../server/index.js';
+import { startNode } from '../startup/node.js';
+import { VERSION } from '../version.js';
 import { findNpmLauncher, watchLauncher } from './launcher.js';
-import { clipLongRuns } from './engine/util/clip.js';
-import { normalizeForkFlags } from './fork/options.js';
-import { withGanacheDefaults } from './ganache/options.js';
-import { nearestName } from './options/suggest.js';
+import { clipLongRuns } from '../engine/util/clip.js';
+import { normalizeForkFlags } from '../fork/options.js';
+import { withGanacheDefaults } from '../ganache/options.js';
+import { nearestName } from '../options/suggest.js';
 
 /** The command being run: chain-sim's own, or `ganache` as the Ganache drop-in installs it. */
 export type CommandName = 'chain-sim' | 'ganache';
@@ -145,7 +145,7 @@ function forkBanner(node: Awaited<ReturnType<typeof startNode>>): string[] {
 /** `chain-sim compile-serpent FILE`: print the creation code and the ABI signatures. */
 async function compileSerpentCommand(file: string): Promise<number> {
   const { readFile } = await import('node:fs/promises');
-  const { compileSerpent, SerpentError } = await import('./serpent/index.js');
+  const { compileSerpent, SerpentError } = await import('../serpent/index.js');
   try {
     const output = compileSerpent(await readFile(file, 'utf8'));
     console.log(`0x${Buffer.from(output.bytecode).toString('hex')}`);

@@ -3,9 +3,9 @@
  * steps to read (Anvil's --config-out; its field names, plus chain-sim's own).
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { Chain } from './engine/chain.js';
-import type { ResolvedOptions } from './options.js';
-import { writeFileAtomically } from './atomicFile.js';
+import type { Chain } from '../engine/chain.js';
+import type { ResolvedOptions } from '../options.js';
+import { writeFileAtomically } from '../persistence/atomicFile.js';
 
 export async function writeAccountsFile(path: string, chain: Chain, options: ResolvedOptions): Promise<void> {
   const accounts = chain.accounts.list();

@@ -2,31 +2,31 @@
  * One running simulator: the engine plus its JSON-RPC dispatcher. Both the
  * provider and the HTTP server sit on top of a node.
  */
-import { VERSION } from './version.js';
-import { deriveAccounts } from './engine/accounts/accounts.js';
-import { Chain, type EngineOptions } from './engine/chain.js';
-import { FilterManager } from './engine/logs/filters.js';
-import { startPow } from './engine/pow/start.js';
-import type { ChainSimOptions, ResolvedOptions } from './options.js';
+import { VERSION } from '../version.js';
+import { deriveAccounts } from '../engine/accounts/accounts.js';
+import { Chain, type EngineOptions } from '../engine/chain.js';
+import { FilterManager } from '../engine/logs/filters.js';
+import { startPow } from '../engine/pow/start.js';
+import type { ChainSimOptions, ResolvedOptions } from '../options.js';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { importChainFile } from './chainFile.js';
-import { GenesisFileError } from './genesis/gethGenesis.js';
-import { StateSaver, restoreState } from './persistence.js';
-import { mergeStartupSources } from './startupSources.js';
-import { Dispatcher } from './rpc/dispatch.js';
-import { buildMethodTable } from './rpc/table.js';
-import { ForkController } from './fork/controller.js';
-import { withCompatForms } from './rpc/compatForms.js';
-import { withContractFailures } from './rpc/contractFailures.js';
-import { type RulesChoice, rulesFor } from './rpc/clientRules.js';
-import { applyStartupSettings, configuredMining } from './startupSettings.js';
+import { GenesisFileError } from '../genesis/gethGenesis.js';
+import { StateSaver, restoreState } from '../persistence/persistence.js';
+import { mergeStartupSources } from './sources.js';
+import { Dispatcher } from '../rpc/dispatch.js';
+import { buildMethodTable } from '../rpc/table.js';
+import { ForkController } from '../fork/controller.js';
+import { withCompatForms } from '../rpc/compatForms.js';
+import { withContractFailures } from '../rpc/contractFailures.js';
+import { type RulesChoice, rulesFor } from '../rpc/clientRules.js';
+import { applyStartupSettings, configuredMining } from './settings.js';
 import { printTraces } from './printTraces.js';
 import { writeAccountsFile } from './accountsOut.js';
-import type { Alloc } from './engine/state/stateDump.js';
-import { CREATE2_DEPLOYER_ADDRESS, create2DeployerAccount } from './engine/blocks/create2Deployer.js';
-import { startupRoots } from './contracts/artifactFiles.js';
-import { ContractRegistry } from './contracts/registry.js';
-import { attributedLine } from './contracts/consoleSource.js';
+import type { Alloc } from '../engine/state/stateDump.js';
+import { CREATE2_DEPLOYER_ADDRESS, create2DeployerAccount } from '../engine/blocks/create2Deployer.js';
+import { startupRoots } from '../contracts/artifactFiles.js';
+import { ContractRegistry } from '../contracts/registry.js';
+import { attributedLine } from '../contracts/consoleSource.js';
 
 /**
  * Which rules each client gets (rpc/clientRules.ts): Ganache's for every client under

@@ -17,17 +17,17 @@
 import { readFile } from 'node:fs/promises';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { removeStaleTempFiles, writeFileAtomically } from './atomicFile.js';
-import type { Chain } from './engine/chain.js';
-import { MAX_TIMESTAMP } from './engine/mining/clock.js';
-import type { ChainSegment, MinedBlock } from './engine/blocks/blocks.js';
+import type { Chain } from '../engine/chain.js';
+import { MAX_TIMESTAMP } from '../engine/mining/clock.js';
+import type { ChainSegment, MinedBlock } from '../engine/blocks/blocks.js';
 import { captureState } from './stateCapture.js';
-import type { ReservedBlocks } from './engine/blocks/emptyRanges.js';
+import type { ReservedBlocks } from '../engine/blocks/emptyRanges.js';
 import { SavedBlockDecoder } from './savedBlocks.js';
 import { isStateStream, readStateStreamHead, streamedBlocks, writeStateStream } from './stateStream.js';
-import { OptionError, resolveOptions } from './options.js';
+import { OptionError, resolveOptions } from '../options.js';
 import { type StateFile, StateFileError, decodeStateFile, preview } from './stateFile.js';
-import { decodeSavedFork } from './fork/savedFork.js';
-import type { ForkSession } from './fork/session.js';
+import { decodeSavedFork } from '../fork/savedFork.js';
+import type { ForkSession } from '../fork/session.js';
 
 /** A state file that cannot be used; the message is one line naming the file. */
 export class StatePersistenceError extends Error {

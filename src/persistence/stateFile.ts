@@ -11,10 +11,10 @@
  * is what `--state` saves so time travel survives a restart.
  */
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
-import { clip } from './engine/util/clip.js';
-import type { AccountState, Alloc } from './engine/state/stateDump.js';
-import { encodeQuantity as hex } from './rpc/encode.js';
-import type { Json, JsonObject } from './rpc/json.js';
+import { clip } from '../engine/util/clip.js';
+import type { AccountState, Alloc } from '../engine/state/stateDump.js';
+import { encodeQuantity as hex } from '../rpc/encode.js';
+import type { Json, JsonObject } from '../rpc/json.js';
 
 export interface StateFile {
   readonly chainId?: bigint;

@@ -3,10 +3,10 @@
  * `chain_dumpState` (and anvil_dumpState) and `--state` saves, so the two write the same fields
  * read the same way (Chain.persistable, in one task of the chain's queue).
  */
-import type { ChainSegment } from './engine/blocks/blocks.js';
-import type { Chain } from './engine/chain.js';
-import { encodeSavedFork } from './fork/savedFork.js';
-import type { ForkSession } from './fork/session.js';
+import type { ChainSegment } from '../engine/blocks/blocks.js';
+import type { Chain } from '../engine/chain.js';
+import { encodeSavedFork } from '../fork/savedFork.js';
+import type { ForkSession } from '../fork/session.js';
 import type { StateFile } from './stateFile.js';
 
 /** What a save writes: the state file's fields, and the chain as segments (runs of empty blocks uncomputed). */

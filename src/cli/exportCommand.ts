@@ -7,9 +7,9 @@
  */
 import { writeFile } from 'node:fs/promises';
 import yargs from 'yargs';
-import { writeFileAtomically } from './atomicFile.js';
-import { clipLongRuns } from './engine/util/clip.js';
-import { encodeQuantity } from './rpc/encode.js';
+import { writeFileAtomically } from '../persistence/atomicFile.js';
+import { clipLongRuns } from '../engine/util/clip.js';
+import { encodeQuantity } from '../rpc/encode.js';
 import { RemoteRpcError, callRpc } from './rpcClient.js';
 
 /** Blocks asked for per request; halved while the node answers that a range is too large. */

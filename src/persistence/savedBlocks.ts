@@ -6,13 +6,13 @@
 import { createBlockFromRLP } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
-import { type ChainSegment, type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from './engine/blocks/blocks.js';
-import { MAX_TIMESTAMP } from './engine/mining/clock.js';
-import { ReservedBlocks, reserveEmptyBlocks } from './engine/blocks/emptyRanges.js';
-import { PRELOADED_PARAMS } from './engine/rules/hardforks.js';
-import { toHex } from './engine/util/hex.js';
-import { encodeQuantity as q } from './rpc/encode.js';
-import type { Json, JsonObject } from './rpc/json.js';
+import { type ChainSegment, type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from '../engine/blocks/blocks.js';
+import { MAX_TIMESTAMP } from '../engine/mining/clock.js';
+import { ReservedBlocks, reserveEmptyBlocks } from '../engine/blocks/emptyRanges.js';
+import { PRELOADED_PARAMS } from '../engine/rules/hardforks.js';
+import { toHex } from '../engine/util/hex.js';
+import { encodeQuantity as q } from '../rpc/encode.js';
+import type { Json, JsonObject } from '../rpc/json.js';
 import { StateFileError } from './stateFile.js';
 
 function encodeReceipt(r: ReceiptRecord): JsonObject {

@@ -4,10 +4,10 @@
  * the first file that names a chain setting (chain id, hardfork, gas limit, timestamp)
  * provides it unless the user gave it explicitly.
  */
-import type { AccountState } from './engine/state/stateDump.js';
-import type { ChainSimOptions } from './options.js';
-import { StatePersistenceError, readStateFile } from './persistence.js';
-import type { StateFile } from './stateFile.js';
+import type { AccountState } from '../engine/state/stateDump.js';
+import type { ChainSimOptions } from '../options.js';
+import { StatePersistenceError, readStateFile } from '../persistence/persistence.js';
+import type { StateFile } from '../persistence/stateFile.js';
 
 export interface LoadedFixtures {
   readonly alloc: Map<string, AccountState>;

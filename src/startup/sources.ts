@@ -6,14 +6,14 @@
  * and gas limit unless given, always its hardfork); the table's defaults. Options passed already
  * resolved are taken as they are (the files add accounts, not settings).
  */
-import type { Alloc } from './engine/state/stateDump.js';
+import type { Alloc } from '../engine/state/stateDump.js';
 import { type LoadedFixtures, readFixtures } from './fixtures.js';
-import { type ForkSession, connectFork } from './fork/session.js';
-import { type GethGenesis, readGethGenesis } from './genesis/gethGenesis.js';
-import { type ChainSimOptions, type ResolvedOptions, resolveOptions } from './options.js';
-import { StatePersistenceError, readStateFile } from './persistence.js';
-import { decodeSavedFork, resumeFork } from './fork/savedFork.js';
-import type { StateFile } from './stateFile.js';
+import { type ForkSession, connectFork } from '../fork/session.js';
+import { type GethGenesis, readGethGenesis } from '../genesis/gethGenesis.js';
+import { type ChainSimOptions, type ResolvedOptions, resolveOptions } from '../options.js';
+import { StatePersistenceError, readStateFile } from '../persistence/persistence.js';
+import { decodeSavedFork, resumeFork } from '../fork/savedFork.js';
+import type { StateFile } from '../persistence/stateFile.js';
 
 export interface StartupSources {
   /** The options the node runs with, every source merged. */
