@@ -7,9 +7,7 @@
  *
  * Options for the provider come from the CHAIN_SIM_OPTIONS environment variable (JSON).
  */
-import type { MinedBlock } from './engine/blocks/blocks.js';
-import type { ChainSnapshot } from './engine/state/snapshots.js';
-import { clip } from './engine/util/clip.js';
+import { type MinedBlock, type ChainSnapshot, clip } from './engine/index.js';
 import { type ChainSimOptions, OptionError } from './options.js';
 import { ChainSimProvider, createProvider } from './provider.js';
 

@@ -13,7 +13,7 @@ import { ChainSimServer } from '../server/index.js';
 import { startNode } from '../startup/node.js';
 import { VERSION } from '../version.js';
 import { findNpmLauncher, watchLauncher } from './launcher.js';
-import { clipLongRuns } from '../engine/util/clip.js';
+import { clipLongRuns } from '../engine/index.js';
 import { normalizeForkFlags } from '../fork/options.js';
 import { withGanacheDefaults } from '../ganache/options.js';
 import { nearestName } from '../options/suggest.js';

@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import yargs from 'yargs';
 import { writeFileAtomically } from '../persistence/atomicFile.js';
-import { clipLongRuns } from '../engine/util/clip.js';
+import { clipLongRuns } from '../engine/index.js';
 import { encodeQuantity } from '../rpc/encode.js';
 import { RemoteRpcError, callRpc } from './rpcClient.js';
 

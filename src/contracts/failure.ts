@@ -6,7 +6,7 @@
  * data their caller failed with, to the frame where it started.
  */
 import { bytesToBigInt, bytesToHex, equalsBytes } from '@ethereumjs/util';
-import type { CallFrame } from '../engine/tracers/tracing.js';
+import type { CallFrame } from '../engine/index.js';
 import { type AbiItem, type AbiValue, decodeValues, parseType, signatureOf } from './abi.js';
 import { hardhatValue } from './abiFormat.js';
 import type { CompiledContract } from './compiled.js';

@@ -5,7 +5,7 @@
  * project does not have is left to the caller's plain form (undefined).
  */
 import { bytesToHex, toChecksumAddress } from '@ethereumjs/util';
-import type { CallFrame, CallLog } from '../engine/tracers/tracing.js';
+import type { CallFrame, CallLog } from '../engine/index.js';
 import { type AbiItem, type AbiParam, decodeValues, parseType } from './abi.js';
 import { forgeValue } from './abiFormat.js';
 import { type NamedFrame, type RevertReason, decodeArguments, decodeRevert, nameFrame } from './failure.js';

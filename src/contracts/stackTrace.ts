@@ -9,8 +9,7 @@
  * a selector no function has, value sent to a non-payable function, a call to an account
  * without code.
  */
-import type { CallFrame } from '../engine/tracers/tracing.js';
-import type { FrameSteps } from '../engine/tracers/steps.js';
+import type { CallFrame, FrameSteps } from '../engine/index.js';
 import type { CompiledContract, Definition, SourceFile } from './compiled.js';
 import { type NamedFrame, UNRECOGNIZED_CONTRACT, UNRECOGNIZED_FUNCTION } from './failure.js';
 import { type SourceLocation, locationsByPc } from './sourceMaps.js';

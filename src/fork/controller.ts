@@ -3,8 +3,7 @@
  * fork points (hardhat_reset / anvil_reset / chain_reset with `forking`), back to the
  * start-up configuration (a reset without parameters), and anvil_setRpcUrl.
  */
-import type { Chain } from '../engine/chain.js';
-import { EngineError } from '../engine/util/errors.js';
+import { type Chain, EngineError } from '../engine/index.js';
 import { type ForkSession, type ForkSettings, connectFork } from './session.js';
 import { Upstream } from './upstream.js';
 

@@ -15,11 +15,19 @@
 import { type Block, type JSONRPCBlock, createBlockFromRPC } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { type Address, bytesToHex, createAddressFromString } from '@ethereumjs/util';
-import type { BlockRecord, LogRecord, MinedBlock, ReceiptRecord, TransactionLocation } from '../engine/blocks/blocks.js';
-import type { RemoteHistory } from '../engine/blocks/remoteHistory.js';
-import type { FoundLog, LogCriteria } from '../engine/logs/logQuery.js';
-import { type ForkSchedule, forkAt } from '../engine/rules/forkSchedule.js';
-import { createChainCommon } from '../engine/rules/hardforks.js';
+import {
+  type BlockRecord,
+  type LogRecord,
+  type MinedBlock,
+  type ReceiptRecord,
+  type TransactionLocation,
+  type RemoteHistory,
+  type FoundLog,
+  type LogCriteria,
+  type ForkSchedule,
+  forkAt,
+  createChainCommon,
+} from '../engine/index.js';
 import type { UpstreamAnswers } from './answers.js';
 import { hardforkOfFields } from './headerRules.js';
 import { UpstreamError } from './upstream.js';

@@ -6,8 +6,7 @@
  * flight. A failed fetch is not kept, so the next read tries again.
  */
 import type { Address } from '@ethereumjs/util';
-import type { RemoteAccount, RemoteState } from '../engine/state/forkState.js';
-import { keccak256 } from '../engine/util/keccak256.js';
+import { type RemoteAccount, type RemoteState, keccak256 } from '../engine/index.js';
 import { type Upstream, UpstreamError } from './upstream.js';
 
 /** What is fetched, in a form that can be saved as JSON (hex strings). */

@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
-import type { ForkOverlay } from '../engine/state/forkOverlay.js';
+import type { ForkOverlay } from '../engine/index.js';
 import { ForkDiskCache } from './diskCache.js';
 import { type ForkSession, type ForkSettings, connectFork, openSession } from './session.js';
 import { Upstream, UpstreamError } from './upstream.js';

@@ -5,9 +5,7 @@
  */
 import { Common, Hoodi, Holesky, Mainnet, Sepolia, type ChainConfig } from '@ethereumjs/common';
 import type { HeaderData } from '@ethereumjs/block';
-import { HARDFORK_NAMES } from '../engine/rules/hardforks.js';
-import type { ForkPoint } from '../engine/blocks/forkStart.js';
-import type { ForkSchedule } from '../engine/rules/forkSchedule.js';
+import { HARDFORK_NAMES, type ForkPoint, type ForkSchedule } from '../engine/index.js';
 import { ForkDiskCache } from './diskCache.js';
 import { hardforkOfFields } from './headerRules.js';
 import { UpstreamAnswers } from './answers.js';

@@ -7,7 +7,7 @@
  * naming the upstream (credentials masked), the method, the key and the limit that was hit:
  * the caller's request fails, the node keeps serving.
  */
-import { EngineError } from '../engine/util/errors.js';
+import { EngineError } from '../engine/index.js';
 
 /** What an upstream may cost the node: time, attempts, rate and memory. */
 export interface UpstreamLimits {

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { bytesToHex, createAddressFromPrivateKey } from '@ethereumjs/util';
-import { deriveAccounts } from '../engine/accounts/accounts.js';
+import { deriveAccounts } from '../engine/index.js';
 import type { SimNode } from '../startup/node.js';
 import { OptionError, type ResolvedOptions, resolveOptions } from '../options.js';
 import { ChainSimProvider, ProviderRpcError } from '../provider.js';

@@ -3,11 +3,8 @@
  * block 0 (config with the fork schedule, the genesis header fields, alloc = the state
  * at block 0), such that `--genesis` of it rebuilds a block 0 with the same hash.
  */
-import { rejected } from '../engine/util/errors.js';
+import { rejected, type Chain, type ForkActivation, toHex } from '../engine/index.js';
 import { type Common, Hardfork } from '@ethereumjs/common';
-import type { Chain } from '../engine/chain.js';
-import type { ForkActivation } from '../engine/rules/forkSchedule.js';
-import { toHex } from '../engine/util/hex.js';
 import { encodeQuantity as quantity } from '../rpc/encode.js';
 import type { JsonObject } from '../rpc/json.js';
 import { encodeAlloc } from '../persistence/stateFile.js';

@@ -6,11 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { type Address, bigIntToBytes, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
-import type { ForkActivation, ForkSchedule, BlobParams } from '../engine/rules/forkSchedule.js';
-import type { GenesisHeader } from '../engine/blocks/genesis.js';
-import type { AccountState, Alloc } from '../engine/state/stateDump.js';
-import { toHex } from '../engine/util/hex.js';
-import { clip } from '../engine/util/clip.js';
+import { type ForkActivation, type ForkSchedule, type BlobParams, type GenesisHeader, type AccountState, type Alloc, toHex, clip } from '../engine/index.js';
 
 export interface GethGenesis {
   readonly chainId: bigint;

@@ -3,8 +3,7 @@
  * A row: flag, alias, cli (how yargs reads it), help, default (a value, in the option's own
  * units: --help shows it), parse (checks the value, default included, and resolves it).
  */
-import type { WallClock } from '../engine/mining/clock.js';
-import { HARDFORK_NAMES } from '../engine/rules/hardforks.js';
+import { type WallClock, HARDFORK_NAMES } from '../engine/index.js';
 import { MAX_GAS_LIMIT } from './values.js';
 import { DEFAULT_CORS_ORIGINS } from '../server/cors.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../server/hostCheck.js';

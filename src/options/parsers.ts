@@ -1,6 +1,6 @@
 /** The parsers the options table's rows use: each checks one value and names its flag when it is wrong. */
 import { type Address, createAddressFromString } from '@ethereumjs/util';
-import { clip } from '../engine/util/clip.js';
+import { clip } from '../engine/index.js';
 import { OptionError, flag, integer } from './values.js';
 
 /** A whole number in [min, max]: decimal or 0x hex text, a safe integer or a bigint. */

@@ -6,8 +6,7 @@
  * are refused first (unknown.ts). The CLI, createProvider
  * and createServer all resolve through here; startNode (startupSources.ts's mergeStartupSources) adds the files.
  */
-import { createChainCommon, HARDFORK_NAMES, isPostMerge, newestLiveHardfork } from '../engine/rules/hardforks.js';
-import { clip } from '../engine/util/clip.js';
+import { createChainCommon, HARDFORK_NAMES, isPostMerge, newestLiveHardfork, clip } from '../engine/index.js';
 import { type ForkDefaults, type ResolvedFork, resolveFork, resolveForkDefaults } from '../fork/options.js';
 import { MAX_GAS_LIMIT, OptionError, flag } from './values.js';
 import { GANACHE_DETERMINISTIC_MNEMONIC, jsonLines } from './toolParsers.js';

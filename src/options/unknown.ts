@@ -4,7 +4,7 @@
  * default. The CLI's parser refuses unknown flags itself; this is for options given in code
  * (createProvider, createServer) and as JSON (CHAIN_SIM_OPTIONS).
  */
-import { clip } from '../engine/util/clip.js';
+import { clip } from '../engine/index.js';
 import type { OptionRow } from './row.js';
 import { nearestName } from './suggest.js';
 import { OPTION_TABLE } from './table.js';

@@ -1,5 +1,5 @@
 /** The checks every option value goes through: whole numbers in a range, booleans, and the error naming the option. */
-import { clip } from '../engine/util/clip.js';
+import { clip } from '../engine/index.js';
 
 /** The largest block gas limit (ethereumjs keeps it in an int64). */
 export const MAX_GAS_LIMIT = 2n ** 63n - 1n;

@@ -17,11 +17,8 @@
 import { readFile } from 'node:fs/promises';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { removeStaleTempFiles, writeFileAtomically } from './atomicFile.js';
-import type { Chain } from '../engine/chain.js';
-import { MAX_TIMESTAMP } from '../engine/mining/clock.js';
-import type { ChainSegment, MinedBlock } from '../engine/blocks/blocks.js';
+import { type Chain, MAX_TIMESTAMP, type ChainSegment, type MinedBlock, type ReservedBlocks } from '../engine/index.js';
 import { captureState } from './stateCapture.js';
-import type { ReservedBlocks } from '../engine/blocks/emptyRanges.js';
 import { SavedBlockDecoder } from './savedBlocks.js';
 import { isStateStream, readStateStreamHead, streamedBlocks, writeStateStream } from './stateStream.js';
 import { OptionError, resolveOptions } from '../options.js';

@@ -6,11 +6,18 @@
 import { createBlockFromRLP } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
-import { type ChainSegment, type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from '../engine/blocks/blocks.js';
-import { MAX_TIMESTAMP } from '../engine/mining/clock.js';
-import { ReservedBlocks, reserveEmptyBlocks } from '../engine/blocks/emptyRanges.js';
-import { PRELOADED_PARAMS } from '../engine/rules/hardforks.js';
-import { toHex } from '../engine/util/hex.js';
+import {
+  type ChainSegment,
+  type LogRecord,
+  type MinedBlock,
+  type ReceiptRecord,
+  minedBlock,
+  MAX_TIMESTAMP,
+  ReservedBlocks,
+  reserveEmptyBlocks,
+  PRELOADED_PARAMS,
+  toHex,
+} from '../engine/index.js';
 import { encodeQuantity as q } from '../rpc/encode.js';
 import type { Json, JsonObject } from '../rpc/json.js';
 import { StateFileError } from './stateFile.js';

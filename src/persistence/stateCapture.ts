@@ -3,8 +3,7 @@
  * `chain_dumpState` (and anvil_dumpState) and `--state` saves, so the two write the same fields
  * read the same way (Chain.persistable, in one task of the chain's queue).
  */
-import type { ChainSegment } from '../engine/blocks/blocks.js';
-import type { Chain } from '../engine/chain.js';
+import type { ChainSegment, Chain } from '../engine/index.js';
 import { encodeSavedFork } from '../fork/savedFork.js';
 import type { ForkSession } from '../fork/session.js';
 import type { StateFile } from './stateFile.js';

@@ -11,8 +11,7 @@
  * is what `--state` saves so time travel survives a restart.
  */
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
-import { clip } from '../engine/util/clip.js';
-import type { AccountState, Alloc } from '../engine/state/stateDump.js';
+import { clip, type AccountState, type Alloc } from '../engine/index.js';
 import { encodeQuantity as hex } from '../rpc/encode.js';
 import type { Json, JsonObject } from '../rpc/json.js';
 

@@ -24,7 +24,7 @@ import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import type { ChainSegment } from '../engine/blocks/blocks.js';
+import type { ChainSegment } from '../engine/index.js';
 import type { Json, JsonObject } from '../rpc/json.js';
 import { encodeSegment } from './savedBlocks.js';
 import { type StateFile, StateFileError, encodeAlloc, encodeStateFile } from './stateFile.js';

@@ -7,7 +7,7 @@
  * that matters (RulesChoice); handlers read the outcome as RpcContext.rules. The chain_ names are
  * chain-sim's own and keep one contract for every client.
  */
-import type { SendOptions } from '../engine/chain.js';
+import type { SendOptions } from '../engine/index.js';
 
 /**
  * The forms a request is answered in: 'plain' (go-ethereum's and Anvil's: chain-sim under its own

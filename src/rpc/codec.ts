@@ -3,11 +3,8 @@
  * names the parameter (position and name) and the rule it broke.
  */
 import { Address, hexToBytes } from '@ethereumjs/util';
-import type { BlockRef, BlockTag } from '../engine/chain.js';
-import type { AuthorizationRequest } from '../engine/transactions/authorizations.js';
-import type { CallRequest } from '../engine/execution/execution.js';
+import { type BlockRef, type BlockTag, type AuthorizationRequest, type CallRequest, clip } from '../engine/index.js';
 import { invalidParams } from './errors.js';
-import { clip } from '../engine/util/clip.js';
 
 /** Where a value sits in the params, for messages: `argument 0 (address)` or `argument 0 (call).gas`. */
 export type ParamPath = string;

@@ -13,12 +13,19 @@ import { jsonValue } from '../contracts/abiFormat.js';
 import { type RevertReason, customErrorText, decodeRevert, failurePath, frameAddress, nameFrame } from '../contracts/failure.js';
 import type { ContractRegistry } from '../contracts/registry.js';
 import { type SourceFrame, solidityStack } from '../contracts/stackTrace.js';
-import { type FrameSteps, StepRecorder, bothTracers } from '../engine/tracers/steps.js';
-import type { BlockRef } from '../engine/chain/types.js';
-import type { CallRequest } from '../engine/execution/execution.js';
-import { type CallFrame, CallTracer } from '../engine/tracers/tracing.js';
-import { RevertError, TransactionFailedError } from '../engine/util/errors.js';
-import type { BlockOverrides, StateOverride } from '../engine/state/overrides.js';
+import {
+  type FrameSteps,
+  StepRecorder,
+  bothTracers,
+  type BlockRef,
+  type CallRequest,
+  type CallFrame,
+  CallTracer,
+  RevertError,
+  TransactionFailedError,
+  type BlockOverrides,
+  type StateOverride,
+} from '../engine/index.js';
 import { encodeData } from './encode.js';
 import { ErrorCode, RpcError } from './errors.js';
 import { hardhatFailureMessage, hardhatPanicDescription, hardhatSendError } from './hardhatErrors.js';

@@ -3,7 +3,7 @@
  * error mapping. Dispatch goes only to the method table (a Map), never to object
  * properties, so `__proto__` or `constructor` are just unknown methods.
  */
-import { clip } from '../engine/util/clip.js';
+import { clip } from '../engine/index.js';
 import { type ClientRules, type KnownClient, type RulesChoice, rulesFor } from './clientRules.js';
 import { ErrorCode, RpcError, toRpcError } from './errors.js';
 import type { Json } from './json.js';

@@ -2,8 +2,7 @@
  * Errors as JSON-RPC answers: `toRpcError` maps whatever a handler threw to its code, in one
  * place. The error class and the codes are rpcError.ts's (re-exported here for the handlers).
  */
-import { clipLongRuns } from '../engine/util/clip.js';
-import { CodedError, EngineError, type EngineErrorKind, RevertError, TransactionFailedError } from '../engine/util/errors.js';
+import { clipLongRuns, CodedError, EngineError, type EngineErrorKind, RevertError, TransactionFailedError } from '../engine/index.js';
 import { hardhatSendError } from './hardhatErrors.js';
 import { encodeData } from './encode.js';
 import { ErrorCode, RpcError } from './rpcError.js';

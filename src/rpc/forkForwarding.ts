@@ -12,7 +12,7 @@
  * request goes to the upstream as it was sent, a tag naming one of its blocks replaced by the
  * block's number. Its answer is kept (fork/answers.ts): none of it can change.
  */
-import type { BlockRef } from '../engine/chain.js';
+import type { BlockRef } from '../engine/index.js';
 import type { Json } from './json.js';
 import type { RpcContext } from './method.js';
 

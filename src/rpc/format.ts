@@ -3,10 +3,16 @@ import type { BlockHeader } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Capability } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
-import type { BlockRecord, LogRecord, MinedBlock, ReceiptRecord } from '../engine/blocks/blocks.js';
-import { type LogPosition, logPosition } from '../engine/logs/logQuery.js';
-import { effectiveGasPrice } from '../engine/execution/blockBuilder.js';
-import { maxFeePerGas } from '../engine/transactions/validation.js';
+import {
+  type BlockRecord,
+  type LogRecord,
+  type MinedBlock,
+  type ReceiptRecord,
+  type LogPosition,
+  logPosition,
+  effectiveGasPrice,
+  maxFeePerGas,
+} from '../engine/index.js';
 import { encodeData, encodeQuantity } from './encode.js';
 import type { Json, JsonObject } from './json.js';
 

@@ -7,10 +7,7 @@
  * everywhere else. Truffle-era suites compare these messages word for word.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { BlockRef } from '../engine/chain/types.js';
-import type { CallRequest } from '../engine/execution/execution.js';
-import type { BlockOverrides, StateOverride } from '../engine/state/overrides.js';
-import { EngineError, RevertError } from '../engine/util/errors.js';
+import { type BlockRef, type CallRequest, type BlockOverrides, type StateOverride, EngineError, RevertError } from '../engine/index.js';
 import { ErrorCode, RpcError } from './errors.js';
 import type { RpcContext, RpcMethod } from './method.js';
 import { ESTIMATE_DEFAULT_BLOCK } from './methods/eth/execution.js';

@@ -7,8 +7,7 @@
  * is "unrecognized", with its bytes); with them (contractFailures.ts) a custom error is named.
  */
 import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
-import type { TransactionFailedError } from '../engine/util/errors.js';
-import { revertReason } from '../engine/execution/revert.js';
+import { type TransactionFailedError, revertReason } from '../engine/index.js';
 import { encodeData } from './encode.js';
 import { ErrorCode, RpcError } from './rpcError.js';
 import type { Json } from './json.js';

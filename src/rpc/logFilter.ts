@@ -5,10 +5,9 @@
  * alternatives). Limits and wording follow go-ethereum; errors name the field.
  */
 import type { Address } from '@ethereumjs/util';
-import type { LogQuery, RangeBound } from '../engine/logs/logQuery.js';
+import { type LogQuery, type RangeBound, clip } from '../engine/index.js';
 import { type Decoder, address, blockNumberOrTag, fixedData, hash } from './codec.js';
 import { invalidParams } from './errors.js';
-import { clip } from '../engine/util/clip.js';
 
 /** go-ethereum: LOG0..LOG4 give at most 4 topics. */
 export const MAX_TOPICS = 4;

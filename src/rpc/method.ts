@@ -7,9 +7,7 @@
  */
 import type { ForkController } from '../fork/controller.js';
 import type { ContractRegistry } from '../contracts/registry.js';
-import type { Chain } from '../engine/chain.js';
-import type { FilterManager } from '../engine/logs/filters.js';
-import type { PowSealer } from '../engine/pow/sealer.js';
+import type { Chain, FilterManager, PowSealer } from '../engine/index.js';
 import type { ClientRules } from './clientRules.js';
 import type { Decoder } from './codec.js';
 import type { Subscriptions } from './subscriptions.js';

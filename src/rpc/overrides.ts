@@ -5,7 +5,7 @@
  * decoder reads them; unknown fields are refused rather than silently ignored.
  */
 import type { Address } from '@ethereumjs/util';
-import type { AccountOverride, BlockOverrides, CallOverrides, StateOverride } from '../engine/state/overrides.js';
+import type { AccountOverride, BlockOverrides, CallOverrides, StateOverride } from '../engine/index.js';
 import { type Decoder, address, arrayOf, data, fail, fixedData, optional, record, uint256, uint64 } from './codec.js';
 
 const ACCOUNT_FIELDS = new Set(['balance', 'nonce', 'code', 'state', 'stateDiff', 'movePrecompileToAddress']);

@@ -4,10 +4,7 @@
  * filter of the node's filter manager drained after every chain event, so it sees exactly
  * what a polled filter would: logs of blocks a revert removed come again with `removed: true`.
  */
-import type { FilterManager, TakenChanges } from '../engine/logs/filters.js';
-import type { MinedBlock } from '../engine/blocks/blocks.js';
-import type { Chain } from '../engine/chain.js';
-import type { LogQuery } from '../engine/logs/logQuery.js';
+import type { FilterManager, TakenChanges, MinedBlock, Chain, LogQuery } from '../engine/index.js';
 import type { KnownClient } from './clientRules.js';
 import type { Dispatcher } from './dispatch.js';
 import { encodeQuantity } from './encode.js';

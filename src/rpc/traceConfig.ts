@@ -4,7 +4,7 @@
  * are refused: chain-sim runs no client-supplied code. Unknown fields are refused too, rather
  * than silently dropped.
  */
-import { clip } from '../engine/util/clip.js';
+import { clip } from '../engine/index.js';
 import { invalidParams } from './errors.js';
 
 export interface StructLogConfig {

@@ -11,9 +11,13 @@ import {
   type TraceBudget,
   type TracedRun,
   traceTooLarge,
-} from '../engine/tracers/tracing.js';
-import { PrestateTracer, type PrestateAccount } from '../engine/tracers/prestate.js';
-import { MuxTracer, NoopTracer, flattenCalls, selectorCounts } from '../engine/tracers/callTree.js';
+  PrestateTracer,
+  type PrestateAccount,
+  MuxTracer,
+  NoopTracer,
+  flattenCalls,
+  selectorCounts,
+} from '../engine/index.js';
 import { encodeData, encodeQuantity } from './encode.js';
 import type { Json, JsonObject } from './json.js';
 import type { StructLogConfig, TracerConfig } from './traceConfig.js';

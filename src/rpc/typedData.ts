@@ -7,7 +7,7 @@
  */
 import { isValidChecksumAddress } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { clip } from '../engine/util/clip.js';
+import { clip } from '../engine/index.js';
 
 export interface TypedField {
   name: string;

@@ -6,10 +6,7 @@
  * the transaction is not mined when the send answers, so the hash is answered as usual.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { Chain } from '../engine/chain.js';
-import { revertReason } from '../engine/execution/revert.js';
-import { TransactionFailedError } from '../engine/util/errors.js';
-import type { ExecutionTracer, TraceEnv } from '../engine/tracers/tracing.js';
+import { type Chain, revertReason, TransactionFailedError, type ExecutionTracer, type TraceEnv } from '../engine/index.js';
 import { ErrorCode, RpcError } from './errors.js';
 import type { RpcMethod } from './method.js';
 

@@ -3,7 +3,7 @@
  * used and off; pushed words, store keys and values as hex quantities; memory as data.
  * `op` and `idx` are Erigon's additions to OpenEthereum's format.
  */
-import type { VmFrame, VmOp } from '../engine/tracers/vmTrace.js';
+import type { VmFrame, VmOp } from '../engine/index.js';
 import { encodeData, encodeQuantity } from './encode.js';
 import type { JsonObject } from './json.js';
 

@@ -11,7 +11,7 @@ import { ErrorCode } from '../rpc/errors.js';
 import type { CorsPolicy } from './cors.js';
 import { type HostCheck, refuseHost } from './hostCheck.js';
 import { clientOf } from './userAgent.js';
-import { clip } from '../engine/util/clip.js';
+import { clip } from '../engine/index.js';
 
 /** How long a slow or idle client may hold a socket. */
 export interface HttpTimeouts {

@@ -10,7 +10,7 @@
  */
 import { once } from 'node:events';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { pace } from '../engine/util/pace.js';
+import { pace } from '../engine/index.js';
 
 /** Answers with more values than this (arrays' and objects' members, counted) are written in slices. */
 export const LARGE_NODES = 50_000;

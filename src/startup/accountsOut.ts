@@ -3,7 +3,7 @@
  * steps to read (Anvil's --config-out; its field names, plus chain-sim's own).
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { Chain } from '../engine/chain.js';
+import type { Chain } from '../engine/index.js';
 import type { ResolvedOptions } from '../options.js';
 import { writeFileAtomically } from '../persistence/atomicFile.js';
 

@@ -4,8 +4,7 @@
  * bytes exactly), so a long chain never sits in memory as one buffer or one decoded array.
  */
 import { open } from 'node:fs/promises';
-import type { Chain } from '../engine/chain.js';
-import type { EncodedBlock, ImportSummary } from '../engine/blocks/importer.js';
+import type { Chain, EncodedBlock, ImportSummary } from '../engine/index.js';
 
 /** A file that cannot be read as concatenated RLP lists; the message names the byte offset. */
 export class ChainFileError extends Error {

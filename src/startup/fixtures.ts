@@ -4,7 +4,7 @@
  * the first file that names a chain setting (chain id, hardfork, gas limit, timestamp)
  * provides it unless the user gave it explicitly.
  */
-import type { AccountState } from '../engine/state/stateDump.js';
+import type { AccountState } from '../engine/index.js';
 import type { ChainSimOptions } from '../options.js';
 import { StatePersistenceError, readStateFile } from '../persistence/persistence.js';
 import type { StateFile } from '../persistence/stateFile.js';

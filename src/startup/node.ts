@@ -3,10 +3,16 @@
  * provider and the HTTP server sit on top of a node.
  */
 import { VERSION } from '../version.js';
-import { deriveAccounts } from '../engine/accounts/accounts.js';
-import { Chain, type EngineOptions } from '../engine/chain.js';
-import { FilterManager } from '../engine/logs/filters.js';
-import { startPow } from '../engine/pow/start.js';
+import {
+  deriveAccounts,
+  Chain,
+  type EngineOptions,
+  FilterManager,
+  startPow,
+  type Alloc,
+  CREATE2_DEPLOYER_ADDRESS,
+  create2DeployerAccount,
+} from '../engine/index.js';
 import type { ChainSimOptions, ResolvedOptions } from '../options.js';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { importChainFile } from './chainFile.js';
@@ -22,8 +28,6 @@ import { type RulesChoice, rulesFor } from '../rpc/clientRules.js';
 import { applyStartupSettings, configuredMining } from './settings.js';
 import { printTraces } from './printTraces.js';
 import { writeAccountsFile } from './accountsOut.js';
-import type { Alloc } from '../engine/state/stateDump.js';
-import { CREATE2_DEPLOYER_ADDRESS, create2DeployerAccount } from '../engine/blocks/create2Deployer.js';
 import { startupRoots } from '../contracts/artifactFiles.js';
 import { ContractRegistry } from '../contracts/registry.js';
 import { attributedLine } from '../contracts/consoleSource.js';

@@ -8,10 +8,7 @@
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import { TraceNamer } from '../contracts/namedTrace.js';
 import type { ContractRegistry } from '../contracts/registry.js';
-import type { MinedBlock } from '../engine/blocks/blocks.js';
-import { BlockGoneError, type Chain } from '../engine/chain.js';
-import { CONSOLE_ADDRESS, formatConsoleCall } from '../engine/execution/consoleLog.js';
-import { type CallFrame, type CallLog, CallTracer } from '../engine/tracers/tracing.js';
+import { type MinedBlock, BlockGoneError, type Chain, CONSOLE_ADDRESS, formatConsoleCall, type CallFrame, type CallLog, CallTracer } from '../engine/index.js';
 
 /** Prints the trees of every transaction in each new block; returns the function that stops it. */
 export function printTraces(chain: Chain, log: (line: string) => void, contracts?: ContractRegistry): () => void {

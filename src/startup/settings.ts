@@ -1,5 +1,5 @@
 /** Start-up options that set the built chain's mutable settings (not its genesis): applied once, after restore. */
-import type { Chain, EngineOptions } from '../engine/chain.js';
+import type { Chain, EngineOptions } from '../engine/index.js';
 import { OptionError, type ResolvedOptions } from '../options.js';
 
 export async function applyStartupSettings(chain: Chain, options: ResolvedOptions, restored: boolean): Promise<void> {

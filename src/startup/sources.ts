@@ -6,7 +6,7 @@
  * and gas limit unless given, always its hardfork); the table's defaults. Options passed already
  * resolved are taken as they are (the files add accounts, not settings).
  */
-import type { Alloc } from '../engine/state/stateDump.js';
+import type { Alloc } from '../engine/index.js';
 import { type LoadedFixtures, readFixtures } from './fixtures.js';
 import { type ForkSession, connectFork } from '../fork/session.js';
 import { type GethGenesis, readGethGenesis } from '../genesis/gethGenesis.js';

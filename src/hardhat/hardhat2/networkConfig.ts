@@ -8,7 +8,7 @@
  * present (initialDate is "now" unless given) and fields refused only when set.
  * docs/coming-from.md#hardhat has the table.
  */
-import { deriveChild, derivePath, mnemonicToSeed } from '../../engine/accounts/hdKeys.js';
+import { deriveChild, derivePath, mnemonicToSeed } from '../../engine/index.js';
 import type { ChainSimOptions } from '../../options/table.js';
 import { HARDHAT_DEFAULT_COINBASE, HardhatConfigError, checkHardhatNetwork, hdAccounts, initialTimestamp, poolOrder, wei } from './fields.js';
 import type { HardhatAccountUserConfig, HardhatHDAccountsUserConfig, HardhatNetworkConfig, HardhatNetworkUserConfig } from './types.js';

@@ -1,6 +1,5 @@
 /** The chain as a `geth export` file: chain_exportChain (what `chain-sim export` writes to disk). */
-import { exportBlocks } from '../../engine/blocks/chainExport.js';
-import { toHex } from '../../engine/util/hex.js';
+import { exportBlocks, toHex } from '../../engine/index.js';
 import { blockNumberOrTag } from '../codec.js';
 import { encodeQuantity } from '../encode.js';
 import { defineMethod, optionalParam } from '../method.js';

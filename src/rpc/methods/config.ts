@@ -1,7 +1,5 @@
 /** eth_config (EIP-7910): the chain's current, next and last fork rules, as go-ethereum reports them. */
-import type { Chain } from '../../engine/chain.js';
-import { type ForkRules, TIME_FORKS, forkConfig } from '../../engine/rules/forkConfig.js';
-import type { BlobParams } from '../../engine/rules/forkSchedule.js';
+import { type Chain, type ForkRules, TIME_FORKS, forkConfig, type BlobParams } from '../../engine/index.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import { serverError } from '../errors.js';
 import type { Json } from '../json.js';

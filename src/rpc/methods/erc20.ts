@@ -6,7 +6,7 @@
  */
 import { bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util';
 import type { Address } from '@ethereumjs/util';
-import type { Chain } from '../../engine/chain.js';
+import type { Chain } from '../../engine/index.js';
 import { address, uint256 } from '../codec.js';
 import { serverError } from '../errors.js';
 import { defineMethod, param } from '../method.js';

@@ -1,5 +1,5 @@
 /** testing_buildBlockV1 (execution-apis src/testing): a payload built on the head, never added to the chain. */
-import type { TestingBlockRequest } from '../../engine/execution/testingBlock.js';
+import type { TestingBlockRequest } from '../../engine/index.js';
 import { type Decoder, address, arrayOf, data, fail, fixedData, record, uint64 } from '../codec.js';
 import { encodeData, encodeQuantity } from '../encode.js';
 import type { Json } from '../json.js';

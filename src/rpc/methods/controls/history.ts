@@ -2,7 +2,7 @@
  * Rewriting history: snapshots and reverts (with Ganache's, Hardhat's and Anvil's names), and
  * Anvil's anvil_rollback and anvil_reorg (foundry crates/anvil: api.rs, core/src/types.rs ReorgOptions).
  */
-import type { ReorgItem } from '../../../engine/mining/reorg.js';
+import type { ReorgItem } from '../../../engine/index.js';
 import { arrayOf, callRequest, count, data, fail, index } from '../../codec.js';
 import { encodeQuantity } from '../../encode.js';
 import { invalidParams } from '../../errors.js';

@@ -3,7 +3,7 @@
  * Anvil's forms that answer the blocks mined), automine, interval mining, and go-ethereum's
  * miner_start / miner_stop.
  */
-import type { Chain } from '../../../engine/chain.js';
+import type { Chain } from '../../../engine/index.js';
 import { boolean, count, uint64 } from '../../codec.js';
 import { invalidParams } from '../../errors.js';
 import { formatBlock } from '../../format.js';

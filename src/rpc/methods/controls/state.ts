@@ -3,7 +3,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { StateFileError, decodeStateFile, encodeStateFile } from '../../../persistence/stateFile.js';
 import type { StateFile } from '../../../persistence/stateFile.js';
 import { invalidParams } from '../../errors.js';
-import { EngineError } from '../../../engine/util/errors.js';
+import { EngineError } from '../../../engine/index.js';
 import { type RpcContext, defineMethod, param } from '../../method.js';
 import { dumpedState } from '../../../persistence/stateCapture.js';
 

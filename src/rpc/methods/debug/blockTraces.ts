@@ -5,9 +5,7 @@
  * answer share one size budget (tracing.ts's TraceBudget), so a full block is bounded as
  * one transaction's trace is.
  */
-import type { Chain } from '../../../engine/chain.js';
-import type { BlockToTrace } from '../../../engine/tracers/blockTrace.js';
-import { TraceBudget } from '../../../engine/tracers/tracing.js';
+import { type Chain, type BlockToTrace, TraceBudget } from '../../../engine/index.js';
 import { blockNumberOrTag, data, hash } from '../../codec.js';
 import { encodeData } from '../../encode.js';
 import { serverError } from '../../errors.js';

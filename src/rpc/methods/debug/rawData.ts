@@ -5,9 +5,7 @@
  * eth/, with the helpers they share: eth_getRawTransactionByHash's handler is debug_getRawTransaction's.
  * Blocks and transactions are read as history: on a fork, the upstream's at or below the pinned block.
  */
-import type { BlockRecord } from '../../../engine/blocks/blocks.js';
-import type { BlockRef } from '../../../engine/chain.js';
-import { encodeReceiptRecord } from '../../../engine/blocks/rawData.js';
+import { type BlockRecord, type BlockRef, encodeReceiptRecord } from '../../../engine/index.js';
 import { blockNumberOrTag, blockRef, hash, index } from '../../codec.js';
 import { encodeData } from '../../encode.js';
 import { serverError } from '../../errors.js';

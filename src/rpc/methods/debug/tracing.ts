@@ -2,12 +2,11 @@
  * debug_traceTransaction and debug_traceCall with go-ethereum's built-in tracers (the struct
  * logger by default; traceOutput.ts). Output is go-ethereum's JSON, field for field.
  */
-import { TraceBudget } from '../../../engine/tracers/tracing.js';
+import { TraceBudget, type CallOverrides } from '../../../engine/index.js';
 import { blockRef, callRequest, hash } from '../../codec.js';
 import { serverError } from '../../errors.js';
 import { transactionArgument } from '../../forkForwarding.js';
 import { defineMethod, optionalParam, param } from '../../method.js';
-import type { CallOverrides } from '../../../engine/state/overrides.js';
 import { blockOverrides, callOverrides, stateOverrides } from '../../overrides.js';
 import { DEFAULT_TRACE_CONFIG, type TracerConfig, traceConfig } from '../../traceConfig.js';
 import { startTrace } from '../../traceOutput.js';

@@ -4,8 +4,7 @@
  * transactions and receipts are read as history (Chain.findHistory): on a fork, at or below the
  * pinned block, the upstream's.
  */
-import type { BlockRef } from '../../../engine/chain.js';
-import type { BlockRecord } from '../../../engine/blocks/blocks.js';
+import type { BlockRef, BlockRecord } from '../../../engine/index.js';
 import { address, blockNumberOrTag, blockRef, boolean, hash, index, uint64 } from '../../codec.js';
 import { encodeQuantity } from '../../encode.js';
 import { asInPendingBlock, formatBlock, formatHeader, formatPendingBlock, formatReceipt, formatTransaction, formatUncle } from '../../format.js';

@@ -1,5 +1,5 @@
 /** Message calls that create no transaction: eth_call, eth_estimateGas, eth_createAccessList. */
-import type { BlockRef } from '../../../engine/chain/types.js';
+import type { BlockRef } from '../../../engine/index.js';
 import { blockRef, callRequest } from '../../codec.js';
 import { encodeData, encodeQuantity } from '../../encode.js';
 import { stateAtArgument } from '../../forkForwarding.js';

@@ -1,6 +1,5 @@
 /** Fee suggestions and history: gasPrice, maxPriorityFeePerGas, feeHistory, blobBaseFee, baseFee. */
-import type { MinedBlock } from '../../../engine/blocks/blocks.js';
-import { effectiveGasPrice } from '../../../engine/execution/blockBuilder.js';
+import { type MinedBlock, effectiveGasPrice } from '../../../engine/index.js';
 import { blockNumberOrTag } from '../../codec.js';
 import { encodeQuantity } from '../../encode.js';
 import { invalidParams } from '../../errors.js';

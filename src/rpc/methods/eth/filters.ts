@@ -1,6 +1,5 @@
 /** Filters polled for changes (logs, blocks, pending transactions) and log queries (getLogs). */
-import type { FilterChanges } from '../../../engine/logs/filters.js';
-import { type FoundLog, TooManyLogsError } from '../../../engine/logs/logQuery.js';
+import { type FilterChanges, type FoundLog, TooManyLogsError } from '../../../engine/index.js';
 import { quantity } from '../../codec.js';
 import { encodeQuantity } from '../../encode.js';
 import { ErrorCode, RpcError, invalidParams } from '../../errors.js';

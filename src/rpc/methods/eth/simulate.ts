@@ -1,8 +1,6 @@
 /** eth_simulateV1 (chain_simulateV1): go-ethereum's simulated blocks, decoded and written as go-ethereum writes them. */
 import { bytesToHex } from '@ethereumjs/util';
-import { minedBlock } from '../../../engine/blocks/blocks.js';
-import type { SimLog } from '../../../engine/execution/simulateLogs.js';
-import type { SimulateOptions, SimulatedBlock, SimulatedBlockSpec, SimulatedCall } from '../../../engine/execution/simulate.js';
+import { minedBlock, type SimLog, type SimulateOptions, type SimulatedBlock, type SimulatedBlockSpec, type SimulatedCall } from '../../../engine/index.js';
 import { type Decoder, arrayOf, blockRef, boolean, callRequest, fail, optional, record } from '../../codec.js';
 import { encodeData, encodeQuantity } from '../../encode.js';
 import { formatBlock } from '../../format.js';

@@ -3,7 +3,7 @@
  * once), proofs, go-ethereum's eth_getAccount and Anvil's eth_getAccountInfo.
  */
 import { bytesToBigInt, createAddressFromString } from '@ethereumjs/util';
-import type { BlockRef } from '../../../engine/chain.js';
+import type { BlockRef } from '../../../engine/index.js';
 import { address, arrayOf, blockRef, storageSlot } from '../../codec.js';
 import { encodeData, encodeQuantity } from '../../encode.js';
 import { stateAtArgument } from '../../forkForwarding.js';

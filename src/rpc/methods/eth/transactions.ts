@@ -4,10 +4,7 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToBigInt } from '@ethereumjs/util';
-import { personalMessageDigest, signDigest } from '../../../engine/accounts/signing.js';
-import type { Chain } from '../../../engine/chain.js';
-import { authorizationTuple } from '../../../engine/transactions/authorizations.js';
-import { keccak256 } from '../../../engine/util/keccak256.js';
+import { personalMessageDigest, signDigest, type Chain, authorizationTuple, keccak256 } from '../../../engine/index.js';
 import { sendOptionsOf } from '../../clientRules.js';
 import { address, callRequest, data, uint64, unsignedAuthorization } from '../../codec.js';
 import { encodeData, encodeQuantity } from '../../encode.js';

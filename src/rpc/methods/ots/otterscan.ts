@@ -4,10 +4,7 @@
  * scan the chain's blocks (a local chain is short); call trees come from CallTracer.
  */
 import type { Address } from '@ethereumjs/util';
-import type { MinedBlock } from '../../../engine/blocks/blocks.js';
-import type { Chain } from '../../../engine/chain.js';
-import { type CallFrame, CallTracer, TraceBudget, traceTooLarge } from '../../../engine/tracers/tracing.js';
-import { isPostMerge } from '../../../engine/rules/hardforks.js';
+import { type MinedBlock, type Chain, type CallFrame, CallTracer, TraceBudget, traceTooLarge, isPostMerge } from '../../../engine/index.js';
 import { address, blockNumberOrTag, hash, index, quantity } from '../../codec.js';
 import { encodeData, encodeQuantity } from '../../encode.js';
 import { invalidParams, serverError } from '../../errors.js';

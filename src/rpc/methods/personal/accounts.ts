@@ -5,8 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
-import { curve } from '../../../engine/accounts/secp256k1.js';
-import { personalMessageDigest, signDigest } from '../../../engine/accounts/signing.js';
+import { curve, personalMessageDigest, signDigest } from '../../../engine/index.js';
 import { address, callRequest, data, string, uint64 } from '../../codec.js';
 import { encodeData } from '../../encode.js';
 import { invalidParams, serverError } from '../../errors.js';

@@ -3,13 +3,19 @@
  * trace_replayTransaction, trace_replayBlockTransactions, trace_call, trace_callMany and
  * trace_rawTransaction with the `trace`, `stateDiff` and `vmTrace` types.
  */
-import type { Chain } from '../../../engine/chain.js';
-import type { CallRequest } from '../../../engine/execution/execution.js';
-import { CallTracer, TraceBudget, type ExecutionTracer, type TracedRun, traceTooLarge } from '../../../engine/tracers/tracing.js';
-import { MuxTracer } from '../../../engine/tracers/callTree.js';
-import { PrestateTracer } from '../../../engine/tracers/prestate.js';
-import { VmTracer } from '../../../engine/tracers/vmTrace.js';
-import { decodeRawTransaction } from '../../../engine/transactions/validation.js';
+import {
+  type Chain,
+  type CallRequest,
+  CallTracer,
+  TraceBudget,
+  type ExecutionTracer,
+  type TracedRun,
+  traceTooLarge,
+  MuxTracer,
+  PrestateTracer,
+  VmTracer,
+  decodeRawTransaction,
+} from '../../../engine/index.js';
 import { arrayOf, blockNumberOrTag, blockRef, callRequest, data, hash } from '../../codec.js';
 import { encodeData, encodeQuantity } from '../../encode.js';
 import { invalidParams, serverError } from '../../errors.js';

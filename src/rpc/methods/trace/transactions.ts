@@ -3,8 +3,7 @@
  * (traceOutput.ts's parityTraces): trace_transaction, trace_get, trace_block and trace_filter.
  */
 import type { Address } from '@ethereumjs/util';
-import type { Chain } from '../../../engine/chain.js';
-import { CallTracer, TraceBudget, traceTooLarge } from '../../../engine/tracers/tracing.js';
+import { type Chain, CallTracer, TraceBudget, traceTooLarge } from '../../../engine/index.js';
 import { address, arrayOf, blockNumberOrTag, hash, index } from '../../codec.js';
 import { invalidParams, serverError } from '../../errors.js';
 import type { Json, JsonObject } from '../../json.js';

@@ -1,7 +1,6 @@
 /** The transaction pool as go-ethereum's txpool_* methods show it: pending (runnable now) and queued (behind a nonce gap). */
 import { toChecksumAddress } from '@ethereumjs/util';
-import type { PooledTransaction } from '../../../engine/transactions/txpool.js';
-import { maxFeePerGas } from '../../../engine/transactions/validation.js';
+import { type PooledTransaction, maxFeePerGas } from '../../../engine/index.js';
 import { address } from '../../codec.js';
 import { encodeQuantity } from '../../encode.js';
 import { formatTransaction } from '../../format.js';
