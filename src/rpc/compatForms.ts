@@ -5,7 +5,7 @@
  * vmErrorsOnRPCResponse (vmErrors.ts) wraps Ganache's sending names, whatever the compat. What
  * depends on the client asking (its client version, what a failed send answers) is clientRules.ts'.
  */
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../options/resolve.js';
 import { uint64 } from './codec.js';
 import { GANACHE_CALL_METHODS, ganacheCallErrors } from './ganacheCallErrors.js';
 import { invalidParams } from './errors.js';

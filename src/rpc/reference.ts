@@ -2,7 +2,7 @@
  * The method and option references in docs/reference/, rendered from the records themselves
  * (test/docs/reference.test.ts fails when the checked-in files differ; `npm run docs` rewrites them).
  */
-import type { OptionDeclaration } from '../options.js';
+import type { OptionDeclaration } from '../options/table.js';
 import type { RpcMethod } from './method.js';
 import type { MethodTable } from './table.js';
 
