@@ -81,7 +81,8 @@ export function* jsonPieces(value: unknown, batchNodes = BATCH_NODES): Generator
     return;
   }
   yield '{';
-  let batch: Record<string, unknown> = {};
+  // No prototype: a member named "__proto__" (JSON.parse makes it an own property) stays a member.
+  let batch: Record<string, unknown> = Object.create(null);
   let batched = 0;
   let first = true;
   const flush = function* (): Generator<string> {
@@ -92,7 +93,7 @@ export function* jsonPieces(value: unknown, batchNodes = BATCH_NODES): Generator
       yield (first ? '' : ',') + text.slice(1, -1);
       first = false;
     }
-    batch = {};
+    batch = Object.create(null);
     batched = 0;
   };
   for (const [key, member] of Object.entries(value)) {

@@ -49,6 +49,9 @@ describe('server/jsonBody: large answers in slices', () => {
       }),
       { numRuns: 500 },
     );
+    // A member named "__proto__" (JSON.parse makes it an own property) is a member, not a prototype.
+    const proto = JSON.parse('{"__proto__":false,"a":[1,{"__proto__":{"b":2}}]}') as unknown;
+    for (const batchNodes of [1, 2, 8]) expect(joined(proto, batchNodes)).to.equal(JSON.stringify(proto));
     const nested = [traceLike(3000), { txHash: '0x1', result: traceLike(2500).result }, [], {}, null, 'x', [undefined, 1]];
     expect(joined(nested)).to.equal(JSON.stringify(nested));
     const wide = traceLike(30_000);
