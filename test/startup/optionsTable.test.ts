@@ -16,7 +16,16 @@ describe('options table', () => {
     expect(logger).to.be.a('function');
     expect(resolved).to.deep.equal({
       fork: undefined,
-      forkDefaults: { headers: {}, retries: 3, timeoutMs: 45000, requestsPerSecond: 0, maxResponseBytes: 64 * 1024 * 1024, retryBackoffMs: 100, computeUnitsPerSecond: 330, cacheDir: defaultForkCacheDir() },
+      forkDefaults: {
+        headers: {},
+        retries: 3,
+        timeoutMs: 45000,
+        requestsPerSecond: 0,
+        maxResponseBytes: 64 * 1024 * 1024,
+        retryBackoffMs: 100,
+        computeUnitsPerSecond: 330,
+        cacheDir: defaultForkCacheDir(),
+      },
       given: { chainId: false, hardfork: false, gasLimit: false },
       chainId: 1337n,
       hardfork: newestLiveHardfork(),
