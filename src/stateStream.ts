@@ -1,13 +1,16 @@
 /**
- * The `--state` file as a stream: written and read one account or one block at a time, so
- * that saving or loading a chain takes memory for one entry, not for the whole file's text
- * (a chain of 1,000,000 blocks was one JSON string, and the heap ran out before it was
- * written). The file is still one JSON document (jq, JSON.parse and decodeStateFile read it
- * whole), laid out one entry per line:
+ * The `--state` file as a stream: written and read a bounded piece at a time, so that saving or
+ * loading a state takes memory for a piece, not for the whole file (a chain of 1,000,000 blocks
+ * was one JSON string; a state of 240 MB of code took the whole heap as objects). The file is
+ * still one JSON document (jq, JSON.parse and decodeStateFile read it whole), laid out in lines:
  *
- *   {"chainSimState":2,"chainId":"0x539",...,"privateKeys":[...],
+ *   {"chainSimState":3,"chainId":"0x539",...,"privateKeys":[...],
  *   "alloc":{
  *   "0xaddress":{"balance":"0x..","nonce":"0x.."},
+ *   "0xcontract":{"balance":"0x..","nonce":"0x..","code":"0x..","storage":{
+ *   "0xslot":"0xvalue",
+ *   "0xslot":"0xvalue"
+ *   }},
  *   ...
  *   },
  *   "blocks":[
@@ -16,69 +19,128 @@
  *   ...
  *   ]}
  *
- * A run of empty blocks reserved by chain_mine is one line, as it is one record in memory.
- * A file without the first line's marker (written before version 2, or by hand) is read
- * whole, as before.
+ * Version 3: an account with storage spans lines (its fields, one line per slot, `}}`), so an
+ * account of millions of slots is never one line. Version 2 (read still) had each account on
+ * one line. A run of empty blocks reserved by chain_mine is one line, as it is one record in
+ * memory. A file without the first line's marker (written before version 2, by hand, or
+ * reformatted) is read whole, as before.
  */
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { ChainSegment } from './engine/blocks/blocks.js';
+import { clip } from './engine/util/clip.js';
+import type { StatePiece } from './engine/state/stateReading.js';
 import type { Json, JsonObject } from './rpc/json.js';
 import { encodeSegment } from './savedBlocks.js';
-import { type StateFile, StateFileError, encodeAlloc, encodeStateFile } from './stateFile.js';
+import { type StateFile, StateFileError, decodeAccountFields, decodeSlot, encodeAccountFields, encodeStateFile, hexOf } from './stateFile.js';
 
-export const STATE_FORMAT_VERSION = 2;
-/** How a streamed file starts; JSON.stringify puts the first key first. */
-const MARKER = `{"chainSimState":${STATE_FORMAT_VERSION},`;
+export const STATE_FORMAT_VERSION = 3;
+/** How a streamed file starts, per version; JSON.stringify puts the first key first. */
+const markerOf = (version: number) => `{"chainSimState":${version},`;
+const MARKER_LENGTH = markerOf(STATE_FORMAT_VERSION).length;
 const ALLOC_START = '"alloc":{';
 const ALLOC_END = '},';
 const BLOCKS_START = '"blocks":[';
 const BLOCKS_END = ']}';
-/** Writes go out in chunks of about this size. */
+/** How an account's line ends when its slots follow, one per line (version 3). */
+const STORAGE_START = '"storage":{';
+const STORAGE_END = '}}';
+/** Writes go out in chunks of about this size; the writer waits for each (backpressure). */
 const CHUNK_CHARS = 1 << 20;
+/** Slots read from a file are handed on in pieces of at most this many. */
+const SLOTS_PER_PIECE = 1024;
 
-/** Write `file` (its `blocks` ignored) and `segments` to `handle`, one entry per line, in bounded chunks. */
-export async function writeStateStream(handle: FileHandle, file: StateFile, segments: readonly ChainSegment[]): Promise<void> {
+/** What a streamed save writes: the header fields, the accounts as pieces in order, the chain. */
+export interface StateStreamSource {
+  readonly header: Omit<StateFile, 'alloc' | 'blocks' | 'accounts'>;
+  readonly accounts: AsyncIterable<StatePiece> | Iterable<StatePiece>;
+  readonly segments: readonly ChainSegment[];
+}
+
+/** Write `source` to `handle`, one entry per line, in bounded chunks; the bytes written. */
+export async function writeStateStream(handle: FileHandle, source: StateStreamSource): Promise<number> {
   let buffer = '';
+  let written = 0;
   // Awaited only when a chunk is full: an await per entry costs more than the entry.
   const put = (text: string): Promise<unknown> | undefined => {
     buffer += text;
     if (buffer.length < CHUNK_CHARS) return undefined;
-    const out = buffer;
-    buffer = '';
-    return handle.write(out);
+    return flush();
   };
-  const header: JsonObject = { chainSimState: STATE_FORMAT_VERSION, ...encodeStateFile({ ...file, alloc: new Map(), blocks: undefined }) };
+  const flush = async (): Promise<void> => {
+    const out = Buffer.from(buffer, 'utf8');
+    buffer = '';
+    written += out.length;
+    await handle.write(out);
+  };
+  const header: JsonObject = { chainSimState: STATE_FORMAT_VERSION, ...encodeStateFile({ ...source.header, alloc: new Map() }) };
   delete header.alloc;
   await put(`${JSON.stringify(header).slice(0, -1)},\n${ALLOC_START}\n`);
+  await writeAccounts(source.accounts, put);
+  await put(`${ALLOC_END}\n${BLOCKS_START}\n`);
   let first = true;
-  // The accounts' JSON objects at once (as chain_dumpState makes them; their text never all at once).
-  for (const [address, entry] of Object.entries(encodeAlloc(file.alloc))) {
-    const line = `${JSON.stringify(address)}:${JSON.stringify(entry)}`;
-    const full = put(first ? line : `,\n${line}`);
-    if (full) await full;
-    first = false;
-  }
-  await put(`${first ? '' : '\n'}${ALLOC_END}\n${BLOCKS_START}\n`);
-  first = true;
-  for (const segment of segments) {
+  for (const segment of source.segments) {
     const entry = JSON.stringify(encodeSegment(segment));
     const full = put(first ? entry : `,\n${entry}`);
     if (full) await full;
     first = false;
   }
   await put(`${first ? '' : '\n'}${BLOCKS_END}\n`);
-  if (buffer.length > 0) await handle.write(buffer);
+  if (buffer.length > 0) await flush();
+  return written;
 }
 
-/** Whether the file at `path` starts as a streamed state file does. */
-export async function isStateStream(path: string): Promise<boolean> {
+/**
+ * The `alloc` lines: an account's fields are held until its first slot or the next account
+ * says whether its line opens a storage object; separators go before each entry (a line ends
+ * with a comma only once another entry follows). Ends with a newline after the last entry.
+ */
+async function writeAccounts(pieces: AsyncIterable<StatePiece> | Iterable<StatePiece>, put: (text: string) => Promise<unknown> | undefined): Promise<void> {
+  let entries = 0;
+  let held: string | undefined; // the account whose storage is not known yet
+  let inStorage = false;
+  const close = (): Promise<unknown> | undefined => {
+    if (held !== undefined) {
+      const line = held;
+      held = undefined;
+      return put(`${entries++ > 0 ? ',\n' : ''}${line}}`);
+    }
+    if (!inStorage) return undefined;
+    inStorage = false;
+    return put(`\n${STORAGE_END}`);
+  };
+  for await (const piece of pieces) {
+    if (piece.kind === 'account') {
+      const full = close();
+      if (full) await full;
+      held = `${JSON.stringify(piece.address)}:${JSON.stringify(encodeAccountFields(piece.address, piece)).slice(0, -1)}`;
+    } else if (piece.kind === 'storage') {
+      let text = '';
+      if (held !== undefined) {
+        text = `${entries++ > 0 ? ',\n' : ''}${held},${STORAGE_START}\n`;
+        held = undefined;
+        inStorage = true;
+      } else text = ',\n';
+      text += piece.slots.map(([slot, value]) => `"${slot}":"${hexOf(value)}"`).join(',\n');
+      const full = put(text);
+      if (full) await full;
+    }
+    // A fork overlay's facts (deleted accounts, zeroed slots) are in the header's `fork` field.
+  }
+  const full = close();
+  if (full) await full;
+  await put(entries > 0 ? '\n' : '');
+}
+
+/** The version of a streamed state file at `path`, or undefined if it does not start as one. */
+export async function streamVersion(path: string): Promise<number | undefined> {
   const handle = await open(path, 'r');
   try {
-    const { bytesRead, buffer } = await handle.read(Buffer.alloc(MARKER.length), 0, MARKER.length, 0);
-    return bytesRead === MARKER.length && buffer.toString('latin1') === MARKER;
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(MARKER_LENGTH), 0, MARKER_LENGTH, 0);
+    const start = buffer.toString('latin1', 0, bytesRead);
+    return [2, 3].find((version) => start === markerOf(version));
   } finally {
     await handle.close();
   }
@@ -106,53 +168,124 @@ function parseLine(text: string, number: number): Json {
 const withoutComma = (line: string) => (line.endsWith(',') ? line.slice(0, -1) : line);
 
 /**
- * The header and accounts of a streamed file, as one object for decodeStateFile; the block
- * lines are only checked to end the document (a truncated file is refused here, before a
- * node starts), and are read again, one at a time, by streamedBlocks. Undefined when the
- * file starts with the marker but is not laid out in lines (to be read whole).
+ * The header of a streamed file (its first line) as an object for decodeStateFile, with an
+ * empty `alloc`: the accounts and blocks are read later, a line at a time (streamedAccounts,
+ * streamedBlocks). The file must end as the document does, so a file cut short is refused
+ * before a node starts. Undefined when the file starts with the marker but is not laid out in
+ * lines (read whole instead).
  */
-export async function readStateStreamHead(path: string): Promise<{ json: JsonObject; blockLines: number } | undefined> {
+export async function readStateStreamHead(path: string): Promise<JsonObject | undefined> {
   let json: JsonObject | undefined;
-  let part: 'header' | 'alloc' | 'between' | 'blocks' | 'end' = 'header';
-  let blockLines = 0;
-  let last = 0;
   for await (const [number, line] of lines(path)) {
-    last = number;
-    if (part === 'header') {
+    if (number === 1) {
       // The marker, but not this layout (e.g. `jq -c` made it one line): read whole instead.
       if (!line.endsWith(',')) return undefined;
       json = parseLine(`${line.slice(0, -1)}}`, number) as JsonObject;
       json.alloc = {};
-      part = 'alloc';
       continue;
     }
-    if (part === 'alloc') {
-      if (number === 2) {
-        if (line !== ALLOC_START) return undefined;
-        continue;
-      }
-      if (line === ALLOC_END) {
-        part = 'between';
-        continue;
-      }
-      const entry = parseLine(`{${withoutComma(line)}}`, number) as JsonObject;
-      Object.assign(json!.alloc as JsonObject, entry);
-      continue;
-    }
-    if (part === 'between') {
-      if (line !== BLOCKS_START) throw new StateFileError(`line ${number}`, `expected ${BLOCKS_START}`);
-      part = 'blocks';
-      continue;
-    }
-    if (part === 'blocks') {
-      if (line === BLOCKS_END) part = 'end';
-      else blockLines++;
-      continue;
-    }
-    if (line !== '') throw new StateFileError(`line ${number}`, 'text after the end of the state');
+    if (line !== ALLOC_START) return undefined;
+    break;
   }
-  if (part !== 'end') throw new StateFileError(`line ${last}`, 'the file ends before the state does (truncated?)');
-  return { json: json!, blockLines };
+  if (!json) return undefined;
+  await assertEnds(path);
+  return json;
+}
+
+/** A streamed file ends with `]}` (and a newline): otherwise it was cut short, and the message names its last line. */
+async function assertEnds(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const tail = Buffer.alloc(Math.min(size, 8));
+    await handle.read(tail, 0, tail.length, size - tail.length);
+    if (/\n\]\}\n?$/.test(tail.toString('latin1'))) return;
+    // Only on failure: count the lines for the message, a chunk at a time.
+    let count = 0;
+    let endsWithNewline = false;
+    const chunk = Buffer.alloc(1 << 20);
+    for (let at = 0; at < size; ) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, at);
+      for (let i = chunk.indexOf(10, 0); i !== -1 && i < bytesRead; i = chunk.indexOf(10, i + 1)) count++;
+      endsWithNewline = chunk[bytesRead - 1] === 10;
+      at += bytesRead;
+    }
+    throw new StateFileError(`line ${endsWithNewline ? count : count + 1}`, 'the file ends before the state does (truncated?)');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The accounts of a streamed file as pieces (an account's fields, then its slots in pieces of
+ * up to SLOTS_PER_PIECE), parsed and checked one line at a time; errors name the line or the
+ * account's field as decodeStateFile does.
+ */
+export async function* streamedAccounts(path: string, where = 'state'): AsyncGenerator<StatePiece> {
+  let part: 'head' | 'accounts' | 'slots' = 'head';
+  let storageOf: { address: string; at: string } | undefined;
+  let slots: [string, Uint8Array][] = [];
+  for await (const [number, line] of lines(path)) {
+    if (part === 'head') {
+      if (line === ALLOC_START) part = 'accounts';
+      continue;
+    }
+    if (part === 'slots') {
+      if (line === STORAGE_END || line === `${STORAGE_END},`) {
+        if (slots.length > 0) yield { kind: 'storage', address: storageOf!.address, slots };
+        slots = [];
+        part = 'accounts';
+        continue;
+      }
+      const [slot, value] = slotOf(line, number);
+      const decoded = decodeSlot(slot, value, storageOf!.at);
+      if (decoded) slots.push(decoded);
+      if (slots.length >= SLOTS_PER_PIECE) {
+        yield { kind: 'storage', address: storageOf!.address, slots };
+        slots = [];
+      }
+      continue;
+    }
+    if (line === ALLOC_END) return;
+    // Version 3: the account's slots follow on their own lines.
+    const opensStorage = line.endsWith(STORAGE_START);
+    const entry = parseLine(opensStorage ? `{${line}}}}` : `{${withoutComma(line)}}`, number) as JsonObject;
+    for (const [address, raw] of Object.entries(entry)) {
+      const at = `${where}.alloc.${clip(address)}`;
+      const { key, balance, nonce, code } = decodeAccountFields(address, raw, at);
+      yield { kind: 'account', address: key, balance, nonce, code };
+      // Version 2: the whole storage on the account's line.
+      const storage = (raw as JsonObject).storage;
+      if (storage !== undefined && !opensStorage) {
+        if (typeof storage !== 'object' || storage === null || Array.isArray(storage)) throw new StateFileError(`${at}.storage`, 'expected an object');
+        let piece: [string, Uint8Array][] = [];
+        for (const [slot, value] of Object.entries(storage)) {
+          const decoded = decodeSlot(slot, value, at);
+          if (decoded) piece.push(decoded);
+          if (piece.length >= SLOTS_PER_PIECE) {
+            yield { kind: 'storage', address: key, slots: piece };
+            piece = [];
+          }
+        }
+        if (piece.length > 0) yield { kind: 'storage', address: key, slots: piece };
+      }
+      if (opensStorage) {
+        storageOf = { address: key, at };
+        part = 'slots';
+      }
+    }
+  }
+  throw new StateFileError('state.alloc', 'the file ends inside the accounts (truncated?)');
+}
+
+/** A slot line, `"0xslot":"0xvalue"` with or without its comma (JSON.parse for anything else, such as escapes). */
+function slotOf(line: string, number: number): [string, unknown] {
+  const match = /^"(0x[0-9a-fA-F]{1,64})":"(0x[0-9a-fA-F]{1,64})",?$/.exec(line);
+  if (match) return [match[1]!, match[2]!];
+  const entry = parseLine(`{${withoutComma(line)}}`, number);
+  const pairs = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? Object.entries(entry) : [];
+  if (pairs.length !== 1) throw new StateFileError(`line ${number}`, 'expected one storage slot');
+  return pairs[0]!;
 }
 
 /** The block entries of a streamed file, parsed one line at a time. */

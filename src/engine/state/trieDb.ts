@@ -69,6 +69,23 @@ export class TrieNodeDB extends MapDB<string, Uint8Array> {
     added.length = from;
   }
 
+  /** The keys first written since `mark`, oldest first (none while no mark is open). */
+  loggedSince(mark: number): string[] {
+    return this.store.added?.slice(mark) ?? [];
+  }
+
+  /** A stored node or code, read synchronously (undefined: not stored). */
+  stored(key: string): Uint8Array | undefined {
+    return this.store.nodes.get(key);
+  }
+
+  /** Delete `keys`, entries first written since `mark` that nothing needs, and forget the log since `mark`. */
+  forget(keys: Iterable<string>, mark: number): void {
+    const { added, nodes } = this.store;
+    for (const key of keys) nodes.delete(key);
+    if (added && added.length > mark) added.length = Math.max(mark, this.store.pinned);
+  }
+
   /** No mark is open any more: stop logging (the nodes written so far stay). */
   closeLog(): void {
     this.store.added = undefined;
