@@ -161,6 +161,14 @@ export async function restoreState(chain: Chain, saved: StateFile, path: string)
   }
 }
 
+/**
+ * What a save adds to the node's resident memory at most, whatever the state's size (tested on
+ * the CLI by test/e2e/state-memory.test.ts): a read step's pieces (about 1 MiB, stateReading.ts),
+ * a write chunk and its buffer (1 MiB each, stateStream.ts), a code's hex slice, and their
+ * garbage until V8 collects it. A save used to hold about 18 times the file's size.
+ */
+export const SAVE_MEMORY_BOUND_BYTES = 64 * 1024 * 1024;
+
 /** A batch of a load costs about this much memory until it is flushed (LOAD_COSTS per piece). */
 export const LOAD_BATCH_BYTES = 32 * 1024 * 1024;
 /** What a piece costs while its batch waits in the state manager's caches (measured: ~1.3 KB a slot). */

@@ -49,6 +49,8 @@ const STORAGE_START = '"storage":{';
 const STORAGE_END = '}}';
 /** Writes go out in chunks of about this size; the writer waits for each (backpressure). */
 const CHUNK_CHARS = 1 << 20;
+/** Code goes out as hex this many bytes at a time. */
+const HEX_SLICE_BYTES = 1 << 19;
 /** Slots read from a file are handed on in pieces of at most this many. */
 const SLOTS_PER_PIECE = 1024;
 
@@ -59,79 +61,101 @@ export interface StateStreamSource {
   readonly segments: readonly ChainSegment[];
 }
 
+/**
+ * Text out to a file handle in chunks of about CHUNK_CHARS, each awaited (backpressure). Bytes
+ * as hex go out a slice at a time, so a contract's megabytes of code never become one string.
+ */
+class ChunkedWriter {
+  private buffer = '';
+  written = 0;
+
+  constructor(private readonly handle: FileHandle) {}
+
+  /** Add `text`; a promise to await when a chunk went out (an await per entry costs more than the entry). */
+  text(text: string): Promise<void> | undefined {
+    this.buffer += text;
+    return this.buffer.length < CHUNK_CHARS ? undefined : this.flush();
+  }
+
+  /** Add `bytes` as hex digits (no 0x). */
+  async hex(bytes: Uint8Array): Promise<void> {
+    for (let at = 0; at < bytes.length; at += HEX_SLICE_BYTES) {
+      const slice = bytes.subarray(at, at + HEX_SLICE_BYTES);
+      const full = this.text(Buffer.from(slice.buffer, slice.byteOffset, slice.byteLength).toString('hex'));
+      if (full) await full;
+    }
+  }
+
+  async flush(): Promise<void> {
+    if (this.buffer.length === 0) return;
+    const out = Buffer.from(this.buffer, 'utf8');
+    this.buffer = '';
+    this.written += out.length;
+    await this.handle.write(out);
+  }
+}
+
 /** Write `source` to `handle`, one entry per line, in bounded chunks; the bytes written. */
 export async function writeStateStream(handle: FileHandle, source: StateStreamSource): Promise<number> {
-  let buffer = '';
-  let written = 0;
-  // Awaited only when a chunk is full: an await per entry costs more than the entry.
-  const put = (text: string): Promise<unknown> | undefined => {
-    buffer += text;
-    if (buffer.length < CHUNK_CHARS) return undefined;
-    return flush();
-  };
-  const flush = async (): Promise<void> => {
-    const out = Buffer.from(buffer, 'utf8');
-    buffer = '';
-    written += out.length;
-    await handle.write(out);
-  };
+  const out = new ChunkedWriter(handle);
   const header: JsonObject = { chainSimState: STATE_FORMAT_VERSION, ...encodeStateFile({ ...source.header, alloc: new Map() }) };
   delete header.alloc;
-  await put(`${JSON.stringify(header).slice(0, -1)},\n${ALLOC_START}\n`);
-  await writeAccounts(source.accounts, put);
-  await put(`${ALLOC_END}\n${BLOCKS_START}\n`);
+  await out.text(`${JSON.stringify(header).slice(0, -1)},\n${ALLOC_START}\n`);
+  await writeAccounts(source.accounts, out);
+  await out.text(`${ALLOC_END}\n${BLOCKS_START}\n`);
   let first = true;
   for (const segment of source.segments) {
     const entry = JSON.stringify(encodeSegment(segment));
-    const full = put(first ? entry : `,\n${entry}`);
+    const full = out.text(first ? entry : `,\n${entry}`);
     if (full) await full;
     first = false;
   }
-  await put(`${first ? '' : '\n'}${BLOCKS_END}\n`);
-  if (buffer.length > 0) await flush();
-  return written;
+  await out.text(`${first ? '' : '\n'}${BLOCKS_END}\n`);
+  await out.flush();
+  return out.written;
 }
 
 /**
- * The `alloc` lines: an account's fields are held until its first slot or the next account
- * says whether its line opens a storage object; separators go before each entry (a line ends
- * with a comma only once another entry follows). Ends with a newline after the last entry.
+ * The `alloc` lines. An account's line is written up to its last field; whether it then ends
+ * or opens a storage object (one slot per line) is known at its first slot or the next
+ * account. Separators go before each entry (a line ends with a comma only once another entry
+ * follows). Ends with a newline after the last entry.
  */
-async function writeAccounts(pieces: AsyncIterable<StatePiece> | Iterable<StatePiece>, put: (text: string) => Promise<unknown> | undefined): Promise<void> {
+async function writeAccounts(pieces: AsyncIterable<StatePiece> | Iterable<StatePiece>, out: ChunkedWriter): Promise<void> {
   let entries = 0;
-  let held: string | undefined; // the account whose storage is not known yet
-  let inStorage = false;
-  const close = (): Promise<unknown> | undefined => {
-    if (held !== undefined) {
-      const line = held;
-      held = undefined;
-      return put(`${entries++ > 0 ? ',\n' : ''}${line}}`);
-    }
-    if (!inStorage) return undefined;
-    inStorage = false;
-    return put(`\n${STORAGE_END}`);
+  let open: 'fields' | 'storage' | undefined; // what the last account's line still has open
+  const close = (): Promise<void> | undefined => {
+    const was = open;
+    open = undefined;
+    return was === 'fields' ? out.text('}') : was === 'storage' ? out.text(`\n${STORAGE_END}`) : undefined;
   };
   for await (const piece of pieces) {
     if (piece.kind === 'account') {
-      const full = close();
-      if (full) await full;
-      held = `${JSON.stringify(piece.address)}:${JSON.stringify(encodeAccountFields(piece.address, piece)).slice(0, -1)}`;
+      await close();
+      // The code goes out separately, as hex a slice at a time.
+      const fields = encodeAccountFields(piece.address, { ...piece, code: new Uint8Array() });
+      const line = `${entries++ > 0 ? ',\n' : ''}${JSON.stringify(piece.address)}:${JSON.stringify(fields).slice(0, -1)}`;
+      if (piece.code.length === 0) await out.text(line);
+      else {
+        await out.text(`${line},"code":"0x`);
+        await out.hex(piece.code);
+        await out.text('"');
+      }
+      open = 'fields';
     } else if (piece.kind === 'storage') {
-      let text = '';
-      if (held !== undefined) {
-        text = `${entries++ > 0 ? ',\n' : ''}${held},${STORAGE_START}\n`;
-        held = undefined;
-        inStorage = true;
-      } else text = ',\n';
+      let text = ',\n';
+      if (open === 'fields') {
+        text = `,${STORAGE_START}\n`;
+        open = 'storage';
+      }
       text += piece.slots.map(([slot, value]) => `"${slot}":"${hexOf(value)}"`).join(',\n');
-      const full = put(text);
+      const full = out.text(text);
       if (full) await full;
     }
     // A fork overlay's facts (deleted accounts, zeroed slots) are in the header's `fork` field.
   }
-  const full = close();
-  if (full) await full;
-  await put(entries > 0 ? '\n' : '');
+  await close();
+  await out.text(entries > 0 ? '\n' : '');
 }
 
 /** The version of a streamed state file at `path`, or undefined if it does not start as one. */

@@ -33,7 +33,7 @@ import { EngineError } from '../util/errors.js';
 import { TOMBSTONE_RLP, ZERO_SLOT, type ForkAwareStateManager } from './forkState.js';
 import { decodeRlpList } from './nodeRlp.js';
 import type { TrieNodeDB } from './trieDb.js';
-import { type StoredNodes, rlpBytes, trieGet } from './trieLookup.js';
+import { type StoredNodes, TrieReader, rlpBytes } from './trieLookup.js';
 import { EMPTY_TRIE_ROOT } from './trieRoot.js';
 
 /** An account's fields; its storage follows in `storage` pieces of the same address. */
@@ -88,7 +88,7 @@ export class StateReadingLost extends EngineError {
 
 interface OpenAccount {
   readonly address: string;
-  readonly storageRoot: Uint8Array;
+  readonly storage: TrieReader;
   readonly slots: Iterator<string>;
   /** Slots zeroed here over the upstream's storage (overlay only), sent after the last storage piece. */
   readonly zeros: string[] | undefined;
@@ -104,6 +104,7 @@ export class StateCursor {
   private open: OpenAccount | undefined;
   private done = false;
   private readonly stored: StoredNodes;
+  private readonly state: TrieReader;
 
   constructor(
     nodes: TrieNodeDB,
@@ -115,6 +116,7 @@ export class StateCursor {
   ) {
     this.accounts = keys.entries();
     this.stored = (key) => nodes.stored(key);
+    this.state = new TrieReader(this.stored, root);
   }
 
   /** Read from the first account again (a second pass over the same root). */
@@ -157,7 +159,7 @@ export class StateCursor {
   /** Start an account: its fields as a piece (nothing if it does not exist at the root); the cost. */
   private async openAccount(addressHex: string, slots: ReadonlySet<string>, pieces: StatePiece[]): Promise<number> {
     const address = createAddressFromString(addressHex);
-    const rlp = trieGet(this.stored, this.root, address.bytes);
+    const rlp = this.state.get(address.bytes);
     if (rlp === undefined) return ABSENT_BYTES; // not at this root (written later, or deleted), or on a fork: the upstream's, untouched
     if (this.overlay && equalsBytes(rlp, TOMBSTONE_RLP)) {
       pieces.push({ kind: 'deleted', address: addressHex });
@@ -172,7 +174,7 @@ export class StateCursor {
     const upstreamStorage = this.overlay ? await (this.copy as ForkAwareStateManager).isForkBacked(storageRoot!) : undefined;
     pieces.push({ kind: 'account', address: addressHex, balance: bytesToBigInt(balance!), nonce: bytesToBigInt(nonce!), code, upstreamStorage });
     if (slots.size > 0 && !equalsBytes(storageRoot!, EMPTY_TRIE_ROOT)) {
-      this.open = { address: addressHex, storageRoot: storageRoot!.slice(), slots: slots.values(), zeros: this.overlay ? [] : undefined };
+      this.open = { address: addressHex, storage: new TrieReader(this.stored, storageRoot!), slots: slots.values(), zeros: this.overlay ? [] : undefined };
     }
     return ACCOUNT_BYTES + 2 * code.length;
   }
@@ -187,7 +189,7 @@ export class StateCursor {
         this.open = undefined;
         break;
       }
-      const raw = trieGet(this.stored, open.storageRoot, hexToBytes(next.value as `0x${string}`));
+      const raw = open.storage.get(hexToBytes(next.value as `0x${string}`));
       if (raw !== undefined && open.zeros && equalsBytes(raw, ZERO_SLOT)) open.zeros.push(next.value);
       else if (raw !== undefined) {
         const value = rlpBytes(raw);
@@ -214,9 +216,17 @@ export interface StateReading {
   rewind(): void;
 }
 
-/** Every piece of a reading, in order (each step a task of its own). */
+/**
+ * Every piece of a reading, in order (each step a task of its own). Between steps the event
+ * loop turns (setImmediate): steps chained by promises alone would keep sockets and timers
+ * waiting until the consumer's next write, and a request that arrives meanwhile would wait
+ * for many steps instead of one.
+ */
 export async function* piecesOf(reading: StateReading, budget?: StepBudget): AsyncGenerator<StatePiece> {
-  for (let pieces = await reading.next(budget); pieces; pieces = await reading.next(budget)) yield* pieces;
+  for (let pieces = await reading.next(budget); pieces; pieces = await reading.next(budget)) {
+    yield* pieces;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** An account's content, as a dump holds it. */
