@@ -26,7 +26,7 @@ import { captureState, withRestarts } from './stateCapture.js';
 import type { ReservedBlocks } from './engine/blocks/emptyRanges.js';
 import { SavedBlockDecoder } from './savedBlocks.js';
 import { type StateStreamSource, readStateStreamHead, streamVersion, streamedAccounts, streamedBlocks, writeStateStream } from './stateStream.js';
-import { type StatePiece, StateReadingLost } from './engine/state/stateReading.js';
+import { type CollectedAccount, type StatePiece, StateReadingLost, collectPiece } from './engine/state/stateReading.js';
 import type { AccountState } from './engine/state/stateDump.js';
 import { OptionError, resolveOptions } from './options.js';
 import { type StateFile, StateFileError, decodeStateFile, preview } from './stateFile.js';
@@ -171,7 +171,7 @@ export const SAVE_MEMORY_BOUND_BYTES = 64 * 1024 * 1024;
 
 /** A batch of a load costs about this much memory until it is flushed (LOAD_COSTS per piece). */
 export const LOAD_BATCH_BYTES = 32 * 1024 * 1024;
-/** What a piece costs while its batch waits in the state manager's caches (measured: ~1.3 KB a slot). */
+/** What a piece costs while its batch waits in the state manager's caches (measured: about 1.3 KB a slot pending, 0.9 KB once flushed). */
 const LOAD_COSTS = { account: 1024, slot: 1024 } as const;
 
 /**
@@ -197,11 +197,8 @@ async function loadInBatches(chain: Chain, pieces: AsyncIterable<StatePiece>): P
 
 /** Accounts read from pieces into one map (a fixture, a fork's overlay). */
 async function allocOf(pieces: AsyncIterable<StatePiece>): Promise<Map<string, AccountState>> {
-  const alloc = new Map<string, { balance: bigint; nonce: bigint; code: Uint8Array; storage: Map<string, Uint8Array> }>();
-  for await (const piece of pieces) {
-    if (piece.kind === 'account') alloc.set(piece.address, { balance: piece.balance, nonce: piece.nonce, code: piece.code, storage: new Map() });
-    else if (piece.kind === 'storage') for (const [slot, value] of piece.slots) alloc.get(piece.address)!.storage.set(slot, value);
-  }
+  const alloc = new Map<string, CollectedAccount>();
+  for await (const piece of pieces) collectPiece(alloc, piece);
   return alloc;
 }
 

@@ -5,7 +5,7 @@
  * the chain's queue; the accounts read afterwards in steps at that root, stateReading.ts).
  */
 import type { Chain } from './engine/chain.js';
-import { type StatePiece, type StateReading, StateReadingLost, piecesOf } from './engine/state/stateReading.js';
+import { type CollectedAccount, type StatePiece, type StateReading, StateReadingLost, collectPiece, piecesOf } from './engine/state/stateReading.js';
 import type { AccountState } from './engine/state/stateDump.js';
 import { EngineError } from './engine/util/errors.js';
 import { encodeSavedFork } from './fork/savedFork.js';
@@ -65,13 +65,12 @@ function jsonBytes(piece: StatePiece): number {
 
 /** A reading's accounts collected into a dump, refused with StateTooLargeError past `limit` bytes of JSON. */
 export async function collectAccounts(reading: StateReading, limit: number, what: string): Promise<Map<string, AccountState>> {
-  const alloc = new Map<string, { balance: bigint; nonce: bigint; code: Uint8Array; storage: Map<string, Uint8Array> }>();
+  const alloc = new Map<string, CollectedAccount>();
   let bytes = 0;
   for await (const piece of piecesOf(reading)) {
     bytes += jsonBytes(piece);
     if (bytes > limit) throw new StateTooLargeError(what, limit);
-    if (piece.kind === 'account') alloc.set(piece.address, { balance: piece.balance, nonce: piece.nonce, code: piece.code, storage: new Map() });
-    else if (piece.kind === 'storage') for (const [slot, value] of piece.slots) alloc.get(piece.address)!.storage.set(slot, value);
+    collectPiece(alloc, piece);
   }
   return alloc;
 }

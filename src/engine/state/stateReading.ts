@@ -1,13 +1,13 @@
 /**
  * A whole state read in bounded steps (issue 35), for saves and dumps of any size: reading it in
- * one task held the queue for the whole reading (31 s for 144 MB of code) and built every
- * account at once.
+ * one task held the queue for the whole reading (a save of 300,000 slots answered nothing for
+ * tens of seconds) and built every account at once.
  *
  * A reading is opened at a state root (in the task that captures the rest of the chain), then
- * read by `step`, each call one short task of its own: accounts are read from a copy of the
- * state manager set to that root until a budget of bytes or milliseconds is spent, and handed out
- * as pieces (an account's fields, then its storage slots in batches), so one huge account never
- * needs one huge object. Between steps the queue serves everything else. Blocks mined meanwhile
+ * read by `step`, each call one short task of its own: accounts are read at that root straight
+ * from the node database (trieLookup.ts) until a budget of bytes or milliseconds is spent, and
+ * handed out as pieces (an account's fields, then its storage slots in batches), so one huge
+ * account never needs one huge object. Between steps the queue serves everything else. Blocks mined meanwhile
  * write new trie nodes and never change the root's (nodes are content-addressed). A revert is the
  * exception: it deletes the nodes first written since its snapshot (trieDb.ts). The deleted nodes
  * are a suffix of the write log and a node is logged after every node it refers to, so the root
