@@ -12,10 +12,12 @@ import { deriveAccounts, TxSigner } from './accounts.js';
 import { renderTable, type Cell, type Row } from './report.js';
 import { CHAIN_ID, killAllChildren, makeTargets, MNEMONIC, TargetUnavailable, TARGET_NAMES, type Running, type Target, type TargetName } from './targets.js';
 import { importMain } from './importChain.js';
+import { artifactsMain } from './artifacts.js';
 import { forkMain } from './fork.js';
 import { powMain } from './pow.js';
 import { SIMULATION_WORKLOADS } from './simulation.js';
 import { soakMain } from './soak.js';
+import { reliabilityMain } from './reliability.js';
 import { loadTokenArtifact, type TokenArtifact } from './token.js';
 import {
   ACCOUNT_COUNT,
@@ -53,6 +55,8 @@ const USAGE = `usage: node dist/bench/run.js [options]
   --soak               instead: chain-sim's memory over --requests N mixed requests (default 50000; bench/soak.ts),
                        then peak RSS while --state saves a 1,000,000-block chain (--row save: only that),
                        then WebSocket subscriber rows (bench/soakSubscribers.ts; --subscribers-only: those alone)
+  --reliability        instead: a probe client's latency while each slow request runs, chain-sim and anvil
+                       (bench/reliability.ts; --small: a tenth of the sizes)
 environment: ANVIL_BIN overrides the anvil binary (default: node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil)`;
 
 interface Options {
@@ -277,6 +281,7 @@ function observations(results: readonly TargetResult[]): string[] {
 
 async function main(): Promise<number> {
   if (process.argv.includes('--soak')) return soakMain();
+  if (process.argv.includes('--reliability')) return reliabilityMain();
   let options: Options | undefined;
   try {
     options = parseOptions(process.argv.slice(2));
@@ -332,6 +337,7 @@ async function main(): Promise<number> {
   if (options.targets.includes('chain-sim')) {
     await powMain();
     await importMain();
+    await artifactsMain();
   }
   return 0;
 }

@@ -17,6 +17,8 @@ export type TargetName = (typeof TARGET_NAMES)[number];
 
 export interface Running {
   readonly client: RpcClient;
+  /** The server's address (undefined in-process), for clients of other settings (bench/reliability.ts). */
+  readonly url?: string;
   /** Spawn (or createProvider) until the first successful eth_chainId. */
   readonly startupMs: number;
   /** Resident set size of the server process in MB; undefined in-process. */
@@ -143,6 +145,7 @@ async function spawnServer(name: string, port: number, spec: SpawnSpec): Promise
   }
   return {
     client,
+    url,
     startupMs,
     rssMb: () => (child.pid === undefined ? undefined : readRssMb(child.pid)),
     async stop() {

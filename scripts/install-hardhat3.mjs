@@ -5,10 +5,12 @@
 // optional packages whose `engines` ask for Node 22, among them the native binding of Hardhat's EDR,
 // so after `npm ci` the Node 22 binary runs npm once more (`install --no-save`, from the same lock)
 // to add them. A stamp in node_modules records the lock it was installed from and the Node to use.
+// It also links this checkout as the project's node_modules/chain-sim, as installing chain-sim in a
+// project would (hardhat.chain-sim.config.ts imports chain-sim/hardhat).
 // `--check` only reports whether the install is current (exit 1 when not).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -79,13 +81,26 @@ function install() {
   console.log(`Hardhat ${hardhat} on Node ${run(['--version'])} installed in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
 }
 
+/** node_modules/chain-sim: this checkout (a link npm ci would remove, made again on every run). */
+function linkChainSim() {
+  const link = path.join(project, 'node_modules/chain-sim');
+  try {
+    if (lstatSync(link).isSymbolicLink()) return;
+    rmSync(link, { recursive: true, force: true });
+  } catch {
+    // absent
+  }
+  symlinkSync(path.relative(path.dirname(link), root), link, 'dir');
+}
+
 if (process.argv.includes('--check')) {
   const current = isCurrent();
   console.log(current ? 'test/e2e/hardhat3-project is installed' : 'test/e2e/hardhat3-project needs installing');
   process.exit(current ? 0 : 1);
-} else if (!isCurrent()) {
+} else {
   try {
-    install();
+    if (!isCurrent()) install();
+    linkChainSim();
   } catch (error) {
     console.error(`Installing test/e2e/hardhat3-project failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

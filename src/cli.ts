@@ -1,15 +1,25 @@
-/** The `chain-sim` command: yargs flags generated from the option declarations. */
+/**
+ * The `chain-sim` command: yargs flags generated from the option declarations. The same parser
+ * serves the Ganache drop-in's `ganache` command (bin/ganache.js, linked only by the
+ * chain-sim-ganache package): Ganache's `-h` for the host, its defaults and its forms.
+ */
 import { toChecksumAddress } from '@ethereumjs/util';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { formatEther } from './format-units.js';
+import { formatEther } from './formatUnits.js';
 import { type ChainSimOptions, OPTION_DECLARATIONS, OptionError } from './options.js';
 import { useCompactHeap } from './compactHeap.js';
 import { ChainSimServer } from './server/index.js';
-import { startNode, VERSION } from './node.js';
+import { startNode } from './node.js';
+import { VERSION } from './version.js';
 import { findNpmLauncher, watchLauncher } from './launcher.js';
 import { clipLongRuns } from './engine/util/clip.js';
 import { normalizeForkFlags } from './fork/options.js';
+import { withGanacheDefaults } from './ganache/options.js';
+import { nearestName } from './options/suggest.js';
+
+/** The command being run: chain-sim's own, or `ganache` as the Ganache drop-in installs it. */
+export type CommandName = 'chain-sim' | 'ganache';
 
 /**
  * An error for the terminal: one line, whatever yargs or the engine said, and no large input
@@ -38,15 +48,21 @@ export function expandNegations(argv: readonly string[]): string[] {
   });
 }
 
-function buildParser(argv: string[]) {
+const USAGE: Record<CommandName, string> = {
+  'chain-sim':
+    "$0 [options]\n\nStart an in-memory Ethereum simulator with a JSON-RPC endpoint over HTTP and WebSocket (same port).\n\nOther commands:\n  chain-sim compile-serpent FILE   print Serpent creation code and ABI signatures\n  chain-sim export FILE            write a running node's chain as RLP blocks (see chain-sim export --help)",
+  ganache:
+    "$0 [options]\n\nchain-sim installed as Ganache: Ganache's flags, defaults (a random mnemonic unless -d, 1000 ether) and answers. -h is the host, as in Ganache; --help or -? for this text.",
+};
+
+function buildParser(argv: string[], command: CommandName) {
   let parser = yargs(argv)
-    .scriptName('chain-sim')
-    .usage(
-      "$0 [options]\n\nStart an in-memory Ethereum simulator with a JSON-RPC endpoint over HTTP and WebSocket (same port).\n\nOther commands:\n  chain-sim compile-serpent FILE   print Serpent creation code and ABI signatures\n  chain-sim export FILE            write a running node's chain as RLP blocks (see chain-sim export --help)",
-    )
-    .version(VERSION)
+    .scriptName(command)
+    .usage(USAGE[command])
+    .version(command === 'ganache' ? `chain-sim v${VERSION} (as ganache)` : VERSION)
     .help('help')
-    .alias('help', 'h')
+    // Ganache's -h is the host; chain-sim's is help (its host is -H).
+    .alias('help', command === 'ganache' ? '?' : 'h')
     .strict()
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     // Other tools' flags have dots (--wallet.totalAccounts) and 'no-' names (--no-mining): both are flags of their own here.
@@ -55,7 +71,7 @@ function buildParser(argv: string[]) {
     parser = parser.option(decl.flag, {
       type: decl.type,
       describe: `${decl.describe} [default: ${decl.defaultText}]`,
-      alias: decl.alias,
+      alias: command === 'ganache' && decl.key === 'host' ? [decl.alias ?? [], 'h'].flat() : decl.alias,
       choices: decl.choices as string[] | undefined,
       requiresArg: decl.type !== 'boolean',
       array: decl.array,
@@ -82,7 +98,7 @@ function toOptions(args: Record<string, unknown>): ChainSimOptions {
   return options as ChainSimOptions;
 }
 
-function banner(node: Awaited<ReturnType<typeof startNode>>, url: string): string {
+function banner(node: Awaited<ReturnType<typeof startNode>>, listening: string): string {
   const { options, chain } = node;
   const lines = [`chain-sim v${VERSION}`, '', 'Available accounts', '=================='];
   const accounts = chain.accounts.list();
@@ -104,7 +120,7 @@ function banner(node: Awaited<ReturnType<typeof startNode>>, url: string): strin
     ...(options.mining === 'pow' ? [`Mining:          pow, difficulty ${options.difficulty} (chain_getWork / chain_submitWork)`] : []),
     ...forkBanner(node),
     '',
-    `Listening on ${url}`,
+    listening,
   );
   return lines.join('\n');
 }
@@ -202,18 +218,41 @@ function restarts(attempts: number): string {
 }
 
 /** The node options the command line gives (unresolved: startNode merges them with the files they name) and the CLI's own switch. */
-export async function parseCommandLine(argv: string[]): Promise<{ options: ChainSimOptions; exitWithLauncher: boolean }> {
-  const args = await buildParser(expandNegations(normalizeForkFlags(argv)))
+export async function parseCommandLine(argv: string[], command: CommandName = 'chain-sim'): Promise<{ options: ChainSimOptions; exitWithLauncher: boolean }> {
+  const args = await buildParser(expandNegations(normalizeForkFlags(argv)), command)
     .fail((message, error) => {
-      throw error ?? new Error(message);
+      throw error ?? new Error(withNearestFlag(message));
     })
     .parseAsync();
-  return { options: toOptions(args as Record<string, unknown>), exitWithLauncher: args['exit-with-launcher'] !== false };
+  const given = toOptions(args as Record<string, unknown>);
+  return { options: command === 'ganache' ? withGanacheDefaults(given) : given, exitWithLauncher: args['exit-with-launcher'] !== false };
 }
 
-export async function main(argv: string[] = hideBin(process.argv)): Promise<number> {
-  if (argv[0] === 'export') return (await import('./exportCommand.js')).exportCommand(argv.slice(1));
-  if (argv[0] === 'compile-serpent') {
+/** Every long flag (and long alias) by which an option is given, for the nearest one to a misspelt flag. */
+const FLAG_NAMES: readonly (readonly [string, string])[] = [
+  ...OPTION_DECLARATIONS.flatMap((decl) => [decl.flag, ...[decl.alias ?? []].flat()]),
+  ...CLI_SWITCHES,
+  'help',
+  'version',
+]
+  .filter((name) => name.length > 1)
+  .map((name) => [name, `--${name}`] as const);
+
+/** yargs' refusal of one unknown flag, with the nearest known one: "Unknown argument: prot: did you mean '--port'?". */
+export function withNearestFlag(message: string): string {
+  const name = /^Unknown argument: ([^,\s]+)$/.exec(message)?.[1];
+  const nearest = name === undefined ? undefined : nearestName(name, FLAG_NAMES);
+  return nearest === undefined ? message : `${message}: did you mean '${nearest}'?`;
+}
+
+/** The line a script waits for: chain-sim's `Listening on URL`, or Ganache's `RPC Listening on HOST:PORT` under its name. */
+function listeningLine(command: CommandName, url: string): string {
+  return command === 'ganache' ? `RPC Listening on ${new URL(url).host}` : `Listening on ${url}`;
+}
+
+export async function main(argv: string[] = hideBin(process.argv), command: CommandName = 'chain-sim'): Promise<number> {
+  if (command === 'chain-sim' && argv[0] === 'export') return (await import('./exportCommand.js')).exportCommand(argv.slice(1));
+  if (command === 'chain-sim' && argv[0] === 'compile-serpent') {
     if (argv.length !== 2) {
       console.error('usage: chain-sim compile-serpent FILE');
       return 1;
@@ -221,7 +260,7 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     return compileSerpentCommand(argv[1]!);
   }
   try {
-    const { options: given, exitWithLauncher } = await parseCommandLine(argv);
+    const { options: given, exitWithLauncher } = await parseCommandLine(argv, command);
     // Resolved by startNode, which lets a saved state file fill in the chain settings not given here.
     const server = new ChainSimServer(await startNode(given));
     shutDownOnSignals(server, exitWithLauncher);
@@ -231,14 +270,14 @@ export async function main(argv: string[] = hideBin(process.argv)): Promise<numb
     if (options.json) {
       const accounts = server.node.chain.accounts.list().map((a) => toChecksumAddress(a.toString()));
       console.log(JSON.stringify({ time: new Date().toISOString(), message: `Listening on ${url}`, url, chainId: Number(options.chainId), accounts }));
-    } else if (options.quiet) console.log(`Listening on ${url}`);
-    else console.log(banner(server.node, url));
+    } else if (options.quiet) console.log(listeningLine(command, url));
+    else console.log(banner(server.node, listeningLine(command, url)));
     if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
       console.warn(`Warning: listening on ${options.host}: the unlocked accounts can be used by anyone who can reach this address.`);
     }
     if (options.stateFile !== undefined && !options.quiet) console.log(`State file: ${options.stateFile} (saved on exit)`);
   } catch (error) {
-    console.error(`chain-sim: ${oneLine(error instanceof Error ? error.message : String(error))}`);
+    console.error(`${command}: ${oneLine(error instanceof Error ? error.message : String(error))}`);
     return 1;
   }
   return 0;

@@ -9,7 +9,8 @@
  */
 import type { MinedBlock } from './engine/blocks/blocks.js';
 import type { ChainSnapshot } from './engine/state/snapshots.js';
-import type { ChainSimOptions } from './options.js';
+import { clip } from './engine/util/clip.js';
+import { type ChainSimOptions, OptionError } from './options.js';
 import { ChainSimProvider, createProvider } from './provider.js';
 
 let current: ChainSimProvider | undefined;
@@ -18,8 +19,20 @@ let isolation: string | undefined;
 /** The provider of this Mocha process, built on first use (the root `beforeAll` at the latest). */
 export function getProvider(): ChainSimProvider {
   // Not quiet: contracts' console.log lines print in the test output, as under Hardhat.
-  current ??= createProvider(readOptions());
+  current ??= providerFromEnvironment();
   return current;
+}
+
+/** A provider with CHAIN_SIM_OPTIONS' options; an option it refuses throws at once, naming the variable it came from. */
+function providerFromEnvironment(): ChainSimProvider {
+  const options = readOptions();
+  try {
+    return createProvider(options);
+  } catch (error) {
+    // The same error (its class and code), told where the option was given.
+    if (error instanceof OptionError) error.message = `CHAIN_SIM_OPTIONS: ${error.message}`;
+    throw error;
+  }
 }
 
 /**
@@ -43,8 +56,8 @@ function readOptions(): ChainSimOptions {
   if (!raw) return {};
   try {
     return JSON.parse(raw) as ChainSimOptions;
-  } catch {
-    throw new Error('CHAIN_SIM_OPTIONS is not valid JSON');
+  } catch (error) {
+    throw new OptionError('CHAIN_SIM_OPTIONS', `expected a JSON object of options (${clip(error instanceof Error ? error.message : String(error))})`);
   }
 }
 

@@ -2,7 +2,7 @@
  * One running simulator: the engine plus its JSON-RPC dispatcher. Both the
  * provider and the HTTP server sit on top of a node.
  */
-import { createRequire } from 'node:module';
+import { VERSION } from './version.js';
 import { deriveAccounts } from './engine/accounts/accounts.js';
 import { Chain, type EngineOptions } from './engine/chain.js';
 import { FilterManager } from './engine/logs/filters.js';
@@ -16,32 +16,28 @@ import { mergeStartupSources } from './startupSources.js';
 import { Dispatcher } from './rpc/dispatch.js';
 import { buildMethodTable } from './rpc/table.js';
 import { ForkController } from './fork/controller.js';
-import { routeForkHistory } from './fork/router.js';
 import { withCompatForms } from './rpc/compatForms.js';
+import { withContractFailures } from './rpc/contractFailures.js';
+import { type RulesChoice, rulesFor } from './rpc/clientRules.js';
 import { applyStartupSettings, configuredMining } from './startupSettings.js';
 import { printTraces } from './printTraces.js';
 import { writeAccountsFile } from './accountsOut.js';
 import type { Alloc } from './engine/state/stateDump.js';
 import { CREATE2_DEPLOYER_ADDRESS, create2DeployerAccount } from './engine/blocks/create2Deployer.js';
+import { startupRoots } from './contracts/artifactFiles.js';
+import { ContractRegistry } from './contracts/registry.js';
+import { attributedLine } from './contracts/consoleSource.js';
 
-export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 /**
- * web3_clientVersion. Test libraries refuse to run against a node whose version does not start
- * with the name of a development node they know (Hardhat's network helpers, OpenZeppelin's
- * upgrades plugins), so it starts with Hardhat's, as a browser's user agent starts with
- * "Mozilla/5.0"; chain-sim and its version follow.
+ * Which rules each client gets (rpc/clientRules.ts): Ganache's for every client under
+ * chain-sim/ganache; Hardhat's, or none, for every client with --hardhat-node or
+ * --no-hardhat-node (a proxy that drops User-Agent, a Hardhat run that must not get them);
+ * otherwise each client its own tool's.
  */
-export const CLIENT_VERSION = `HardhatNetwork/chain-sim/v${VERSION}/${process.platform}-${process.arch}/node${process.versions.node}`;
-/** web3_clientVersion with --no-hardhat-node: chain-sim under its own name (Hardhat's network helpers then refuse it). */
-export const PLAIN_CLIENT_VERSION = CLIENT_VERSION.slice('HardhatNetwork/'.length);
-
-/** web3_clientVersion with compat 'ganache': Ganache's own first (tools test for "Ganache" or "TestRPC"), then chain-sim's. */
-export const GANACHE_CLIENT_VERSION = `Ganache/v7.9.2/EthereumJS TestRPC/v7.9.2/ethereum-js/chain-sim/v${VERSION}`;
-
-/** web3_clientVersion: Ganache's under chain-sim/ganache, Hardhat's node's unless --no-hardhat-node. */
-function clientVersionOf(options: ResolvedOptions): string {
-  if (options.compat === 'ganache') return GANACHE_CLIENT_VERSION;
-  return options.hardhatNode ? CLIENT_VERSION : PLAIN_CLIENT_VERSION;
+function rulesChoiceOf(options: ResolvedOptions): RulesChoice {
+  if (options.compat === 'ganache') return 'ganache';
+  if (options.hardhatNode === 'auto') return 'per-client';
+  return options.hardhatNode ? 'hardhat' : 'plain';
 }
 
 export interface SimNode {
@@ -55,10 +51,16 @@ export interface SimNode {
   readonly stateSaver: StateSaver | undefined;
   /** The fork (fork/controller.ts): its session is undefined while the chain is local. */
   readonly fork: ForkController;
+  /** The project's contracts (--artifacts, chain_loadArtifacts), read when first needed. */
+  readonly contracts: ContractRegistry;
+  /** Whether failures explained with the contracts are printed (the HTTP server turns it on). */
+  readonly failureLog: { enabled: boolean };
 }
 
 export async function startNode(input: ChainSimOptions | ResolvedOptions): Promise<SimNode> {
   const { options, saved, fixtures, genesis, forkSession, fileAlloc, genesisTimestamp } = await mergeStartupSources(input);
+  // Only the folders are listed now (a path given that holds no compiler output is refused here); files are read when needed.
+  const contracts = new ContractRegistry(startupRoots(options.artifacts), (message) => console.error(`chain-sim: ${message}`));
   const keyed = options.accountKeys.map(({ privateKey }) => ({ address: createAddressFromPrivateKey(privateKey), privateKey }));
   const accounts = [...deriveAccounts(options.mnemonic, options.accounts, options.derivationPath), ...keyed];
   // Keys given with a balance get it through the genesis alloc, which is written after the prefunded accounts.
@@ -87,10 +89,9 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
       genesisTimestamp,
       genesisAlloc: genesisAllocOf(predeploys, fileAlloc, keyedAlloc),
       genesis: genesis && { schedule: genesis.schedule, header: genesis.header },
-      // Ganache's vmErrorsOnRPCResponse, when asked for, answers a failed send in Ganache's form instead.
-      throwOnTransactionFailures: options.hardhatNode && !options.vmErrorsOnRPCResponse,
       fork: forkSession?.point,
       codeSizeLimit: options.codeSizeLimit,
+      consoleAddresses: options.consoleAddresses,
     },
     options.genesis,
   );
@@ -98,7 +99,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   // Interval mining has no caller to reject: its failure (a bug) is logged, not thrown as an unhandled 'error' event.
   chain.on('error', (error) => console.error('chain-sim: internal error in a background task (mining, console.log):', error));
   // Solidity's console.log, printed as Hardhat, Ganache and Anvil print it.
-  if (!options.noConsoleLog) chain.on('consoleLog', (line) => options.logger(line));
+  // With artifacts, each line says which contract printed it.
+  if (!options.noConsoleLog) chain.on('consoleLog', (line, source) => options.logger(attributedLine(contracts, line, source.code, source.creation)));
   for (const privateKey of fixtures?.privateKeys ?? []) await chain.addOwnedAccount({ address: createAddressFromPrivateKey(privateKey), privateKey });
   await applyStartupSettings(chain, options, saved !== undefined);
   if (saved) await restoreState(chain, saved, options.stateFile!);
@@ -118,7 +120,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
         );
   const pow = options.mining === 'pow' ? startPow(chain, options) : undefined;
   await chain.startConfiguredMining();
-  const stopTraces = options.printTraces ? printTraces(chain, options.logger) : undefined;
+  const stopTraces = options.printTraces ? printTraces(chain, options.logger, contracts) : undefined;
   if (options.accountsOut !== undefined) await writeAccountsFile(options.accountsOut, chain, options);
   const filters = new FilterManager(chain, {
     timeoutMs: options.filterTimeout * 1000,
@@ -126,11 +128,32 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     wallClock: options.wallClock,
   });
   const requestLog = { enabled: options.verbose };
+  const failureLog = { enabled: false };
+  const clientRules = rulesChoiceOf(options);
+  // Clients that do not say who they are (the in-process provider among them) get the rules of none.
+  const rules = rulesFor(clientRules, undefined);
   const dispatcher = new Dispatcher(
-    routeForkHistory(withCompatForms(buildMethodTable(), options)),
-    { chain, filters, clientVersion: clientVersionOf(options), pow, requestLog, dialect: { current: 'hardhat' }, fork, networkId: options.networkId },
+    withContractFailures(withCompatForms(buildMethodTable(), options)),
+    {
+      chain,
+      filters,
+      rules,
+      version: VERSION,
+      pow,
+      requestLog,
+      dialect: { current: 'hardhat' },
+      fork,
+      networkId: options.networkId,
+      contracts,
+      // Explained failures are printed by a node behind the HTTP server, as Hardhat's node prints them; an
+      // in-process provider's caller gets them in the error it throws (Hardhat's in-process network prints none).
+      print: (line) => {
+        if (failureLog.enabled) options.logger(line);
+      },
+    },
     {
       maxBatchSize: options.maxBatchSize,
+      clientRules,
       onInternalError: (error, method) => {
         // A bug: the stack stays on the server side, the client gets -32603.
         console.error(`chain-sim: internal error in ${method}:`, error);
@@ -147,6 +170,8 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
     dispatcher,
     stateSaver,
     fork,
+    contracts,
+    failureLog,
     close: () => {
       fork.close();
       stateSaver?.stop();

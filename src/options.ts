@@ -5,5 +5,5 @@
 export { DEFAULT_DIFFICULTY, DEFAULT_MNEMONIC } from './options/chainRows.js';
 export { POW_DEFAULT_HARDFORK, type ResolvedOptions, resolveOptions } from './options/resolve.js';
 export { type ChainSimOptions, OPTION_DECLARATIONS, OPTION_TABLE, type OptionDeclaration } from './options/table.js';
-export { OptionError } from './options/values.js';
+export { OptionError, type OptionErrorCode, UnknownOptionError } from './options/values.js';
 export { GANACHE_DETERMINISTIC_MNEMONIC, type KeyedAccount } from './options/toolParsers.js';

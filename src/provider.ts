@@ -3,7 +3,7 @@
  * with no HTTP and no JSON round trip.
  */
 import { EventEmitter } from 'node:events';
-import type { ChainSimOptions } from './options.js';
+import { type ChainSimOptions, resolveOptions } from './options.js';
 import { type SimNode, startNode } from './node.js';
 import { encodeQuantity } from './rpc/encode.js';
 import { RpcError } from './rpc/errors.js';
@@ -19,11 +19,14 @@ export interface RequestArguments {
 export class ProviderRpcError extends Error {
   readonly code: number;
   readonly data: Json | undefined;
-  constructor(code: number, message: string, data?: Json) {
+  /** A failure explained with the project's contracts, as over HTTP (docs/contracts.md); absent otherwise. */
+  readonly decoded?: Json;
+  constructor(code: number, message: string, data?: Json, decoded?: Json) {
     super(message);
     this.name = 'ProviderRpcError';
     this.code = code;
     this.data = data;
+    if (decoded !== undefined) this.decoded = decoded;
   }
 }
 
@@ -36,8 +39,12 @@ export class ChainSimProvider extends EventEmitter {
   /** Set by disconnect(): from then on request() refuses, and a second disconnect() waits for the first. */
   private disconnecting: Promise<void> | undefined;
 
+  /** @throws OptionError for an option it refuses (an unknown name, a bad value), before any chain is built. */
   constructor(options: ChainSimOptions = {}) {
     super();
+    // Checked here, synchronously, so a bad option throws at createProvider() instead of rejecting the first request;
+    // startNode resolves again, merging in what the files it reads (state, fixtures, genesis) set.
+    resolveOptions(options);
     this.node = startNode(options);
     this.connection = this.node.then((node) =>
       openConnection(node, (subscription, result) => this.emit('message', { type: 'eth_subscription', data: { subscription, result } })),
@@ -67,7 +74,7 @@ export class ChainSimProvider extends EventEmitter {
     try {
       return await dispatcher.call(args.method, args.params);
     } catch (error) {
-      if (error instanceof RpcError) throw new ProviderRpcError(error.code, error.message, error.data);
+      if (error instanceof RpcError) throw withSolidityStack(new ProviderRpcError(error.code, error.message, error.data, error.decoded));
       throw error;
     }
   }
@@ -101,13 +108,36 @@ export class ChainSimProvider extends EventEmitter {
       (result) => callback(null, { jsonrpc: '2.0', id: payload.id ?? null, result }),
       (error: unknown) => {
         const e = error instanceof ProviderRpcError ? error : new ProviderRpcError(-32603, 'internal error');
-        callback(e, { jsonrpc: '2.0', id: payload.id ?? null, error: { code: e.code, message: e.message, data: e.data } });
+        callback(e, {
+          jsonrpc: '2.0',
+          id: payload.id ?? null,
+          error: { code: e.code, message: e.message, data: e.data, ...(e.decoded === undefined ? {} : { decoded: e.decoded }) },
+        });
       },
     );
   }
 }
 
-/** An in-process EIP-1193 provider; the chain is built in the background and the first request waits for it. */
+/**
+ * An explained failure's Solidity frames on top of the error's JavaScript stack, as Hardhat's
+ * in-process network gives them: `at Token._transfer (contracts/Token.sol:63)`, innermost first.
+ */
+function withSolidityStack(error: ProviderRpcError): ProviderRpcError {
+  const frames = (error.decoded as { stack?: unknown } | undefined)?.stack;
+  if (!Array.isArray(frames) || frames.length === 0 || error.stack === undefined) return error;
+  const lines = frames.map((frame: { contract?: string; function?: string; file?: string; address?: string; line?: number }) => {
+    const where = `${frame.file ?? frame.address ?? 'unknown'}${frame.line === undefined ? '' : `:${frame.line}`}`;
+    return `    at ${frame.contract}.${frame.function} (${where})`;
+  });
+  const [head, ...rest] = error.stack.split('\n');
+  error.stack = [head, ...lines, ...rest].join('\n');
+  return error;
+}
+
+/**
+ * An in-process EIP-1193 provider; the chain is built in the background and the first request waits for it.
+ * @throws OptionError for an option it refuses (UnknownOptionError for a name that is no option).
+ */
 export function createProvider(options: ChainSimOptions = {}): ChainSimProvider {
   return new ChainSimProvider(options);
 }

@@ -15,11 +15,11 @@ import * as calls from './chain/calls.js';
 import { ChainControls } from './chain/controls.js';
 import * as sending from './chain/sending.js';
 import * as state from './chain/state.js';
-import { type BlockRef, type EngineOptions, MAX_BLOCKS_PER_MINE, senderOfRequest } from './chain/types.js';
+import { type BlockRef, type EngineOptions, MAX_BLOCKS_PER_MINE, type SendOptions, senderOfRequest } from './chain/types.js';
 import { EngineError } from './util/errors.js';
 import type { AccessListOutcome, CallRequest } from './execution/execution.js';
-import type { MiningOutcome } from './execution/miner.js';
-import { mineMany, mineManyAhead } from './mining/mineMany.js';
+import type { MiningOutcome } from './execution/blockBuilder.js';
+import { type MiningRun, mineMany, mineManyAhead, mineOnward } from './mining/mineMany.js';
 import { type PowView, powViewOf } from './mining/powView.js';
 import { mineExecutable, pendingBuild } from './mining/producer.js';
 import type { CallOverrides } from './state/overrides.js';
@@ -30,11 +30,13 @@ import type { TestingBlock, TestingBlockRequest } from './execution/testingBlock
 import * as history from './chain/history.js';
 
 export type { AccountReader, BlockReader, ChainSettings, ClockReader, PersistableState, PoolReader } from './chain/base.js';
-export type { ChainCore } from './chain/core.js';
+import type { ChainCore } from './chain/core.js';
+export type { ChainCore };
 export * from './chain/types.js';
 export type { MiningKind, MiningMode } from './mining/policy.js';
 export type { PowView } from './mining/powView.js';
 export { ReentryError } from './util/serial.js';
+export { BlockGoneError } from './chain/detached.js';
 
 export class Chain extends ChainControls {
   private constructor() {
@@ -68,30 +70,33 @@ export class Chain extends ChainControls {
   pendingBlock(): Promise<MinedBlock> {
     return this.run('pendingBlock', async (core) => (await pendingBuild(core, await core.executable())).block);
   }
+  // Calls at an older block than the head, traces and eth_simulateV1 pin what they need in a
+  // task and run after it, outside the queue (chain/detached.ts); a tracer they call is not
+  // part of any task.
   call(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<Uint8Array> {
-    return this.run('call', (core) => calls.call(core, request, ref, overrides));
+    return this.runDetachable('call', (core) => calls.call(core, request, ref, overrides));
   }
   createAccessList(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<AccessListOutcome> {
-    return this.run('createAccessList', (core) => calls.createAccessList(core, request, ref, overrides));
+    return this.runDetachable('createAccessList', (core) => calls.createAccessList(core, request, ref, overrides));
   }
   estimateGas(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<bigint> {
-    return this.run('estimateGas', (core) => calls.estimate(core, request, ref, overrides));
+    return this.runDetachable('estimateGas', (core) => calls.estimate(core, request, ref, overrides));
   }
   traceCall(request: CallRequest, ref: BlockRef, tracer: ExecutionTracer, overrides?: CallOverrides): Promise<TracedRun> {
-    return this.run('traceCall', (core) => calls.traceCall(core, request, ref, this.tracerAsTask(tracer), overrides));
+    return this.runDetachable('traceCall', (core) => calls.traceCall(core, request, ref, tracer, overrides));
   }
   traceCalls(requests: readonly CallRequest[], ref: BlockRef, tracerFor: (index: number) => ExecutionTracer): Promise<TracedRun[]> {
-    return this.run('traceCalls', (core) => calls.traceCalls(core, requests, ref, this.asTask(tracerFor)));
+    return this.runDetachable('traceCalls', (core) => calls.traceCalls(core, requests, ref, tracerFor));
   }
   traceTransaction(hashHex: string, tracer: ExecutionTracer): Promise<TracedRun | undefined> {
-    return this.run('traceTransaction', (core) => calls.traceTransaction(core, hashHex, this.tracerAsTask(tracer)));
+    return this.runDetachable('traceTransaction', (core) => calls.traceTransaction(core, hashHex, tracer));
   }
   traceBlock(target: BlockToTrace, tracerFor: (index: number) => ExecutionTracer): Promise<TracedTransaction[]> {
-    return this.run('traceBlock', (core) => calls.traceBlock(core, target, this.asTask(tracerFor)));
+    return this.runDetachable('traceBlock', (core) => calls.traceBlock(core, target, tracerFor));
   }
   simulate(options: SimulateOptions, ref: BlockRef): Promise<SimulatedBlock[]> {
     checkSimulateLimits(options.blocks);
-    return this.run('simulate', (core) => calls.simulate(core, options, ref));
+    return this.runDetachable('simulate', (core) => calls.simulate(core, options, ref));
   }
   /** testing_buildBlockV1: a block on the head, on a throwaway copy of the state; the chain does not change. */
   buildTestingBlock(request: TestingBlockRequest): Promise<TestingBlock> {
@@ -108,21 +113,21 @@ export class Chain extends ChainControls {
 
   // ---- transactions ----------------------------------------------------------------------
 
-  /** Decode, validate and pool a signed transaction; under automine, mine it right after answering. */
-  submitRawTransaction(raw: Uint8Array): Promise<string> {
-    return this.run('submitRawTransaction', (core) => sending.submitRawTransaction(core, raw));
+  /** Decode, validate and pool a signed transaction; under automine, mine it right after answering (or first: SendOptions). */
+  submitRawTransaction(raw: Uint8Array, options?: SendOptions): Promise<string> {
+    return this.run('submitRawTransaction', (core) => sending.submitRawTransaction(core, raw, options));
   }
   /** Build, sign with an owned key (or send as an impersonated account), and submit (eth_sendTransaction). */
-  sendTransaction(request: CallRequest): Promise<string> {
-    return this.run('sendTransaction', (core) => sending.sendFrom(core, request, false));
+  sendTransaction(request: CallRequest, options?: SendOptions): Promise<string> {
+    return this.run('sendTransaction', (core) => sending.sendFrom(core, request, options));
   }
   /** Build and submit without a signature, whoever `from` is (Anvil's eth_sendUnsignedTransaction). */
   sendUnsignedTransaction(request: CallRequest): Promise<string> {
-    return this.run('sendUnsignedTransaction', (core) => sending.sendFrom(core, request, true));
+    return this.run('sendUnsignedTransaction', (core) => sending.sendFrom(core, request, { unsigned: true }));
   }
   /** personal_sendTransaction: as eth_sendTransaction, opening a locked account with its passphrase. */
   sendWithPassphrase(request: CallRequest, passphrase: string): Promise<string> {
-    return this.run('sendWithPassphrase', (core) => sending.sendFrom(core, request, false, passphrase));
+    return this.run('sendWithPassphrase', (core) => sending.sendFrom(core, request, { passphrase }));
   }
   /** Complete and sign with an owned key, without sending (eth_signTransaction); the nonce counts the pool. */
   signTransaction(request: CallRequest, passphrase?: string): Promise<Uint8Array> {
@@ -160,7 +165,7 @@ export class Chain extends ChainControls {
     if (count > MAX_BLOCKS_PER_MINE) {
       throw new EngineError('invalidInput', `cannot mine ${count} blocks in one call: at most ${MAX_BLOCKS_PER_MINE}`);
     }
-    return this.run('mineMany', (core) => mineMany(core, count, interval, timestamp));
+    return this.mineInTurns('mineMany', (core) => mineMany(core, count, interval, timestamp));
   }
 
   /** Anvil's anvil_mine with an interval: the clock jumps `interval` seconds before each block and stays ahead. */
@@ -168,7 +173,16 @@ export class Chain extends ChainControls {
     if (count > MAX_BLOCKS_PER_MINE) {
       throw new EngineError('invalidInput', `cannot mine ${count} blocks in one call: at most ${MAX_BLOCKS_PER_MINE}`);
     }
-    return this.run('mineManyAhead', (core) => mineManyAhead(core, count, interval));
+    return this.mineInTurns('mineManyAhead', (core) => mineManyAhead(core, count, interval));
+  }
+
+  /** A run of blocks, a turn of the queue at a time: tasks queued meanwhile run between turns (mineMany.ts). */
+  private async mineInTurns(what: string, first: (core: ChainCore) => Promise<MiningRun>): Promise<void> {
+    let run = await this.run(what, first);
+    while (run.left > 0n) {
+      const going = run;
+      run = await this.run(what, (core) => mineOnward(core, going));
+    }
   }
 
   setAutomine(enabled: boolean): Promise<void> {

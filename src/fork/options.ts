@@ -7,6 +7,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS, type UpstreamLimits } from './upstream.js';
+import { refuseUnknownKeys } from '../options/suggest.js';
 
 /** Header list: `{ Name: value }`, Ganache's `[{ name, value }]`, or `["Name: value"]`. */
 export type ForkHeadersInput = Readonly<Record<string, string>> | ReadonlyArray<string | { name: string; value: string }>;
@@ -277,12 +278,14 @@ export function resolveFork(input: ForkOptionsInput, defaults: ForkDefaults, fai
     url = urlOf(match ? match[1] : input.fork, 'fork', fail);
     if (match) blockNumber = BigInt(match[2]!);
   } else if (typeof input.fork === 'object' && input.fork !== null) {
+    refuseUnknownKeys('fork', input.fork, ['url', 'blockNumber', 'headers', 'jsonRpcUrl']);
     url = urlOf(input.fork.url ?? input.fork.jsonRpcUrl, 'fork.url', fail);
     blockNumber = blockNumberOf(input.fork.blockNumber, 'fork.blockNumber', fail);
     headers = headersOf(input.fork.headers, 'fork.headers', fail);
   } else if (input.fork !== undefined) throw fail('fork', 'expected a URL or { url, blockNumber, headers }');
   if (input.forking !== undefined) {
     if (typeof input.forking !== 'object' || input.forking === null) throw fail('forking', 'expected { url, blockNumber, httpHeaders, enabled }');
+    refuseUnknownKeys('forking', input.forking, ['url', 'blockNumber', 'httpHeaders', 'enabled']);
     if (input.forking.enabled !== false) {
       if (url !== undefined) throw fail('forking', 'give either fork or forking, not both');
       url = urlOf(input.forking.url, 'forking.url', fail);

@@ -11,11 +11,15 @@
 import { existsSync } from 'node:fs';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import type { ForkOverlay } from '../engine/state/forkOverlay.js';
-import { encodeQuantity as hex } from '../rpc/encode.js';
-import type { Json, JsonObject } from '../rpc/json.js';
 import { ForkDiskCache } from './diskCache.js';
 import { type ForkSession, type ForkSettings, connectFork, openSession } from './session.js';
 import { Upstream, UpstreamError } from './upstream.js';
+
+/** JSON as a state file holds it (the fork layer speaks its upstream's JSON, not the RPC layer's). */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json | undefined };
+type JsonObject = { [key: string]: Json | undefined };
+
+const hex = (value: bigint): string => `0x${value.toString(16)}`;
 
 /** The fork a state file was saved on, and the overlay facts an account dump cannot hold. */
 export interface SavedFork {

@@ -9,6 +9,9 @@ import { HARDFORK_NAMES } from '../engine/rules/hardforks.js';
 import type { ForkPoint } from '../engine/blocks/forkStart.js';
 import type { ForkSchedule } from '../engine/rules/forkSchedule.js';
 import { ForkDiskCache } from './diskCache.js';
+import { hardforkOfFields } from './headerRules.js';
+import { UpstreamAnswers } from './answers.js';
+import { UpstreamHistory } from './history.js';
 import { UpstreamState } from './remoteState.js';
 import { Upstream, UpstreamError, type UpstreamLimits } from './upstream.js';
 
@@ -35,8 +38,8 @@ export interface ForkSession {
   readonly point: ForkPoint;
   readonly state: UpstreamState;
   readonly cache: ForkDiskCache | undefined;
-  /** Answers of forwarded history requests (immutable at or before the pinned block), by request. */
-  readonly answers: Map<string, unknown>;
+  /** The upstream's answers about what lies at or below the pinned block (history, older state, traces), each asked once. */
+  readonly answers: UpstreamAnswers;
   /** The pinned block as the upstream answered eth_getBlockByNumber (a --state file keeps it). */
   readonly block: Readonly<Record<string, unknown>>;
   /** Whether --hardfork chose the rules (a --state file keeps that choice). */
@@ -94,17 +97,26 @@ export function openSession(
   const header = headerOf(block, upstream);
   const hashHex = String(block.hash).toLowerCase();
   if (!/^0x[0-9a-f]{64}$/.test(hashHex)) throw new UpstreamError(`fork upstream ${upstream.masked}: block ${number} has no valid hash`);
-  const { hardfork, source, schedule } = hardforkOf(settings.hardfork, chainId, header, nodeInfo);
+  const network = knownNetworkOf(chainId, header);
+  const { hardfork, source, schedule } = hardforkOf(settings.hardfork, network, header, nodeInfo);
   const cache = settings.cacheDir === null ? undefined : new ForkDiskCache(settings.cacheDir, chainId, number, hashHex);
   const loaded = cache?.load();
   const state = new UpstreamState(upstream, `0x${number.toString(16)}`, loaded?.state);
-  const answers = loaded?.answers ?? new Map<string, unknown>();
+  // The state's upstream is the one asked: anvil_setRpcUrl moves it.
+  const answers = new UpstreamAnswers(
+    () => state.upstream,
+    loaded?.answers,
+    () => cache?.scheduleSave(state.fetched, answers.kept),
+  );
   if (cache) {
-    state.onFetched = () => cache.scheduleSave(state.fetched, answers);
+    state.onFetched = () => cache.scheduleSave(state.fetched, answers.kept);
   }
+  // The upstream's blocks follow its own rules (a known network's schedule, else their headers'), whatever --hardfork says of local ones.
+  const history = new UpstreamHistory(number, answers, { chainId, schedule: network?.schedule });
   const olderHashes = new Map<bigint, Promise<Uint8Array>>();
   const point: ForkPoint = {
     remote: state,
+    history,
     header,
     number,
     hash: bytesOf(hashHex),
@@ -143,36 +155,42 @@ export function openSession(
   };
 }
 
+/** A known network the upstream is on (its chain id, and a pinned block its schedule places): its schedule and the pinned block's fork. */
+interface KnownNetwork {
+  readonly name: string;
+  readonly hardfork: string;
+  readonly schedule: ForkSchedule;
+}
+
+function knownNetworkOf(chainId: bigint, header: HeaderData): KnownNetwork | undefined {
+  const known = KNOWN_CHAINS.get(chainId);
+  if (!known) return undefined;
+  try {
+    const common = new Common({ chain: known });
+    const hardfork = common.getHardforkBy({ blockNumber: header.number as bigint, timestamp: header.timestamp as bigint });
+    // A local chain that merely uses a known chain id (block 300 "of mainnet" in 2026) is not on that schedule.
+    if (headerAgrees(hardfork, header)) return { name: known.name, hardfork, schedule: scheduleOf(known) };
+  } catch {
+    // the same: a block the schedule cannot place
+  }
+  return undefined;
+}
+
 /** The rules at the pinned block: --hardfork, a known network's schedule, the upstream's word, or the header's fields. */
 function hardforkOf(
   given: string | undefined,
-  chainId: bigint,
+  network: KnownNetwork | undefined,
   header: HeaderData,
   nodeInfo: unknown,
 ): { hardfork: string; source: string; schedule?: ForkSchedule } {
   if (given !== undefined) return { hardfork: given, source: 'as given by --hardfork' };
-  const known = KNOWN_CHAINS.get(chainId);
-  if (known) {
-    try {
-      const common = new Common({ chain: known });
-      const hardfork = common.getHardforkBy({ blockNumber: header.number as bigint, timestamp: header.timestamp as bigint });
-      // A local chain that merely uses a known chain id (block 300 "of mainnet" in 2026) is not on that schedule.
-      if (headerAgrees(hardfork, header)) return { hardfork, source: `${known.name}'s schedule; local blocks follow it`, schedule: scheduleOf(known) };
-    } catch {
-      // the same: a block the schedule cannot place
-    }
-  }
+  if (network) return { hardfork: network.hardfork, source: `${network.name}'s schedule; local blocks follow it`, schedule: network.schedule };
   const said = (nodeInfo as { hardFork?: unknown } | undefined)?.hardFork;
   if (typeof said === 'string') {
     const name = HARDFORK_NAMES.find((fork) => fork.toLowerCase() === said.toLowerCase());
     if (name) return { hardfork: name, source: 'as the upstream reports it (anvil_nodeInfo)' };
   }
-  let hardfork = 'berlin';
-  if (header.requestsHash !== undefined) hardfork = 'prague';
-  else if (header.parentBeaconBlockRoot !== undefined) hardfork = 'cancun';
-  else if (header.withdrawalsRoot !== undefined) hardfork = 'shanghai';
-  else if (header.baseFeePerGas !== undefined) hardfork = header.difficulty === 0n ? 'paris' : 'london';
-  return { hardfork, source: 'inferred from the header fields; --hardfork overrides' };
+  return { hardfork: hardforkOfFields(header, header.difficulty === 0n), source: 'inferred from the header fields; --hardfork overrides' };
 }
 
 /** A known network's forks as the engine's schedule (forks not scheduled yet are left out). */

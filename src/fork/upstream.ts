@@ -46,8 +46,12 @@ export interface UpstreamOptions extends Partial<UpstreamLimits> {
 
 /** A failed upstream request; -32000 for the caller. */
 export class UpstreamError extends EngineError {
-  constructor(message: string) {
-    super('rejected', message);
+  constructor(
+    message: string,
+    /** The JSON-RPC error code when the upstream answered the call with an error (it refused it); undefined when no answer came. */
+    readonly upstreamCode?: number,
+  ) {
+    super('upstream', message);
     this.name = 'UpstreamError';
   }
 }
@@ -156,9 +160,9 @@ export class Upstream {
     for (let i = 0; i < calls.length; i += size) void this.send(calls.slice(i, i + size));
   }
 
-  private failure(call: Call, reason: string): UpstreamError {
+  private failure(call: Call, reason: string, upstreamCode?: number): UpstreamError {
     const key = call.key === '' ? '' : ` for ${call.key}`;
-    return new UpstreamError(`fork upstream ${this.masked}: ${call.method}${key} failed: ${reason}`);
+    return new UpstreamError(`fork upstream ${this.masked}: ${call.method}${key} failed: ${reason}`, upstreamCode);
   }
 
   private async send(calls: Call[]): Promise<void> {
@@ -201,7 +205,7 @@ export class Upstream {
       if (isObject(response.error)) {
         const { code, message } = response.error as { code?: unknown; message?: unknown };
         const reason = `upstream error ${String(code)}: ${String(message)}`;
-        if (!RATE_LIMIT_CODES.has(code as number)) return call.reject(this.failure(call, reason));
+        if (!RATE_LIMIT_CODES.has(code as number)) return call.reject(this.failure(call, reason, typeof code === 'number' ? code : 0));
         if (call.rateLimited >= this.limits.retries)
           return call.reject(this.failure(call, `rate limited (${reason}), ${call.rateLimited + 1} times (--fork-retries ${this.limits.retries})`));
         call.rateLimited++;

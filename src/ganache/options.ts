@@ -8,7 +8,8 @@
  */
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { type ChainSimOptions, GANACHE_DETERMINISTIC_MNEMONIC, OPTION_DECLARATIONS, OptionError } from '../options.js';
+import { type ChainSimOptions, GANACHE_DETERMINISTIC_MNEMONIC, OPTION_DECLARATIONS, OptionError, UnknownOptionError } from '../options.js';
+import { nearestName } from '../options/suggest.js';
 import { Mapped, type Plain, refuse, onlyDefault, bool, quantity, genesisTime, hardfork, walletAccounts, unlocked, stateFileIn } from './optionValues.js';
 
 export { GANACHE_DETERMINISTIC_MNEMONIC };
@@ -123,14 +124,14 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw new OptionError('options', 'expected an object');
   const given = input as Plain;
   for (const key of Object.keys(given)) {
-    if (!(key in KNOWN) && !LEGACY.includes(key)) throw new OptionError(key, 'not a Ganache option chain-sim knows');
+    if (!Object.hasOwn(KNOWN, key) && !LEGACY.includes(key)) throw unknownGanacheOption(key, undefined);
   }
   const group = (name: string): Plain => {
     const value = given[name];
     if (value === undefined) return {};
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new OptionError(name, 'expected an object of options');
     for (const key of Object.keys(value)) {
-      if (!KNOWN[name]!.includes(key)) throw new OptionError(`${name}.${key}`, 'not a Ganache option chain-sim knows');
+      if (!KNOWN[name]!.includes(key)) throw unknownGanacheOption(key, name);
     }
     return value as Plain;
   };
@@ -311,15 +312,49 @@ export function mapGanacheOptions(input: unknown = {}): GanacheSettings {
   onlyDefault('server.rpcEndpoint', server.rpcEndpoint, ['/'], 'the endpoint answers at /');
   if (server.chunkSize !== undefined) refuse('server.chunkSize', 'replies are not chunked');
 
-  // Ganache's defaults where they differ from chain-sim's.
-  if (!m.has('mnemonic')) m.set('mnemonic', generateMnemonic(wordlist), 'default');
-  if (!m.has('balance')) m.set('balance', '1000', 'default');
-  if (!m.has('networkId')) m.set('networkId', BigInt(Date.now()), 'default');
-  if (!m.has('gasPrice')) m.set('gasPrice', 2_000_000_000n, 'default');
-  m.set('compat', 'ganache', 'default');
-  // Ganache answers a failed send with its hash unless vmErrorsOnRPCResponse: not Hardhat's node errors.
-  m.set('hardhatNode', false, 'default');
+  for (const [key, value] of Object.entries(ganacheDefaults())) {
+    if (!m.has(key as keyof ChainSimOptions)) m.set(key as keyof ChainSimOptions, value, 'default');
+  }
   return { options: m.options as ChainSimOptions, unlockIndexes: m.unlockIndexes, sources: m.from };
+}
+
+/**
+ * Ganache's defaults where they differ from chain-sim's: a random mnemonic, 1000 ether, net_version
+ * the start time, eth_gasPrice 2 gwei, and Ganache's forms (compat 'ganache'; a failed send answers
+ * its hash unless vmErrorsOnRPCResponse, not Hardhat's node error).
+ */
+export function ganacheDefaults(): ChainSimOptions {
+  return {
+    mnemonic: generateMnemonic(wordlist),
+    balance: '1000',
+    networkId: BigInt(Date.now()),
+    gasPrice: 2_000_000_000n,
+    // Ganache's forms for every client (its client version; a failed send answers its hash unless vmErrorsOnRPCResponse).
+    compat: 'ganache',
+  };
+}
+
+/** chain-sim options given on the `ganache` command line, with Ganache's defaults for the ones not given. */
+export function withGanacheDefaults(given: ChainSimOptions): ChainSimOptions {
+  const { mnemonic, ...defaults } = ganacheDefaults();
+  // --deterministic (-d) is Ganache's mnemonic: no random one beside it.
+  return { ...defaults, ...(given.deterministic === true ? {} : { mnemonic }), ...given };
+}
+
+/**
+ * A name Ganache does not have (`key` at the top level, or in `group`), with the nearest of Ganache's
+ * names: the group's own (at the top level: the legacy names and the groups), then the nested ones
+ * (`totalAccount` at the top level: `wallet.totalAccounts`; `chain.blockTime`: `miner.blockTime`).
+ */
+function unknownGanacheOption(key: string, group: string | undefined): UnknownOptionError {
+  const nested = Object.entries(KNOWN).flatMap(([name, leaves]) => leaves.map((leaf) => [leaf, `${name}.${leaf}`] as const));
+  const candidates = [
+    ...(group === undefined
+      ? [...LEGACY, ...Object.keys(KNOWN)].map((name) => [name, name] as const)
+      : KNOWN[group]!.map((leaf) => [leaf, `${group}.${leaf}`] as const)),
+    ...nested,
+  ];
+  return new UnknownOptionError(group === undefined ? key : `${group}.${key}`, nearestName(key, candidates), 'Ganache option');
 }
 
 /** chain-sim's refusal of a value, named by the Ganache option that gave it (its flag otherwise). */

@@ -16,10 +16,10 @@ export const DEFAULT_MNEMONIC = 'test test test test test test test test test te
 export const DEFAULT_DIFFICULTY = 16n;
 
 export const CHAIN_ROWS = {
-  port: { flag: 'port', alias: 'p', cli: 'number', help: 'HTTP port (0 picks a free one)', default: 8545, parse: count('port', 0n, 65535n) },
+  port: { flag: 'port', alias: ['p', 'server.port'], cli: 'number', help: 'HTTP port (0 picks a free one)', default: 8545, parse: count('port', 0n, 65535n) },
   host: {
     flag: 'host',
-    alias: ['H', 'hostname'],
+    alias: ['H', 'hostname', 'server.host'],
     cli: 'string',
     help: 'address to listen on (short flag -H: -h is help)',
     default: '127.0.0.1',

@@ -1,6 +1,6 @@
 /** Options table, second part: the files a node starts from and saves to, its identity, logging. */
 import { FORK_ROWS } from '../fork/options.js';
-import { asGiven, bool, filePath, fixturesOf, timerSeconds } from './parsers.js';
+import { artifactsOf, asGiven, boolOrAuto, filePath, fixturesOf, timerSeconds } from './parsers.js';
 import type { Rows } from './row.js';
 
 export const FILE_ROWS = {
@@ -29,6 +29,20 @@ export const FILE_ROWS = {
     help: 'go-ethereum genesis.json: chain id, fork schedule (by block and time), genesis header and alloc',
     parse: filePath('genesis'),
   },
+  /**
+   * The project's compiler output (folders or files: a Hardhat project or its artifacts/build-info,
+   * a Foundry project or its out/, solc standard-JSON files), read when first needed to name
+   * contracts and decode their errors. Not given: the working directory's Hardhat or Foundry
+   * project, if it is one; false (`--artifacts none`): none.
+   */
+  artifacts: {
+    flag: 'artifacts',
+    cli: 'string',
+    array: true,
+    help: "the project's compiler output, to name contracts in traces and decode their errors: a Hardhat project or its artifacts/build-info, a Foundry project or its out/, solc standard-JSON files (repeatable; none: no artifacts)",
+    shown: "the working directory's Hardhat or Foundry project, if it is one",
+    parse: artifactsOf,
+  },
   /** State file: loaded at start if it exists, saved atomically on shutdown. */
   stateFile: {
     flag: 'state',
@@ -47,16 +61,18 @@ export const FILE_ROWS = {
     parse: timerSeconds('state-interval'),
   },
   /**
-   * Present as Hardhat's node (default true): web3_clientVersion starts with `HardhatNetwork/`, and
-   * under automine a send whose transaction fails answers Hardhat's error (the transaction is
-   * still mined). false: `chain-sim/...` and sends answer the hash, as go-ethereum and Anvil.
+   * Hardhat's node's forms (a `HardhatNetwork/` web3_clientVersion; under automine, eth_sendTransaction
+   * and eth_sendRawTransaction of a transaction that fails answer Hardhat's error, the transaction
+   * still mined): 'auto' (default) gives them to Hardhat's clients only (its HTTP provider's
+   * User-Agent), true to every client, false to none. chain_ names answer the hash whatever it is.
    */
   hardhatNode: {
     flag: 'hardhat-node',
     cli: 'boolean',
-    help: "present as Hardhat's node: HardhatNetwork/ client version, and a send whose transaction fails under automine answers Hardhat's error (the transaction is still mined); --no-hardhat-node: chain-sim/ version, sends answer the hash",
-    default: true,
-    parse: bool('hardhat-node'),
+    help: "give every client Hardhat's node's forms: HardhatNetwork/ client version, and eth_sendTransaction / eth_sendRawTransaction of a transaction that fails under automine answer Hardhat's error (the transaction is still mined); --no-hardhat-node: to no client, not even Hardhat's",
+    default: 'auto' as boolean | 'auto',
+    shown: "auto (Hardhat's clients only, by their User-Agent)",
+    parse: boolOrAuto('hardhat-node'),
   },
   ...FORK_ROWS,
   quiet: { flag: 'quiet', alias: ['q', 'logging.quiet', 'silent'], cli: 'boolean', help: 'print nothing but errors', default: false, parse: asGiven<boolean> },

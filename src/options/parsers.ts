@@ -27,6 +27,14 @@ export const bool =
   (value: boolean): boolean =>
     flag(option, value);
 
+/** true, false, or 'auto' (decided case by case). */
+export const boolOrAuto =
+  (option: string) =>
+  (value: boolean | 'auto'): boolean | 'auto' => {
+    if (value === 'auto' || typeof value === 'boolean') return value;
+    throw new OptionError(option, `expected true, false or "auto", got "${clip(String(value))}"`);
+  };
+
 /** Taken as given. */
 export const asGiven = <T>(value: T): T => value;
 
@@ -97,6 +105,26 @@ export function fixturesOf(value: string[]): readonly string[] {
     throw new OptionError('fixture', 'expected file paths');
   }
   return value;
+}
+
+/** Which compiler output the node reads: the given paths, or (none given) the working directory's project unless turned off. */
+export interface ArtifactsSetting {
+  readonly paths: readonly string[];
+  /** Look for a Hardhat or Foundry project in the working directory. */
+  readonly detect: boolean;
+}
+
+/** --artifacts PATH (repeatable), or `none` (false in code) for no artifacts at all, not even the working directory's. */
+export function artifactsOf(value: string | readonly string[] | false | undefined): ArtifactsSetting {
+  if (value === undefined) return { paths: [], detect: true };
+  if (value === false) return { paths: [], detect: false };
+  const list: readonly unknown[] = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [undefined];
+  if (list.some((path) => typeof path !== 'string' || path.trim() === '')) throw new OptionError('artifacts', 'expected folder or file paths, or none');
+  if (list.includes('none')) {
+    if (list.length > 1) throw new OptionError('artifacts', 'none cannot be combined with paths');
+    return { paths: [], detect: false };
+  }
+  return { paths: list as readonly string[], detect: false };
 }
 
 export const filePath =

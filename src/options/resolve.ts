@@ -2,8 +2,9 @@
  * resolveOptions: a user's options through the table's rows (each row parses its own value,
  * its default when not given), then the rules between options: the ones that conflict, and
  * the results made from several (the hardfork from --mining, the gas limit from
- * --disable-block-gas-limit, the mnemonic from --deterministic, ...). The CLI, createProvider
- * and createServer all resolve through here; startNode (startup/merge.ts) adds the files.
+ * --disable-block-gas-limit, the mnemonic from --deterministic, ...). Names that are no option
+ * are refused first (unknown.ts). The CLI, createProvider
+ * and createServer all resolve through here; startNode (startupSources.ts's mergeStartupSources) adds the files.
  */
 import { createChainCommon, HARDFORK_NAMES, isPostMerge, newestLiveHardfork } from '../engine/rules/hardforks.js';
 import { clip } from '../engine/util/clip.js';
@@ -13,6 +14,7 @@ import { GANACHE_DETERMINISTIC_MNEMONIC, jsonLines } from './toolParsers.js';
 import { DEFAULT_MNEMONIC } from './chainRows.js';
 import type { OptionRow } from './row.js';
 import { type ChainSimOptions, OPTION_TABLE, type TableOutputs } from './table.js';
+import { refuseUnknownOptions } from './unknown.js';
 
 /** The last proof-of-work hardfork: the default in pow mode. */
 export const POW_DEFAULT_HARDFORK = 'grayGlacier';
@@ -42,7 +44,9 @@ function parseRows(input: ChainSimOptions): Record<string, unknown> {
   return out;
 }
 
+/** Throws OptionError (UnknownOptionError for a name that is no option) for the first option it refuses. */
 export function resolveOptions(input: ChainSimOptions = {}): ResolvedOptions {
+  refuseUnknownOptions(input);
   const mining = input.mining ?? 'instant';
   if (mining !== 'instant' && mining !== 'pow') throw new OptionError('mining', `expected instant or pow, got "${clip(String(mining))}"`);
   const hardfork = input.hardfork ?? (mining === 'pow' ? POW_DEFAULT_HARDFORK : newestLiveHardfork());

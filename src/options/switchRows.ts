@@ -1,7 +1,7 @@
 /** Options table, third part: other tools' switches (Ganache, Hardhat, Anvil), with their spellings as aliases. */
 import { MAX_GAS_LIMIT } from './values.js';
 import { type AccountKeyInput, accountKeysOf, checkInstamine, compatOf, ganacheTime, intervalOf, unlockOf } from './toolParsers.js';
-import { bool, count, filePath, maybe, whole } from './parsers.js';
+import { bool, choice, count, filePath, maybe, whole } from './parsers.js';
 import type { Rows } from './row.js';
 
 export const SWITCH_ROWS = {
@@ -205,6 +205,8 @@ export const SWITCH_ROWS = {
     shown: '0 (both are the head)',
     parse: count('slots-in-an-epoch', 0n, 1_000_000n),
   },
+  /** How console.log prints addresses: checksummed (as Anvil and forge) or lowercase (as Hardhat; chain-sim/hardhat asks for it). Code only. */
+  consoleAddresses: { default: 'checksum', parse: choice('consoleAddresses', ['checksum', 'lowercase']) },
   /** Do not print Solidity console.log lines. */
   noConsoleLog: { flag: 'no-console-log', cli: 'boolean', help: "don't print Solidity console.log lines", default: false, parse: bool('no-console-log') },
   /**

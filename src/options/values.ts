@@ -4,14 +4,37 @@ import { clip } from '../engine/util/clip.js';
 /** The largest block gas limit (ethereumjs keeps it in an int64). */
 export const MAX_GAS_LIMIT = 2n ** 63n - 1n;
 
+/** OptionError's `code`: stable, for code that tells the kinds apart without reading the message. */
+export type OptionErrorCode = 'CHAIN_SIM_INVALID_OPTION' | 'CHAIN_SIM_UNKNOWN_OPTION';
+
+/** An option chain-sim refuses: thrown when the provider, the server or the CLI is created, before any chain is built. */
 export class OptionError extends Error {
+  /** CHAIN_SIM_INVALID_OPTION: a value refused; CHAIN_SIM_UNKNOWN_OPTION: a name not known (UnknownOptionError). */
+  readonly code: OptionErrorCode = 'CHAIN_SIM_INVALID_OPTION';
   constructor(
     /** The flag (or other tool's option) the value was given as. */
     readonly option: string,
     readonly problem: string,
+    message = `invalid value for ${option}: ${problem}`,
   ) {
-    super(`invalid value for ${option}: ${problem}`);
+    super(message);
     this.name = 'OptionError';
+  }
+}
+
+/** A name that is no option (a typo, most often), with the nearest known name when there is one near enough. */
+export class UnknownOptionError extends OptionError {
+  override readonly code: OptionErrorCode = 'CHAIN_SIM_UNKNOWN_OPTION';
+  constructor(
+    option: string,
+    /** The known name nearest to `option`; undefined when none is near. */
+    readonly suggestion: string | undefined,
+    /** What the name is not: "option", "Ganache option". */
+    kind = 'option',
+  ) {
+    const hint = suggestion === undefined ? '' : `: did you mean '${suggestion}'?`;
+    super(option, `not a known ${kind}${hint}`, `unknown ${kind} '${clip(option)}'${hint}`);
+    this.name = 'UnknownOptionError';
   }
 }
 

@@ -58,6 +58,15 @@ export const index: Decoder<number> = (value, path) => {
   return Number(result);
 };
 
+/** Seconds or counts: a QUANTITY, or a plain JSON number as Ganache and Hardhat accept. */
+export const count = (value: unknown, path: string): bigint => {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) throw invalidParams(`invalid argument ${path}: expected a non-negative integer`);
+    return BigInt(value);
+  }
+  return uint64(value, path);
+};
+
 /** The digits of DATA (an even number of them), `what` naming it in messages. */
 function dataDigits(value: unknown, path: ParamPath, what: string): string {
   const digits = hexString(value, path, what).slice(2);

@@ -1,8 +1,9 @@
 /**
- * Answer forms that differ between the tools sharing a name. chain-sim presents itself as
- * Hardhat, so shared evm_* names answer as Hardhat does; with compat 'ganache' (the
+ * Answer forms that differ between the tools sharing a name, chosen for the whole node. Shared
+ * evm_* names answer as Hardhat (and mostly Anvil) does; with compat 'ganache' (the
  * chain-sim/ganache entry point) the ones where Ganache 7 answers differently follow Ganache.
- * vmErrorsOnRPCResponse (vmErrors.ts) wraps the sending methods, whatever the compat.
+ * vmErrorsOnRPCResponse (vmErrors.ts) wraps Ganache's sending names, whatever the compat. What
+ * depends on the client asking (its client version, what a failed send answers) is clientRules.ts'.
  */
 import type { ResolvedOptions } from '../options.js';
 import { uint64 } from './codec.js';
@@ -46,12 +47,9 @@ export function withCompatForms(table: MethodTable, options: Pick<ResolvedOption
     }
   }
   if (options.vmErrorsOnRPCResponse) {
-    // Aliases share one record: wrap each record once.
-    const wrapped = new Map<RpcMethod, RpcMethod>();
-    for (const [name, method] of result) {
-      if (!SENDING_METHODS.has(method.name)) continue;
-      if (!wrapped.has(method)) wrapped.set(method, rejectingFailedSends(method));
-      result.set(name, wrapped.get(method)!);
+    for (const name of SENDING_METHODS) {
+      const method = result.get(name);
+      if (method) result.set(name, rejectingFailedSends(method));
     }
   }
   return result;

@@ -4,6 +4,7 @@
  * properties, so `__proto__` or `constructor` are just unknown methods.
  */
 import { clip } from '../engine/util/clip.js';
+import { type ClientRules, type KnownClient, type RulesChoice, rulesFor } from './clientRules.js';
 import { ErrorCode, RpcError, toRpcError } from './errors.js';
 import type { Json } from './json.js';
 import type { RpcContext } from './method.js';
@@ -19,7 +20,7 @@ export interface SuccessResponse {
 export interface ErrorResponse {
   jsonrpc: '2.0';
   id: RequestId;
-  error: { code: number; message: string; data?: Json };
+  error: { code: number; message: string; data?: Json; decoded?: Json };
 }
 export type Response = SuccessResponse | ErrorResponse;
 
@@ -29,9 +30,14 @@ export interface DispatchOptions {
   readonly onInternalError: (error: unknown, method: string) => void;
   /** Called after each call (for --verbose logging). */
   readonly onCall?: (method: string, milliseconds: number, error: RpcError | undefined) => void;
+  /** Which rules forClient gives each client (clientRules.ts); absent: each client its own tool's. */
+  readonly clientRules?: RulesChoice;
 }
 
 export class Dispatcher {
+  /** This dispatcher under other rules, made on first use: one per rules, not one per request. */
+  private readonly underRules = new Map<ClientRules, Dispatcher>();
+
   constructor(
     private readonly table: MethodTable,
     private readonly ctx: RpcContext,
@@ -41,6 +47,18 @@ export class Dispatcher {
   /** The same methods for one connection with state of its own (its subscriptions). */
   withContext(extra: Partial<RpcContext>): Dispatcher {
     return new Dispatcher(this.table, { ...this.ctx, ...extra }, this.options);
+  }
+
+  /** The same methods and state, answering under the rules `client` gets (undefined: a client that did not say who it is). */
+  forClient(client: KnownClient | undefined): Dispatcher {
+    const rules = rulesFor(this.options.clientRules ?? 'per-client', client);
+    if (rules === this.ctx.rules) return this;
+    let dispatcher = this.underRules.get(rules);
+    if (!dispatcher) {
+      dispatcher = this.withContext({ rules });
+      this.underRules.set(rules, dispatcher);
+    }
+    return dispatcher;
   }
 
   has(method: string): boolean {
@@ -117,5 +135,6 @@ export class Dispatcher {
 function errorResponse(id: RequestId, error: RpcError): ErrorResponse {
   const body: ErrorResponse['error'] = { code: error.code, message: error.message };
   if (error.data !== undefined) body.data = error.data;
+  if (error.decoded !== undefined) body.decoded = error.decoded;
   return { jsonrpc: '2.0', id, error: body };
 }

@@ -3,15 +3,16 @@ import type { BlockHeader } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Capability } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
-import type { LogRecord, MinedBlock, ReceiptRecord } from '../engine/blocks/blocks.js';
-import { effectiveGasPrice } from '../engine/execution/miner.js';
+import type { BlockRecord, LogRecord, MinedBlock, ReceiptRecord } from '../engine/blocks/blocks.js';
+import { type LogPosition, logPosition } from '../engine/logs/logQuery.js';
+import { effectiveGasPrice } from '../engine/execution/blockBuilder.js';
 import { maxFeePerGas } from '../engine/transactions/validation.js';
 import { encodeData, encodeQuantity } from './encode.js';
 import type { Json, JsonObject } from './json.js';
 
 /** Where a transaction sits, when it is mined. */
 export interface TxPosition {
-  readonly mined: MinedBlock;
+  readonly mined: BlockRecord;
   readonly index: number;
 }
 
@@ -49,7 +50,7 @@ export function formatUncle(h: BlockHeader): JsonObject {
   return { ...formatHeader(h), size: encodeQuantity(h.serialize().length), transactions: [], uncles: [] };
 }
 
-export function formatBlock(mined: MinedBlock, fullTransactions: boolean): JsonObject {
+export function formatBlock(mined: BlockRecord, fullTransactions: boolean): JsonObject {
   const { block } = mined;
   const out: JsonObject = {
     ...formatHeader(block.header, mined.hashHex),
@@ -75,7 +76,7 @@ export function formatBlock(mined: MinedBlock, fullTransactions: boolean): JsonO
  * The pending block (the next block as the pool would make it now), as go-ethereum marshals it:
  * no hash, nonce or miner, since the block is not sealed; its transactions have no block hash.
  */
-export function formatPendingBlock(mined: MinedBlock, fullTransactions: boolean): JsonObject {
+export function formatPendingBlock(mined: BlockRecord, fullTransactions: boolean): JsonObject {
   const out = formatBlock(mined, fullTransactions);
   if (fullTransactions) out.transactions = (out.transactions as JsonObject[]).map(asInPendingBlock);
   return { ...out, hash: null, nonce: null, miner: null };
@@ -139,16 +140,17 @@ function legacyChainId(tx: TypedTransaction): bigint | undefined {
   return (tx.v - 35n) / 2n;
 }
 
-export function formatLog(log: LogRecord, mined: MinedBlock, txIndex: number, removed = false): JsonObject {
+export function formatLog(log: LogRecord, position: LogPosition, removed = false): JsonObject {
   return {
     address: log.address.toString(),
     topics: log.topics.map(encodeData),
     data: encodeData(log.data),
-    blockNumber: encodeQuantity(mined.number),
-    transactionHash: encodeData(mined.block.transactions[txIndex]!.hash()),
-    transactionIndex: encodeQuantity(txIndex),
-    blockHash: mined.hashHex,
-    blockTimestamp: encodeQuantity(mined.block.header.timestamp),
+    blockNumber: encodeQuantity(position.blockNumber),
+    transactionHash: encodeData(position.transactionHash),
+    transactionIndex: encodeQuantity(position.transactionIndex),
+    blockHash: position.blockHashHex,
+    // A fork's upstream log without the block's time is answered as the upstream wrote it.
+    ...(position.blockTimestamp === undefined ? {} : { blockTimestamp: encodeQuantity(position.blockTimestamp) }),
     logIndex: encodeQuantity(log.logIndex),
     removed,
   };
@@ -157,6 +159,7 @@ export function formatLog(log: LogRecord, mined: MinedBlock, txIndex: number, re
 export function formatReceipt(mined: MinedBlock, index: number): JsonObject {
   const receipt: ReceiptRecord = mined.receipts[index]!;
   const tx = mined.block.transactions[index]!;
+  const position = logPosition(mined, index);
   const out: JsonObject = {
     type: encodeQuantity(receipt.type),
     transactionHash: encodeData(tx.hash()),
@@ -169,7 +172,7 @@ export function formatReceipt(mined: MinedBlock, index: number): JsonObject {
     gasUsed: encodeQuantity(receipt.gasUsed),
     effectiveGasPrice: encodeQuantity(receipt.effectiveGasPrice),
     contractAddress: receipt.contractAddress ? receipt.contractAddress.toString() : null,
-    logs: receipt.logs.map((log) => formatLog(log, mined, index)),
+    logs: receipt.logs.map((log) => formatLog(log, position)),
     logsBloom: encodeData(receipt.logsBloom),
   };
   if (receipt.status !== undefined) out.status = encodeQuantity(receipt.status);

@@ -13,6 +13,7 @@ import type { BlockOverrides, StateOverride } from '../engine/state/overrides.js
 import { EngineError, RevertError } from '../engine/util/errors.js';
 import { ErrorCode, RpcError } from './errors.js';
 import type { RpcContext, RpcMethod } from './method.js';
+import { ESTIMATE_DEFAULT_BLOCK } from './methods/eth/execution.js';
 import { callOverrides } from './overrides.js';
 import { LastTopLevelPc, ganacheFailure } from './vmErrors.js';
 
@@ -47,7 +48,9 @@ async function inGanacheWords(ctx: RpcContext, method: RpcMethod, params: readon
   const pc = new LastTopLevelPc();
   let exec: Parameters<typeof ganacheFailure>[0];
   try {
-    exec = (await ctx.chain.traceCall(request ?? {}, ref ?? { tag: 'latest' }, pc, callOverrides(state, block))).result.execResult;
+    // The same block the method ran at when none was named.
+    const at = ref ?? (method.name === 'chain_estimateGas' ? ESTIMATE_DEFAULT_BLOCK : { tag: 'latest' });
+    exec = (await ctx.chain.traceCall(request ?? {}, at, pc, callOverrides(state, block))).result.execResult;
   } catch {
     return undefined;
   }

@@ -6,19 +6,25 @@
  * it sits; table.ts only collects records.
  */
 import type { ForkController } from '../fork/controller.js';
+import type { ContractRegistry } from '../contracts/registry.js';
 import type { Chain } from '../engine/chain.js';
 import type { FilterManager } from '../engine/logs/filters.js';
 import type { PowSealer } from '../engine/pow/sealer.js';
+import type { ClientRules } from './clientRules.js';
 import type { Decoder } from './codec.js';
 import type { Subscriptions } from './subscriptions.js';
 import { invalidParams } from './errors.js';
+import { type ForkForwarding, forwardOnFork } from './forkForwarding.js';
 import type { Json } from './json.js';
 
 /** What a handler may use besides its decoded parameters. */
 export interface RpcContext {
   readonly chain: Chain;
   readonly filters: FilterManager;
-  readonly clientVersion: string;
+  /** The rules of the client this request comes from (clientRules.ts): which forms its answers take. */
+  readonly rules: ClientRules;
+  /** chain-sim's version (package.json), for web3_clientVersion. */
+  readonly version: string;
   /** net_version's answer when it is not the chain id (--network-id). */
   readonly networkId?: bigint;
   /** Whether each call is logged (--verbose; chain_setLoggingEnabled switches it). */
@@ -32,6 +38,10 @@ export interface RpcContext {
    * family of the last anvil_/hardhat_ method called on this node (dispatch.ts), Hardhat's before any.
    */
   readonly dialect?: { current: 'hardhat' | 'anvil' };
+  /** The project's contracts (--artifacts, chain_loadArtifacts): names and ABIs for failures and traces. */
+  readonly contracts?: ContractRegistry;
+  /** The node's console (its logger): explained failures are printed there. */
+  readonly print?: (line: string) => void;
   /** The connection's eth_subscribe state; absent over plain HTTP, which cannot push. */
   readonly subscriptions?: Subscriptions;
 }
@@ -99,6 +109,12 @@ export interface MethodNames<A extends readonly unknown[], R> {
   readonly name: string;
   readonly aliases?: readonly string[];
   readonly variants?: readonly Variant<A, R>[];
+  /**
+   * On a fork, what the upstream answers for this method under its name and aliases: state
+   * before the pinned block, traces of the upstream's blocks and transactions (forkForwarding.ts).
+   * History needs none: the engine reads the upstream's.
+   */
+  readonly forwardOnFork?: ForkForwarding<A>;
 }
 
 /**
@@ -144,8 +160,19 @@ export function defineMethod<const P extends readonly Param<unknown>[], R>(
       : // Without an answer form the handler's value is JSON (the first overload).
         async (ctx, raw) => handler(ctx, ...decode(raw)) as Promise<Json> | Json,
   });
+  const own = served(spec.name, spec.aliases, spec.answer);
+  const forwarding = spec.forwardOnFork;
   return {
-    ...served(spec.name, spec.aliases, spec.answer),
+    ...own,
+    ...(forwarding && {
+      async invoke(ctx: RpcContext, raw: readonly unknown[]): Promise<Json> {
+        if (ctx.fork?.session) {
+          const forwarded = await forwardOnFork(ctx, forwarding, decode(raw), raw, (params) => own.invoke(ctx, params));
+          if (forwarded) return forwarded.answer;
+        }
+        return own.invoke(ctx, raw);
+      },
+    }),
     variants: (spec.variants ?? []).map((v) => served(v.name, v.aliases, v.answer)),
   };
 }

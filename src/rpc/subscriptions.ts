@@ -8,6 +8,7 @@ import type { FilterManager, TakenChanges } from '../engine/logs/filters.js';
 import type { MinedBlock } from '../engine/blocks/blocks.js';
 import type { Chain } from '../engine/chain.js';
 import type { LogQuery } from '../engine/logs/logQuery.js';
+import type { KnownClient } from './clientRules.js';
 import type { Dispatcher } from './dispatch.js';
 import { encodeQuantity } from './encode.js';
 import { RpcError } from './errors.js';
@@ -152,7 +153,7 @@ export class Subscriptions {
 
   private send(id: string, kind: SubscriptionKind, changes: TakenChanges): void {
     if (changes.kind === 'logs') {
-      for (const found of changes.logs) this.notify(id, formatLog(found.log, found.mined, found.txIndex, found.removed));
+      for (const found of changes.logs) this.notify(id, formatLog(found.log, found.position, found.removed));
     } else if (kind === 'newHeads') {
       const reserved = 'reserved' in changes ? changes.reserved : [];
       const firstReserved = changes.hashes.length - reserved.length;
@@ -219,12 +220,16 @@ export interface Connection {
   readonly subscriptions: Subscriptions;
 }
 
-/** Opens a connection whose notifications go to `notify` (a WebSocket, or an in-process provider's events). */
+/**
+ * Opens a connection whose notifications go to `notify` (a WebSocket, or an in-process provider's
+ * events), answering under the rules of `client` (the one a WebSocket's upgrade request named).
+ */
 export function openConnection(
   node: { readonly chain: Chain; readonly filters: FilterManager; readonly dispatcher: Dispatcher },
   notify: NotificationSink,
   flow?: FlowControl,
+  client?: KnownClient,
 ): Connection {
   const subscriptions = new Subscriptions(node.chain, node.filters, notify, flow);
-  return { dispatcher: node.dispatcher.withContext({ subscriptions }), subscriptions };
+  return { dispatcher: node.dispatcher.forClient(client).withContext({ subscriptions }), subscriptions };
 }

@@ -1,38 +1,51 @@
 /**
- * The method table: the records of src/rpc/methods/*.ts collected, each under every name
- * it owns (its own, its aliases, its variants'). Which names a record answers to is
- * decided by the record alone, not by the file or group it sits in.
+ * The method table: the records of src/rpc/methods/ collected (its folders by namespace, eth/,
+ * debug/, trace/, ots/, txpool/, personal/, the test controls' controls/, and one file per
+ * remaining subject), each under every name it owns (its own, its aliases, its variants').
+ * Which names a record answers to is decided by the record alone, not by the file or group it
+ * sits in.
  */
 import type { MethodRecord, RpcMethod } from './method.js';
 import { invalidParams } from './errors.js';
-import { anvilMethods } from './methods/anvil.js';
+// eth_ (chain_ records with their eth_ twins)
+import { blockMethods } from './methods/eth/blocks.js';
+import { executionMethods } from './methods/eth/execution.js';
+import { feeMethods } from './methods/eth/fees.js';
+import { filterMethods } from './methods/eth/filters.js';
+import { simulateMethods } from './methods/eth/simulate.js';
+import { stateReadMethods } from './methods/eth/state.js';
+import { transactionMethods } from './methods/eth/transactions.js';
+// Other tools' namespaces
+import { blockTraceMethods } from './methods/debug/blockTraces.js';
+import { rawDataMethods } from './methods/debug/rawData.js';
+import { debugTraceMethods } from './methods/debug/tracing.js';
+import { replayTraceMethods } from './methods/trace/replays.js';
+import { transactionTraceMethods } from './methods/trace/transactions.js';
+import { otterscanMethods } from './methods/ots/otterscan.js';
+import { txpoolMethods } from './methods/txpool/content.js';
+import { personalMethods } from './methods/personal/accounts.js';
+// Test controls (chain_ records with Hardhat's, Anvil's and Ganache's names, and their only-tool methods)
+import { accountMethods } from './methods/controls/accounts.js';
+import { artifactMethods } from './methods/controls/artifacts.js';
+import { blockSettingMethods } from './methods/controls/blockSettings.js';
+import { forkMethods } from './methods/controls/fork.js';
+import { historyMethods } from './methods/controls/history.js';
+import { miningMethods } from './methods/controls/mining.js';
+import { nodeControlMethods } from './methods/controls/node.js';
+import { poolControlMethods } from './methods/controls/pool.js';
+import { setterMethods } from './methods/controls/setters.js';
+import { stateMethods } from './methods/controls/state.js';
+import { timeMethods } from './methods/controls/time.js';
+// One subject each
+import { blobMethods } from './methods/blobs.js';
 import { chainExportMethods } from './methods/chainExport.js';
 import { compilerMethods } from './methods/compilers.js';
 import { configMethods } from './methods/config.js';
-import { testingMethods } from './methods/testing.js';
-import { debugMethods } from './methods/debug.js';
-import { dropinMethods } from './methods/dropin.js';
-import { gethReadMethods } from './methods/gethReads.js';
 import { erc20Methods } from './methods/erc20.js';
-import { blockTraceMethods } from './methods/blockTraces.js';
-import { rawDataMethods } from './methods/rawData.js';
-import { blobMethods } from './methods/blobs.js';
-import { parityTraceMethods } from './methods/parityTraces.js';
-import { otterscanMethods } from './methods/otterscan.js';
-import { controlMethods } from './methods/control.js';
-import { stateMethods } from './methods/state.js';
-import { forkMethods } from './methods/fork.js';
-import { executionMethods } from './methods/execution.js';
-import { feeMethods } from './methods/fees.js';
-import { filterMethods } from './methods/filters.js';
 import { genesisMethods } from './methods/genesis.js';
 import { nodeMethods } from './methods/node.js';
-import { personalMethods } from './methods/personal.js';
-import { poolMethods } from './methods/pool.js';
 import { powMethods } from './methods/pow.js';
-import { readMethods } from './methods/reads.js';
-import { simulateMethods } from './methods/simulate.js';
-import { transactionMethods } from './methods/transactions.js';
+import { testingMethods } from './methods/testing.js';
 
 export type MethodTable = ReadonlyMap<string, RpcMethod>;
 
@@ -73,32 +86,39 @@ function rpcModules(table: ReadonlyMap<string, RpcMethod>): RpcMethod {
 }
 
 const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
-  nodeMethods,
-  personalMethods,
-  readMethods,
+  stateReadMethods,
+  blockMethods,
+  transactionMethods,
   executionMethods,
   simulateMethods,
-  transactionMethods,
   feeMethods,
-  controlMethods,
-  stateMethods,
-  genesisMethods,
-  compilerMethods,
   filterMethods,
-  powMethods,
-  chainExportMethods,
-  poolMethods,
-  debugMethods,
-  dropinMethods,
-  gethReadMethods,
-  erc20Methods,
+  debugTraceMethods,
   blockTraceMethods,
   rawDataMethods,
-  blobMethods,
-  parityTraceMethods,
+  transactionTraceMethods,
+  replayTraceMethods,
   otterscanMethods,
+  txpoolMethods,
+  personalMethods,
+  historyMethods,
+  miningMethods,
+  timeMethods,
+  setterMethods,
+  accountMethods,
+  blockSettingMethods,
+  poolControlMethods,
+  nodeControlMethods,
+  stateMethods,
   forkMethods,
-  configMethods,
+  artifactMethods,
+  nodeMethods,
+  powMethods,
+  compilerMethods,
+  erc20Methods,
+  chainExportMethods,
+  genesisMethods,
   testingMethods,
-  anvilMethods,
+  configMethods,
+  blobMethods,
 ];

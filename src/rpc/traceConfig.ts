@@ -31,6 +31,15 @@ export type TracerConfig =
   | { readonly tracer: 'noopTracer' }
   | { readonly tracer: 'muxTracer'; readonly tracers: ReadonlyArray<readonly [string, TracerConfig]> };
 
+export const DEFAULT_TRACE_CONFIG: TracerConfig = {
+  tracer: 'structLogs',
+  disableStack: false,
+  disableStorage: false,
+  enableMemory: false,
+  enableReturnData: false,
+  limit: 0,
+};
+
 export const BUILT_IN_TRACERS = ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer', 'muxTracer'] as const;
 
 /** Each built-in tracer's tracerConfig flags (muxTracer's config is a map of tracers instead). */

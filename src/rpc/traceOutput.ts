@@ -12,7 +12,7 @@ import {
   type TracedRun,
   traceTooLarge,
 } from '../engine/tracers/tracing.js';
-import { PrestateTracer, type AccountState } from '../engine/tracers/prestate.js';
+import { PrestateTracer, type PrestateAccount } from '../engine/tracers/prestate.js';
 import { MuxTracer, NoopTracer, flattenCalls, selectorCounts } from '../engine/tracers/callTree.js';
 import { encodeData, encodeQuantity } from './encode.js';
 import type { Json, JsonObject } from './json.js';
@@ -245,12 +245,12 @@ function prestateResult(tracer: PrestateTracer, diffMode: boolean): Json {
 }
 
 /** Addresses in order, as go-ethereum's JSON writes a map. */
-function formatAccounts(accounts: ReadonlyMap<string, AccountState>): JsonObject {
+function formatAccounts(accounts: ReadonlyMap<string, PrestateAccount>): JsonObject {
   const sorted = [...accounts].sort(([a], [b]) => (a < b ? -1 : 1));
   return Object.fromEntries(sorted.map(([address, account]) => [address, formatAccount(account)]));
 }
 
-function formatAccount(account: AccountState): JsonObject {
+function formatAccount(account: PrestateAccount): JsonObject {
   const out: JsonObject = {};
   if (account.balance !== undefined) out.balance = encodeQuantity(account.balance);
   if (account.code !== undefined) out.code = encodeData(account.code);

@@ -8,24 +8,30 @@
 import { bytesToHex } from '@ethereumjs/util';
 import type { Chain } from '../engine/chain.js';
 import { revertReason } from '../engine/execution/revert.js';
+import { TransactionFailedError } from '../engine/util/errors.js';
 import type { ExecutionTracer, TraceEnv } from '../engine/tracers/tracing.js';
 import { ErrorCode, RpcError } from './errors.js';
 import type { RpcMethod } from './method.js';
 
-/** The canonical names of the methods that send a transaction and answer its hash. */
-export const SENDING_METHODS: ReadonlySet<string> = new Set([
-  'chain_sendTransaction',
-  'chain_sendRawTransaction',
-  'chain_sendUnsignedTransaction',
-  'personal_sendTransaction',
-]);
+/**
+ * The names whose send answers Ganache's error: Ganache's own sending methods. chain-sim's
+ * chain_ names answer the hash whatever the options; eth_sendUnsignedTransaction is Anvil's.
+ */
+export const SENDING_METHODS: readonly string[] = ['eth_sendTransaction', 'eth_sendRawTransaction', 'personal_sendTransaction'];
 
-/** `method`, answering Ganache's error when the transaction it sent was mined and failed. */
+/**
+ * `method`, answering Ganache's error when the transaction it sent was mined and failed. An
+ * explicit vmErrorsOnRPCResponse is the node's, for every client: a send that answered Hardhat's
+ * error (a Hardhat client's) answers Ganache's instead.
+ */
 export function rejectingFailedSends(method: RpcMethod): RpcMethod {
   return {
     ...method,
     async invoke(ctx, params) {
-      const hash = await method.invoke(ctx, params);
+      const hash = await method.invoke(ctx, params).catch((error: unknown) => {
+        if (error instanceof TransactionFailedError) return error.hashHex;
+        throw error;
+      });
       if (typeof hash !== 'string') return hash;
       await ctx.chain.settling;
       await failure(ctx.chain, hash);

@@ -1,7 +1,7 @@
 // Generic tree (after macro expansion) -> IR. This is where Serpent's meaning
 // lives: operators (signed by default, as in the reference), variables,
 // control flow, storage and environment access; memory builtins and calls
-// are delegated to builtins-memory.ts and builtins-calls.ts.
+// are delegated to builtinsMemory.ts and builtinsCalls.ts.
 
 import { isAst, isToken, show, type Ast, type Node } from './ast.js';
 import { checkDepth, semanticError, type Pos } from './errors.js';
@@ -12,8 +12,8 @@ import { opcode } from './opcodes.js';
 import { own } from './own.js';
 import type { ProgramInfo } from './program.js';
 import { isStorageAccess, resolveStorage, type StorageSlot } from './storage.js';
-import { lowerArrayLiteral, lowerEcrecover, lowerMemoryBuiltin, lowerPrecompileHash, lowerReturn, lowerSha3, lowerText, sizeBytes } from './builtins-memory.js';
-import { lowerCreate, lowerLog, lowerMethodCall, lowerSend } from './builtins-calls.js';
+import { lowerArrayLiteral, lowerEcrecover, lowerMemoryBuiltin, lowerPrecompileHash, lowerReturn, lowerSha3, lowerText, sizeBytes } from './builtinsMemory.js';
+import { lowerCreate, lowerLog, lowerMethodCall, lowerSend } from './builtinsCalls.js';
 
 const RESERVED = new Set(['arr', 'str', 'chars', 'bytes', 'items', 'words', 'string']);
 

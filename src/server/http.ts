@@ -2,6 +2,7 @@
  * JSON-RPC over HTTP: `POST /` only. HTTP-level faults use http-errors (403, 404, 405,
  * 413, 415); JSON-RPC errors travel inside HTTP 200, as go-ethereum sends them.
  */
+import { LARGE_NODES, countNodes, writeLargeJson } from './jsonBody.js';
 import { type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse, createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import createHttpError, { type HttpError } from 'http-errors';
@@ -9,6 +10,7 @@ import type { Dispatcher } from '../rpc/dispatch.js';
 import { ErrorCode } from '../rpc/errors.js';
 import type { CorsPolicy } from './cors.js';
 import { type HostCheck, refuseHost } from './hostCheck.js';
+import { clientOf } from './userAgent.js';
 import { clip } from '../engine/util/clip.js';
 
 /** How long a slow or idle client may hold a socket. */
@@ -114,8 +116,11 @@ export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions
           send(res, 200, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.parse, message: 'parse error: body is not valid JSON' } }), cors);
           return;
         }
-        const response = await dispatcher.handle(body);
-        send(res, 200, response === undefined ? '' : JSON.stringify(response), cors);
+        // Each request is answered under the rules of the client that sent it (rpc/clientRules.ts).
+        const response = await dispatcher.forClient(clientOf(req.headers)).handle(body);
+        // A large answer (a long trace) is written a slice at a time, letting other clients in.
+        if (response !== undefined && countNodes(response, LARGE_NODES) >= LARGE_NODES) await writeLargeJson(res, response, cors);
+        else send(res, 200, response === undefined ? '' : JSON.stringify(response), cors);
         options.afterAnswer?.();
       } catch (error) {
         // A client that went away (timeout, abort) has nobody left to answer.

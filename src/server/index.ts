@@ -25,7 +25,10 @@ export class ChainSimServer {
   constructor(
     readonly node: SimNode,
     private readonly timeouts: Partial<HttpTimeouts> & { readonly subscriberStallMs?: number } = {},
-  ) {}
+  ) {
+    // As Hardhat's node: failed calls and sends are printed with their Solidity stack (docs/contracts.md).
+    node.failureLog.enabled = true;
+  }
 
   async listen(port = this.node.options.port, host = this.node.options.host): Promise<ListeningInfo> {
     if (this.http) throw new Error('server is already listening');
@@ -78,7 +81,11 @@ export class ChainSimServer {
   }
 }
 
-/** Build the chain and return a server ready to listen (call listen() to open the port). */
+/**
+ * Build the chain and return a server ready to listen (call listen() to open the port). Rejects
+ * with OptionError for an option it refuses (startNode resolves the options before it builds the
+ * chain or reads a file).
+ */
 export async function createServer(options: ChainSimOptions = {}): Promise<ChainSimServer> {
   return new ChainSimServer(await startNode(options));
 }

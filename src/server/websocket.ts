@@ -9,9 +9,11 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SimNode } from '../node.js';
+import type { KnownClient } from '../rpc/clientRules.js';
 import { ErrorCode } from '../rpc/errors.js';
 import { type FlowControl, HIGH_WATER_BYTES, openConnection } from '../rpc/subscriptions.js';
 import { type HostCheck, refuseHost } from './hostCheck.js';
+import { clientOf } from './userAgent.js';
 
 /** What a connection needs of the node. */
 type NodeParts = Pick<SimNode, 'chain' | 'filters' | 'dispatcher'>;
@@ -45,12 +47,14 @@ export function serveWebSocket(http: Server, node: NodeParts, options: WebSocket
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    server.handleUpgrade(req, socket, head, (ws) => connect(ws, socket, node, options.stallMs));
+    // A connection keeps the rules of the client its upgrade request named.
+    const client = clientOf(req.headers);
+    server.handleUpgrade(req, socket, head, (ws) => connect(ws, socket, node, options.stallMs, client));
   });
   return server;
 }
 
-function connect(ws: WebSocket, socket: Duplex, node: NodeParts, stallMs: number | undefined): void {
+function connect(ws: WebSocket, socket: Duplex, node: NodeParts, stallMs: number | undefined, client: KnownClient | undefined): void {
   const send = (message: unknown): void => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
   };
@@ -100,6 +104,7 @@ function connect(ws: WebSocket, socket: Duplex, node: NodeParts, stallMs: number
       ws.send(`{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${subscription}","result":${json}}}`);
     },
     flow,
+    client,
   );
   // A client that sends requests but reads no answers: stop reading its requests until it has read.
   const answer = (response: unknown): void => {

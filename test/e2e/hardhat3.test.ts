@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -23,12 +23,17 @@ function mochaCounts(output: string): { passing: number; failing: number; pendin
   return { passing: count('passing'), failing: count('failing'), pending: count('pending') };
 }
 
-/** The project's `it(...)` calls, so that a test lost on the way (not loaded, not run) fails this one. */
-function declaredTests(): number {
-  const dir = join(PROJECT, 'test');
-  return readdirSync(dir)
-    .filter((file) => file.endsWith('.ts'))
-    .reduce((sum, file) => sum + (readFileSync(join(dir, file), 'utf8').match(/^\s*it\(/gm)?.length ?? 0), 0);
+/** The `it(...)` calls of the project's test folders, so that a test lost on the way (not loaded, not run) fails this one. */
+function declaredTests(...folders: string[]): number {
+  return folders.reduce((sum, folder) => {
+    const dir = join(PROJECT, folder);
+    return (
+      sum +
+      readdirSync(dir)
+        .filter((file) => file.endsWith('.ts'))
+        .reduce((count, file) => count + (readFileSync(join(dir, file), 'utf8').match(/^\s*it\(/gm)?.length ?? 0), 0)
+    );
+  }, 0);
 }
 
 /** Run `command` in the Hardhat 3 project to completion, stdout and stderr together. */
@@ -79,10 +84,60 @@ describe('Hardhat 3 over HTTP against chain-sim', function () {
       HARDHAT_OUT: out,
     });
     const counts = mochaCounts(result.output);
-    const declared = declaredTests();
+    const declared = declaredTests('test');
     expect(declared, 'it() calls in test/e2e/hardhat3-project/test').to.be.greaterThan(0);
     expect(result.output, 'compiled offline with solc-js').to.match(/Compiled 1 Solidity file with solc 0\.8\.30/);
     expect(counts, result.output).to.deep.equal({ passing: declared, failing: 0, pending: 0 });
     expect(result.code, result.output).to.equal(0);
+  });
+});
+
+/**
+ * The same project with chain-sim serving Hardhat 3's simulated networks in process
+ * (hardhat.chain-sim.config.ts: chainSim first in `plugins`): `hardhat test mocha` without
+ * --network runs on the `default` network, each connection a chain-sim chain of its own
+ * (test-in-process/connections.ts), and Lock.ts's tests pass there as they do over HTTP.
+ */
+describe('Hardhat 3 in process: chain-sim/hardhat serves the simulated networks', function () {
+  this.timeout(180_000);
+  let stamp: InstallStamp;
+  let out: string | undefined;
+  const mocha = (env: NodeJS.ProcessEnv = {}) =>
+    run(
+      resolve(PROJECT, stamp.node),
+      ['node_modules/hardhat/dist/src/cli.js', 'test', 'mocha', '--config', 'hardhat.chain-sim.config.ts', 'test/Lock.ts', 'test-in-process/connections.ts'],
+      { HARDHAT_OUT: out, ...env },
+    );
+
+  before(async function () {
+    const check = await runNode([INSTALL, '--check'], { cwd: ROOT });
+    if (check.code !== 0) {
+      console.warn('      skipping: the Hardhat 3 example project is not installed or out of date (see above).');
+      this.skip();
+    }
+    stamp = JSON.parse(readFileSync(join(PROJECT, 'node_modules/.chain-sim-install.json'), 'utf8')) as InstallStamp;
+    // As scripts/install-hardhat3.mjs links it: this checkout as the project's chain-sim.
+    const link = join(PROJECT, 'node_modules/chain-sim');
+    if (!existsSync(link)) symlinkSync('../../../..', link, 'dir');
+    out = mkdtempSync(join(tmpdir(), 'chain-sim-hardhat3-inproc-'));
+  });
+  after(() => {
+    if (out) rmSync(out, { recursive: true, force: true });
+  });
+
+  it('runs the Mocha tests on chain-sim in process, a chain per connection, and all pass', async () => {
+    const result = await mocha();
+    const counts = mochaCounts(result.output);
+    const declared = declaredTests('test', 'test-in-process');
+    expect(result.output).to.contain('Hardhat 3 simulated networks on chain-sim, in process');
+    expect(counts, result.output).to.deep.equal({ passing: declared, failing: 0, pending: 0 });
+    expect(result.code, result.output).to.equal(0);
+  });
+
+  it('refuses, when the config loads, to come after the plugins that extend connections', async () => {
+    const result = await mocha({ CHAIN_SIM_LAST: '1' });
+    expect(result.code).to.not.equal(0);
+    expect(result.output).to.contain('chainSim must come first in plugins (it comes after hardhat-ethers');
+    expect(mochaCounts(result.output).passing).to.equal(0);
   });
 });

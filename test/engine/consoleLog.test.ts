@@ -56,6 +56,15 @@ describe('engine/consoleLog', () => {
     expect(await formatConsoleCall(calldata)).to.equal('x has 5');
   });
 
+  it('prints addresses checksummed by default, or in lowercase as Hardhat prints them', () => {
+    const calldata = getBytes(
+      id('log(string,address)').slice(0, 10) +
+        AbiCoder.defaultAbiCoder().encode(['string', 'address'], ['to', '0x5fbdb2315678afecb367f032d93f642f64180aa3']).slice(2),
+    );
+    expect(formatConsoleCall(calldata)).to.equal('to 0x5FbDB2315678afecb367f032d93F642f64180aa3');
+    expect(formatConsoleCall(calldata, 'lowercase')).to.equal('to 0x5fbdb2315678afecb367f032d93f642f64180aa3');
+  });
+
   it('ignores calldata that is no console.sol payload', async () => {
     expect(await formatConsoleCall(new Uint8Array([1, 2]))).to.equal(undefined);
     expect(await formatConsoleCall(getBytes(id('transfer(address,uint256)').slice(0, 10)))).to.equal(undefined);

@@ -18,9 +18,17 @@ const log = (address = X, topics: Uint8Array[] = [A, B], logIndex = 0): LogRecor
 const matches = (criteria: Partial<LogCriteria>, record: LogRecord = log()) => new LogMatcher({ addresses: [], topics: [], ...criteria }).matches(record);
 
 /** A block with just what log matching reads: the header bloom and the receipts. */
+const TX_HASH = new Uint8Array(32).fill(0x77);
+
 function fakeBlock(logs: LogRecord[], bloom = bloomOf(logs)): MinedBlock {
   const receipt = { logs } as Partial<ReceiptRecord> as ReceiptRecord;
-  return { block: { header: { logsBloom: bloom } }, senders: [X], receipts: [receipt] } as unknown as MinedBlock;
+  return {
+    number: 7n,
+    hashHex: `0x${'ab'.repeat(32)}`,
+    block: { header: { logsBloom: bloom, timestamp: 9n }, transactions: [{ hash: () => TX_HASH }] },
+    senders: [X],
+    receipts: [receipt],
+  } as unknown as MinedBlock;
 }
 
 function bloomOf(logs: LogRecord[]): Uint8Array {
@@ -127,7 +135,14 @@ describe('logs bloom', () => {
     const block = fakeBlock(logs);
     const found = new LogMatcher({ addresses: [X], topics: [] }).blockLogs(block, true);
     expect(found.map((f) => f.log.logIndex)).to.deep.equal([0, 2]);
-    expect(found.every((f) => f.txIndex === 0 && f.removed && f.mined === block)).to.equal(true);
+    expect(found.every((f) => f.removed && f.position === found[0]!.position)).to.equal(true);
+    expect(found[0]!.position).to.deep.equal({
+      blockNumber: 7n,
+      blockHashHex: `0x${'ab'.repeat(32)}`,
+      blockTimestamp: 9n,
+      transactionHash: TX_HASH,
+      transactionIndex: 0,
+    });
   });
 
   it('matches mixed-case input: criteria bytes are compared, not their spelling', () => {

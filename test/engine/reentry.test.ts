@@ -29,7 +29,7 @@ describe("the chain's queue refuses re-entry instead of hanging", () => {
     expect((await within(chain.getBalance(FIRST, LATEST))) > 0n).to.equal(true);
   });
 
-  it('a callback a task calls after its first await (a tracer) is refused too', async () => {
+  it('a tracer runs outside the queue (work on the past is detached): a queued call it makes runs, neither refused nor hung', async () => {
     const { provider, rpc } = newNode();
     const { chain } = await provider.ready();
     const hash = await rpc<string>('eth_sendRawTransaction', [await signed(0, { to: ADDRESSES[1], nonce: 0, value: 1 })]);
@@ -42,12 +42,7 @@ describe("the chain's queue refuses re-entry instead of hanging", () => {
     };
     await within(chain.traceTransaction(hash, tracer));
     expect(inner).to.not.equal(undefined);
-    const error = await inner!.then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).to.be.instanceOf(ReentryError);
-    expect((error as Error).message).to.match(/getBalance/);
+    expect((await within(inner!)) > 0n).to.equal(true);
   });
 
   it('an event listener a task triggers is not part of the task: its queued calls run after it', async () => {

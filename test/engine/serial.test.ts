@@ -4,7 +4,24 @@ import { newNode, signed } from '../helpers/chain.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Keep the CPU busy for `ms` without yielding. */
+const busy = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+};
+
 describe('the chain queue', () => {
+  it('a long line of short synchronous tasks lets the event loop turn: a timer set after them fires before the last one', async () => {
+    const queue = new SerialQueue();
+    let done = 0;
+    const tasks = Array.from({ length: 400 }, () => queue.run(() => void (busy(0.1), done++)));
+    const seenAt = await new Promise<number>((resolve) => setTimeout(() => resolve(done), 0));
+    await Promise.all(tasks);
+    // 40 ms of work, cut into slices of a few ms: the timer ran in between.
+    expect(seenAt).to.be.greaterThan(0);
+    expect(seenAt).to.be.lessThan(400);
+  });
+
   it('runs tasks one at a time in arrival order; a failure rejects its caller only', async () => {
     const queue = new SerialQueue();
     const log: string[] = [];

@@ -60,4 +60,33 @@ describe('engine/trieDb', () => {
     db.rewind(mark);
     expect(await has(copy, rope)).to.equal(false);
   });
+
+  it("a lease defers a rewind's deletions until the last lease ends; a deferred node written again stays", async () => {
+    const db = new TrieNodeDB();
+    const mark = db.mark();
+    await db.put('aa', value(1));
+    await db.put('bb', value(2));
+    const first = db.lease();
+    const second = db.lease();
+    db.rewind(mark);
+    // Readers still see every node; the rewind's nodes wait.
+    expect([await has(db, 'aa'), await has(db, 'bb'), db.deferredSize]).to.deep.equal([true, true, 2]);
+    await db.put('bb', value(2)); // needed again (content-addressed): not deleted, and logged as new
+    first();
+    first(); // a second call does nothing
+    expect(db.deferredSize).to.equal(1);
+    second();
+    expect([await has(db, 'aa'), await has(db, 'bb'), db.deferredSize]).to.deep.equal([false, true, 0]);
+    db.rewind(mark); // bb was first written (again) after the mark
+    expect(db.size).to.equal(0);
+  });
+
+  it('without a lease a rewind deletes at once, as before', async () => {
+    const db = new TrieNodeDB();
+    const mark = db.mark();
+    await db.put('aa', value(1));
+    db.lease()();
+    db.rewind(mark);
+    expect([await has(db, 'aa'), db.deferredSize]).to.deep.equal([false, 0]);
+  });
 });

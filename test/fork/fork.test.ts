@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type ChainSimOptions, type ChainSimProvider, createProvider } from '../../src/index.js';
+import { type ChainSimOptions, type ChainSimProvider, createProvider, OptionError } from '../../src/index.js';
 import type { SimNode } from '../../src/node.js';
 import { expectRpcError } from '../helpers/chain.js';
 import { counter, holder, HOLDERS, ledger, stateCalls, token, upstreamForSuite } from './upstream.js';
@@ -332,8 +332,8 @@ describe('forking a chain-sim upstream', function () {
     } finally {
       await provider.disconnect();
     }
-    const bad = forkNode({ fork: 'ftp://example.invalid' });
-    await expectRpcError(bad.rpc('eth_chainId'), -32603).catch((error: Error) => expect(error.message).to.match(/only http and https/));
+    // A bad option throws when the provider is created; an upstream without the block fails when the fork connects.
+    expect(() => forkNode({ fork: 'ftp://example.invalid' })).to.throw(OptionError, /invalid value for fork: only http and https upstreams/);
     const late = createProvider({ quiet: true, forkCache: false, fork: up().url, forkBlockNumber: (up().head + 100n).toString() });
     let message = '';
     await late.request({ method: 'eth_chainId' }).catch((error: Error) => (message = error.message));

@@ -245,7 +245,6 @@ describe('chain-sim/ganache options', () => {
       blockTime: 0,
       quiet: true,
       compat: 'ganache',
-      hardhatNode: false,
     };
     expect(nested).to.deep.equal(expected);
     expect(legacy).to.deep.equal(expected);
@@ -270,8 +269,8 @@ describe('chain-sim/ganache options', () => {
       [{ database: { db: {} } }, /database\.db: not supported/],
       [{ server: { ws: false } }, /server\.ws: not supported/],
       [{ fork: { network: 'mainnet' } }, /fork\.network: not supported/],
-      [{ chain: { chainID: 5 } }, /chain\.chainID: not a Ganache option/],
-      [{ nmemonic: 'x' }, /nmemonic: not a Ganache option/],
+      [{ chain: { chainID: 5 } }, /unknown Ganache option 'chain\.chainID': did you mean 'chain\.chainId'\?/],
+      [{ nmemonic: 'x' }, /unknown Ganache option 'nmemonic': did you mean 'mnemonic'\?/],
       [{ wallet: { totalAccounts: 2 }, total_accounts: 3 }, /total_accounts: conflicts with wallet\.totalAccounts/],
       [{ chain: { vmErrorsOnRPCResponse: 'yes' } }, /chain\.vmErrorsOnRPCResponse: expected true or false/],
       [{ miner: { instamine: 'lazy' } }, /miner\.instamine: expected "eager" or "strict"/],

@@ -58,7 +58,7 @@ export async function signed(keyIndex: number, tx: TransactionRequest): Promise<
 
 /**
  * The hash a send answers, or for a transaction that failed under automine the hash carried by the
- * error (chain-sim answers such a send as Hardhat's node does: the transaction is mined all the same).
+ * error of a node giving Hardhat's forms (hardhatNode: true): the transaction is mined all the same.
  */
 export async function sentHash(sending: Promise<unknown>): Promise<string> {
   try {

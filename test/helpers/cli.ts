@@ -12,9 +12,21 @@ export interface RunningCli {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** The `ganache` command of the Ganache drop-in (chain-sim-ganache links it; chain-sim's own bin map does not). */
+export const GANACHE_BIN = fileURLToPath(new URL('../../../bin/ganache.js', import.meta.url));
+
+/**
+ * `listening` finds the address in the output: chain-sim's `Listening on URL` by default, Ganache's
+ * `RPC Listening on HOST:PORT` for the `ganache` command.
+ */
 export function startCli(
   args: string[],
-  { command = process.execPath, prefix = [BIN], cwd = ROOT }: { command?: string; prefix?: string[]; cwd?: string } = {},
+  {
+    command = process.execPath,
+    prefix = [BIN],
+    cwd = ROOT,
+    listening = /Listening on (http:\/\/\S+)/,
+  }: { command?: string; prefix?: string[]; cwd?: string; listening?: RegExp } = {},
 ): Promise<RunningCli> {
   // Its own process group, so stopping it also stops what a wrapper (npx) started.
   const child = spawn(command, [...prefix, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -35,13 +47,13 @@ export function startCli(
       reject(new Error(`CLI did not start within 20 s:\n${output}`));
     }, 20_000);
     const onData = () => {
-      const match = /Listening on (http:\/\/\S+)/.exec(output);
+      const match = listening.exec(output);
       if (!match) return;
       clearTimeout(timer);
       child.stdout!.off('data', onData);
       resolve({
         child,
-        url: match[1]!,
+        url: match[1]!.startsWith('http') ? match[1]! : `http://${match[1]}`,
         output: () => output,
         stop: async (signal = 'SIGTERM') => {
           signalGroup(signal);

@@ -59,7 +59,7 @@ describe('RLP chain export and --import', function () {
   });
 
   it('a block of 300 transactions (logs, reverts, several senders and types) has the roots an importer recomputes', async () => {
-    // The block builder's roots and its set-aside transaction list (miner.ts) against
+    // The block builder's roots and its set-aside transaction list (blockBuilder.ts) against
     // @ethereumjs/block's transaction trie and runBlock's receipts and state roots.
     const source = newNode(SAME_GENESIS);
     const token = await deploy(source.rpc, 'Token', ['Token', 'TKN', 1000n], 0);

@@ -291,7 +291,7 @@ describe('transactions through the provider', () => {
     expect((await rpc<string[]>('eth_accounts'))[0]).to.equal(ADDRESSES[0]);
     expect(await rpc('chain_coinbase')).to.equal(`0x${'00'.repeat(20)}`);
     expect(await rpc('web3_sha3', ['0x68656c6c6f'])).to.equal(keccak256('0x68656c6c6f'));
-    expect(await rpc<string>('web3_clientVersion')).to.match(/^HardhatNetwork\/chain-sim\/v/);
+    expect(await rpc<string>('web3_clientVersion')).to.match(/^chain-sim\/v\d+\.\d+\.\d+\/[a-z0-9]+-[a-z0-9]+\/node\d+\./);
     expect(BigInt(await rpc<string>('eth_gasPrice')) > 0n).to.equal(true);
     const history = await rpc<{ baseFeePerGas: string[]; reward: string[][] }>('eth_feeHistory', ['0x1', 'latest', [50]]);
     expect(history.baseFeePerGas).to.have.length(2);

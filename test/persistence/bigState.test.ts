@@ -204,6 +204,28 @@ describe('persistence: states of any size', function () {
     expect(await readFile(file, 'utf8')).to.equal(before);
   });
 
+  it('counts a state as reverted away while a reader outside the queue keeps its nodes (a lease)', async () => {
+    const node = await start(file);
+    const rpc = rpcOf(node);
+    const contract = addressOf(0xc0de);
+    const snapshot = await rpc<string>('evm_snapshot');
+    await rpc('hardhat_setCode', [contract, hex(randomBytes(3_000_000))]);
+    // As a trace running outside the queue holds one: the revert's nodes wait until it ends.
+    const release = await node.chain.inspect((core) => core.trieNodes.lease());
+    const saver = new StateSaver(node.chain, file, 0, (error) => expect.fail(String(error)), undefined, {
+      afterCapture: async (attempt) => {
+        if (attempt === 1) expect(await rpc('evm_revert', [snapshot])).to.equal(true);
+      },
+    });
+    try {
+      expect((await saver.save()).attempts).to.equal(2);
+    } finally {
+      release();
+    }
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { alloc: Record<string, unknown> };
+    expect(saved.alloc[contract], 'the code set after the snapshot').to.equal(undefined);
+  });
+
   it(`refuses a dump past ${MAX_DUMP_BYTES} bytes of JSON with -32000, naming the limit and --state`, async () => {
     const node = await start();
     const rpc = rpcOf(node);

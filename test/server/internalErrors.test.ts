@@ -50,7 +50,7 @@ describe('server: internal errors', function () {
     node = await startNode({ quiet: true });
     dispatcher = new Dispatcher(
       buildMethodTable([testMethods]),
-      { chain: node.chain, filters: node.filters, clientVersion: 'test', requestLog: { enabled: false } },
+      { chain: node.chain, filters: node.filters, rules: 'plain', version: 'test', requestLog: { enabled: false } },
       { maxBatchSize: 100, onInternalError: (error, method) => reported.push({ error, method }) },
     );
   });

@@ -122,7 +122,7 @@ describe('server: slow and abandoned clients', function () {
     });
     const dispatcher = new Dispatcher(
       buildMethodTable([[slow]]),
-      { chain: node.chain, filters: node.filters, clientVersion: 'test', requestLog: { enabled: false } },
+      { chain: node.chain, filters: node.filters, rules: 'plain', version: 'test', requestLog: { enabled: false } },
       { maxBatchSize: 10, onInternalError: () => {} },
     );
     const slowServer = createRpcHttpServer(dispatcher, { maxBodyBytes: 1024, hostCheck: () => true, cors: () => ({}), timeouts: TIMEOUTS });

@@ -12,8 +12,9 @@ async function rpcOver(
   url: string,
   method: string,
   params: unknown[] = [],
+  headers: Record<string, string> = {},
 ): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }> {
-  const response = await postJson(url, { jsonrpc: '2.0', id: 1, method, params });
+  const response = await postJson(url, { jsonrpc: '2.0', id: 1, method, params }, headers);
   return JSON.parse(response.body) as { result?: unknown; error?: { code: number; message: string } };
 }
 
@@ -267,8 +268,11 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     const plain = (await rpcOver(cli.url, 'eth_getBlockByNumber', ['0x0', false])).result as { gasLimit: string };
     expect(plain.gasLimit).to.equal('0x1c9c380');
     expect(await blocks(cli.url)).to.equal(4);
+    // Mined and failed: the hash, and to Hardhat's HTTP provider Hardhat's error.
     const refused = await rpcOver(cli.url, 'eth_sendTransaction', [{ from, data: '0x6160016000f3', gas: '0x1000000' }]);
-    expect(refused.error?.message).to.equal('Error: Transaction reverted: trying to deploy a contract whose code is too large');
+    expect(((await rpcOver(cli.url, 'eth_getTransactionReceipt', [refused.result])).result as { status: string }).status).to.equal('0x0');
+    const toHardhat = await rpcOver(cli.url, 'eth_sendTransaction', [{ from, data: '0x6160016000f3', gas: '0x1000000' }], { 'user-agent': 'hardhat 2.29.1' });
+    expect(toHardhat.error?.message).to.equal('Error: Transaction reverted: trying to deploy a contract whose code is too large');
     await logView(cli.url);
     expect(cli.output()).to.contain('view call, count 0');
   });

@@ -57,9 +57,10 @@ describe('options table', () => {
       fixtures: [],
       importFile: undefined,
       genesis: undefined,
+      artifacts: { paths: [], detect: true },
       stateFile: undefined,
       stateInterval: 0,
-      hardhatNode: true,
+      hardhatNode: 'auto',
       networkId: undefined,
       vmErrorsOnRPCResponse: false,
       compat: undefined,
@@ -78,6 +79,7 @@ describe('options table', () => {
       accountsOut: undefined,
       slotsInAnEpoch: 0,
       genesisNumber: 0n,
+      consoleAddresses: 'checksum',
       noConsoleLog: false,
       noCreate2Deployer: false,
       printTraces: false,
@@ -118,6 +120,15 @@ describe('options table', () => {
     expect((await parseCommandLine(['--no-mining'])).options).to.deep.equal({ noMining: true });
     expect((await parseCommandLine(['--no-exit-with-launcher'])).exitWithLauncher).to.equal(false);
     expect((await parseCommandLine([])).exitWithLauncher).to.equal(true);
+  });
+
+  it('hardhatNode is true, false or auto (each client its own), and names itself when wrong', async () => {
+    expect((await parseCommandLine(['--hardhat-node'])).options).to.deep.equal({ hardhatNode: true });
+    expect((await parseCommandLine([])).options).to.deep.equal({});
+    expect(resolveOptions({}).hardhatNode).to.equal('auto');
+    expect(resolveOptions({ hardhatNode: 'auto' }).hardhatNode).to.equal('auto');
+    expect(resolveOptions({ hardhatNode: false }).hardhatNode).to.equal(false);
+    expect(() => resolveOptions({ hardhatNode: 'yes' as never })).to.throw('invalid value for hardhat-node: expected true, false or "auto", got "yes"');
   });
 
   it('the rules between options name the flags (resolve.ts)', () => {

@@ -124,6 +124,25 @@ describe('start-up switches (createProvider)', function () {
     }
   });
 
+  it("allowSameTimestamp: evm_setNextBlockTimestamp and evm_mine take the head's own timestamp (as Hardhat's)", async () => {
+    const headTime = async (rpc: ReturnType<typeof node>['rpc']) =>
+      Number((await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false])).timestamp);
+    const { rpc } = node({ allowSameTimestamp: true });
+    await rpc('evm_mine');
+    const head = await headTime(rpc);
+    await rpc('evm_setNextBlockTimestamp', [head]);
+    await rpc('evm_mine');
+    await rpc('evm_mine', [head]);
+    expect([Number(await rpc('eth_blockNumber')), await headTime(rpc)]).to.deep.equal([3, head]);
+
+    const { rpc: strict } = node({});
+    await strict('evm_mine');
+    const last = await headTime(strict);
+    const refused = new RegExp(`timestamp ${last} is not after the latest block's timestamp ${last}`);
+    await expectRpcError(strict('evm_setNextBlockTimestamp', [last]), -32602, refused);
+    await expectRpcError(strict('evm_mine', [last]), -32602, refused);
+  });
+
   it('timestamp: the genesis block has it and later blocks continue from it', async () => {
     const { rpc } = node({ timestamp: 1_600_000_000 });
     expect((await rpc<{ timestamp: string }>('eth_getBlockByNumber', ['0x0', false])).timestamp).to.equal('0x5f5e1000');

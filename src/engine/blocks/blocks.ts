@@ -4,6 +4,7 @@ import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { Address } from '@ethereumjs/util';
 import { toHex } from '../util/hex.js';
 import { RangeBlock, type ReservedBlocks } from './emptyRanges.js';
+import type { RemoteHistory } from './remoteHistory.js';
 
 export interface LogRecord {
   readonly address: Address;
@@ -30,15 +31,22 @@ export interface ReceiptRecord {
   readonly blobGasPrice: bigint | undefined;
 }
 
-/** A block as the node keeps it: the block, who sent each transaction, and its receipts. */
-export interface MinedBlock {
+/**
+ * A block as reads of history see it: the block and who sent each transaction. Its receipts
+ * are read apart (`BlockStore.withReceipts`): a fork's upstream sends them only when asked.
+ */
+export interface BlockRecord {
   readonly block: Block;
   readonly hash: Uint8Array;
   readonly hashHex: string;
   readonly number: bigint;
   readonly senders: readonly Address[];
-  readonly receipts: readonly ReceiptRecord[];
   readonly totalDifficulty: bigint;
+}
+
+/** A block as the node keeps it: the block, who sent each transaction, and its receipts. */
+export interface MinedBlock extends BlockRecord {
+  readonly receipts: readonly ReceiptRecord[];
   /**
    * The state its transactions ran on, for blocks mined here: state setters between blocks
    * (chain_setBalance and the like) change it without a block, so it may differ from the
@@ -68,9 +76,14 @@ export interface RunSegment {
 /** A stretch of the chain as a save writes it: one block, or a run of empty ones. */
 export type ChainSegment = MinedBlock | RunSegment;
 
-export interface TransactionLocation {
-  readonly mined: MinedBlock;
+export interface TransactionLocation<B extends BlockRecord = MinedBlock> {
+  readonly mined: B;
   readonly index: number;
+}
+
+/** Whether a block of history came with its receipts (the store's own blocks do). */
+export function hasReceipts(block: BlockRecord): block is MinedBlock {
+  return 'receipts' in block;
 }
 
 /**
@@ -100,11 +113,17 @@ export class BlockStore {
   private length = 0;
   /**
    * The first block's number: 0, or a forked chain's pinned upstream block (fork/): the
-   * blocks before it are the upstream's, answered from there.
+   * blocks before it are the upstream's, read through `history`.
    */
   private base = 0;
   /** With a fork: the hashes of the upstream's blocks before `base`, for BLOCKHASH. */
   olderHash: ((number: bigint) => Promise<Uint8Array>) | undefined;
+  /**
+   * With a fork: the upstream's history up to the pinned block. The copy of the pinned block
+   * held here stands for the fork's state (its state root is the local overlay's), so reads of
+   * history at or below the pinned block go to `history`, its transactions and receipts included.
+   */
+  history: RemoteHistory | undefined;
 
   get head(): MinedBlock {
     const last = this.stretches[this.stretches.length - 1];
@@ -224,6 +243,19 @@ export class BlockStore {
     return stretch.range.run.blockAt(index);
   }
 
+  /**
+   * True while `mined` is still this chain's block at its number (work outside the queue
+   * checks that its block was not reverted away). A reserved block is the same block while
+   * its run is: runs are never re-used after a cut.
+   */
+  holds(mined: MinedBlock): boolean {
+    const n = Number(mined.number);
+    if (n < this.base || n >= this.length) return false;
+    const stretch = this.stretchOf(n);
+    if ('blocks' in stretch) return stretch.blocks[n - stretch.first] === mined;
+    return mined instanceof RangeBlock && mined.run === stretch.range.run && mined.index === n - stretch.first;
+  }
+
   /** A miss computes every run not computed yet: the hash may be one of theirs. */
   byHashHex(hashHex: string): MinedBlock | undefined {
     const key = hashHex.toLowerCase();
@@ -251,6 +283,33 @@ export class BlockStore {
 
   transaction(hashHex: string): TransactionLocation | undefined {
     return this.txIndex.get(hashHex.toLowerCase());
+  }
+
+  // ---- reads of history: a fork's upstream answers for blocks at or below its pinned block ----
+
+  /** Block `number` as history: on a fork, at or below the pinned block, the upstream's. */
+  async historyByNumber(number: bigint): Promise<BlockRecord | undefined> {
+    if (this.history && number <= this.history.pinned) return this.history.blockByNumber(number);
+    return this.byNumber(number);
+  }
+
+  /** The block with this hash as history: one of ours after a fork's pinned block, else the upstream's up to it. */
+  async historyByHash(hashHex: string): Promise<BlockRecord | undefined> {
+    const ours = this.byHashHex(hashHex);
+    if (!this.history || (ours && ours.number > this.history.pinned)) return ours;
+    return this.history.blockByHash(hashHex.toLowerCase());
+  }
+
+  /** A mined transaction: one of ours, or on a fork the upstream's at or below the pinned block. */
+  async historyTransaction(hashHex: string): Promise<TransactionLocation<BlockRecord> | undefined> {
+    return this.transaction(hashHex) ?? this.history?.transaction(hashHex.toLowerCase());
+  }
+
+  /** A block of history with its receipts: ours hold them, a fork's upstream is asked for its own. */
+  async withReceipts(block: BlockRecord): Promise<MinedBlock> {
+    if (hasReceipts(block)) return block;
+    if (!this.history) throw new Error(`block ${block.number} has no receipts and the chain has no upstream history`);
+    return this.history.withReceipts(block);
   }
 
   /** The stretch holding block `n` (which the store holds): the newest are asked for most. */

@@ -13,11 +13,14 @@ import { type ForkAwareStateManager, type RemoteState, installForkRoot } from '.
 import { toHex } from '../util/hex.js';
 import type { TrieNodeDB } from '../state/trieDb.js';
 import type { ForkSchedule } from '../rules/forkSchedule.js';
+import type { RemoteHistory } from './remoteHistory.js';
 import { bytesToUnprefixedHex } from '@ethereumjs/util';
 
-/** A pinned upstream block, its state, and how to learn older blocks' hashes (for BLOCKHASH). */
+/** A pinned upstream block, its state, its history, and how to learn older blocks' hashes (for BLOCKHASH). */
 export interface ForkPoint {
   readonly remote: RemoteState;
+  /** Blocks, transactions and receipts up to the pinned block (the block store reads them there). */
+  readonly history: RemoteHistory;
   /** The pinned block's header fields (the state root is replaced by the overlay's). */
   readonly header: HeaderData;
   readonly number: bigint;
@@ -77,5 +80,6 @@ export async function startFork(vm: VM, store: BlockStore, trieNodes: TrieNodeDB
   store.startAt(point.number);
   store.append(mined);
   store.olderHash = (number) => point.olderHash(number);
+  store.history = point.history;
   return mined;
 }

@@ -14,7 +14,7 @@ import { bodyProblem, headerProblem } from './blockRules.js';
 import { type BlockStore, type MinedBlock, minedBlock } from './blocks.js';
 import { PRELOADED_PARAMS } from '../rules/hardforks.js';
 import { toHex } from '../util/hex.js';
-import { buildReceipts } from '../execution/miner.js';
+import { buildReceipts } from '../execution/blockBuilder.js';
 
 /** One encoded block as read from a file, with its position for messages. */
 export interface EncodedBlock {

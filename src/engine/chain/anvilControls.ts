@@ -1,6 +1,6 @@
 /**
  * Anvil's controls of history and identity, as functions of the core (run inside a task):
- * anvil_rollback and anvil_reorg (the rules in ../reorg.ts), tenderly's balance setters.
+ * anvil_rollback and anvil_reorg (the rules in ../mining/reorg.ts), tenderly's balance setters.
  * anvil_setChainId and anvil_impersonateSignature live on the core (core.ts), as they touch
  * what it alone holds (the Commons, the ECRECOVER registry).
  */
@@ -14,7 +14,7 @@ import { mineWith } from '../mining/producer.js';
 import { type ReorgItem, ReorgNonces, commonBlock, groupByBlock } from '../mining/reorg.js';
 import type { PooledTransaction } from '../transactions/txpool.js';
 import { decodeRawTransaction, hashHexOf, senderOf } from '../transactions/validation.js';
-import { estimate } from './calls.js';
+import { answerNow, estimate } from './calls.js';
 import { stateRootOf } from './copies.js';
 import type { ChainCore } from './core.js';
 import { fillTransaction } from './sending.js';
@@ -64,7 +64,7 @@ async function reorgRequest(core: ChainCore, request: CallRequest, nonces: Reorg
   if (!from) throw rejected('no signer available');
   const sender = core.accounts.senderKeyOf(from);
   const nonce = await nonces.take(from);
-  const gas = request.gas ?? (await estimate(core, { ...request, from }, { hash: common.hashHex }).catch(() => core.blockGasLimit));
+  const gas = request.gas ?? (await answerNow(estimate(core, { ...request, from }, { hash: common.hashHex })).catch(() => core.blockGasLimit));
   const filled = await fillTransaction(core, { ...request, from, gas, nonce: request.nonce ?? nonce }, from);
   return sender === 'unsigned' ? impersonate(filled, from) : filled.sign(sender);
 }

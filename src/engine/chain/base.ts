@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { Address } from '@ethereumjs/util';
 import type { AccountRegistry } from '../accounts/accounts.js';
-import type { BlockStore, ChainSegment, MinedBlock, TransactionLocation } from '../blocks/blocks.js';
+import type { BlockRecord, BlockStore, ChainSegment, MinedBlock, TransactionLocation } from '../blocks/blocks.js';
 import type { BlockClock } from '../mining/clock.js';
 import type { ForkSchedule } from '../rules/forkSchedule.js';
 import type { ForkPoint } from '../blocks/forkStart.js';
@@ -15,17 +15,31 @@ import type { MiningKind } from '../mining/policy.js';
 import { ReentryError, SerialQueue } from '../util/serial.js';
 import type { ChainSnapshot } from '../state/snapshots.js';
 import type { StateReading } from '../state/stateReading.js';
-import type { ExecutionTracer } from '../tracers/tracing.js';
 import type { PoolOrder, TxPool } from '../transactions/txpool.js';
 import { ChainCore } from './core.js';
+import { DetachedWork } from './detached.js';
 import * as history from './history.js';
 import type { BlockRef, ChainEvents, EngineOptions } from './types.js';
 
-/** The block store as readers see it. */
+/** The block store as readers see it; reads of history (`history*`, `withReceipts`) include a fork's upstream's. */
 export type BlockReader = Pick<
   BlockStore,
-  'head' | 'headNumber' | 'headTimestamp' | 'headBaseFee' | 'lastUnreserved' | 'firstNumber' | 'byNumber' | 'byHashHex' | 'transaction'
->;
+  | 'head'
+  | 'headNumber'
+  | 'headTimestamp'
+  | 'headBaseFee'
+  | 'lastUnreserved'
+  | 'firstNumber'
+  | 'byNumber'
+  | 'byHashHex'
+  | 'transaction'
+  | 'historyByNumber'
+  | 'historyByHash'
+  | 'historyTransaction'
+  | 'withReceipts'
+  | 'holds'
+> &
+  Readonly<Pick<BlockStore, 'history'>>;
 /** The pool as readers see it. */
 export type PoolReader = Pick<TxPool, 'size' | 'get' | 'all'>;
 /** The clock as readers see it (time travel goes through the chain's queued methods). */
@@ -95,13 +109,15 @@ export class ChainBase extends EventEmitter<ChainEvents> {
     return this.queue.run(() => fn(core));
   }
 
-  /** A callback of the caller's that a task calls (tracers): it runs as part of that task. */
-  protected asTask<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
-    return (...args) => this.queue.asTask(() => fn(...args));
-  }
-
-  protected tracerAsTask(tracer: ExecutionTracer): ExecutionTracer {
-    return { attach: this.asTask((env) => tracer.attach(env)) };
+  /**
+   * Queue `fn` on the core like `run`; when it answers work pinned on the past (DetachedWork:
+   * traces, calls at old blocks, eth_simulateV1), that work runs after the task, outside the
+   * queue, and its result is the answer (detached.ts). Callbacks the work calls (tracers) are
+   * not part of any task: a queued call they make waits for its turn like any other.
+   */
+  protected async runDetachable<T>(what: string, fn: (core: ChainCore) => Promise<T | DetachedWork<T>>): Promise<T> {
+    const outcome = await this.run(what, fn);
+    return outcome instanceof DetachedWork ? (outcome as DetachedWork<T>).run() : outcome;
   }
 
   /**
@@ -219,6 +235,21 @@ export class ChainBase extends EventEmitter<ChainEvents> {
   }
   find(ref: BlockRef): MinedBlock | undefined {
     return this.core.find(ref);
+  }
+  /**
+   * The block a reference names as a read of history (transactions, receipts, logs; not
+   * state): on a fork, at or below the pinned block, the upstream's (core.ts's findHistory).
+   */
+  findHistory(ref: BlockRef): Promise<BlockRecord | undefined> {
+    return this.core.findHistory(ref);
+  }
+  /** A mined transaction, on a fork the upstream's at or below the pinned block too. */
+  historyTransaction(hashHex: string): Promise<TransactionLocation<BlockRecord> | undefined> {
+    return this.core.blocks.historyTransaction(hashHex);
+  }
+  /** A block of history with its receipts (a fork's upstream is asked for its own). */
+  withReceipts(block: BlockRecord): Promise<MinedBlock> {
+    return this.core.blocks.withReceipts(block);
   }
   /** A mined transaction's blobs, kept from its network form (blobStore.ts); undefined otherwise. */
   blobsOf(txHashHex: string): readonly Uint8Array[] | undefined {

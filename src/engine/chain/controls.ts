@@ -40,11 +40,11 @@ export class ChainControls extends ChainBase {
     });
   }
 
-  /** The next block's timestamp; it must be later than the head's (blocks' timestamps strictly increase). */
+  /** The next block's timestamp; it must be later than the head's (or equal, with allowSameTimestamp, as Hardhat allows). */
   setNextBlockTimestamp(timestamp: bigint): Promise<void> {
     return this.run('setNextBlockTimestamp', (core) => {
       const head = core.blocks.headTimestamp;
-      if (timestamp <= head) {
+      if (timestamp < head || (timestamp === head && !core.clock.allowSameTimestamp)) {
         throw new EngineError('invalidInput', `timestamp ${timestamp} is not after the latest block's timestamp ${head}`);
       }
       assertTimestamp(timestamp);

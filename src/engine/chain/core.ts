@@ -9,10 +9,10 @@ import type { Common } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches } from '@ethereumjs/statemanager';
-import { type Address, ValueEncoding, bytesToHex, createAddressFromString } from '@ethereumjs/util';
+import { type Address, ValueEncoding, bytesToHex } from '@ethereumjs/util';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry } from '../accounts/accounts.js';
-import { BlockStore, type MinedBlock } from '../blocks/blocks.js';
+import { type BlockRecord, BlockStore, type MinedBlock } from '../blocks/blocks.js';
 import { BlockClock } from '../mining/clock.js';
 import { evmOptionsFor } from '../rules/codeSize.js';
 import { ConsolePrinter } from '../execution/consoleLog.js';
@@ -25,10 +25,11 @@ import { type ForkPoint, startFork } from '../blocks/forkStart.js';
 import { createGenesis } from '../blocks/genesis.js';
 import { createChainCommon, createScheduledCommon } from '../rules/hardforks.js';
 import { installJumpAnalysisCache } from '../patches/jumpAnalysis.js';
-import type { MiningOutcome, NextBlockOverrides } from '../execution/miner.js';
+import type { MiningOutcome, NextBlockOverrides } from '../execution/blockBuilder.js';
 import { MiningPolicy } from '../mining/policy.js';
 import { PendingBlock } from '../mining/producer.js';
 import { copyOf, stateRootOf } from './copies.js';
+import { DetachedWork } from './detached.js';
 import { installRevertTraceGuard } from '../patches/revertTraceGuard.js';
 import { installLogNumbering } from '../patches/logNumbering.js';
 import { BlobStore } from '../transactions/blobStore.js';
@@ -38,18 +39,22 @@ import { type ChainSnapshot, SnapshotRegistry } from '../state/snapshots.js';
 import { TrackingStateManager } from '../state/stateDump.js';
 import { installStepLoop } from '../patches/stepLoop.js';
 import { installUint256Balances } from '../patches/uint256Balances.js';
+import { installStepPacing } from '../patches/stepPacing.js';
 import { TrieNodeDB } from '../state/trieDb.js';
 import { EMPTY_TRIE_ROOT } from '../state/trieRoot.js';
 import { type PooledTransaction, TxPool } from '../transactions/txpool.js';
 import { type BlockRef, type ChainEvents, type EngineOptions, SUGGESTED_TIP } from './types.js';
 
-/** System contracts called at the start or end of every block once their EIP is active. */
-export const SYSTEM_CONTRACTS: ReadonlyArray<readonly [number, Address]> = [
-  [4788, createAddressFromString('0x000f3df6d732807ef1319fb7b8bb8522d0beac02')],
-  [2935, createAddressFromString('0x0000f90827f1c53a10cb7a02335b175320002935')],
-  [7002, createAddressFromString('0x00000961ef480eb55e80d19ad83579a64c007002')],
-  [7251, createAddressFromString('0x0000bbddc7ce488642fb579f8b00f3a590007251')],
-];
+/** Puts a VM on the fork of a block with this number and timestamp. */
+export type VmAligner = (vm: VM, number: bigint, timestamp: bigint) => void;
+
+/** A VM on a past state, kept for the next read at the same state. */
+interface HistoricalVm {
+  readonly root: string;
+  readonly vm: VM;
+  /** Work outside the queue runs on it now (lendVmAt): nothing else may until it is given back. */
+  lent: boolean;
+}
 
 /** What the core needs from its facade: the events, the lane behind the current answer, and a queued block. */
 export interface CoreHooks {
@@ -98,9 +103,9 @@ export class ChainCore {
   /** Where chain_reset returns: the genesis block, or the head of an imported chain. */
   genesisPoint: ChainSnapshot | undefined;
   forkPoint: ForkPoint | undefined;
-  /** The VM of the last historical state read, by its state root. */
-  historical: { root: string; vm: VM } | undefined;
-  /** The last template of a run of empty blocks, by the constant fields it has (mining/emptyRun.ts). */
+  /** The VM of the last historical state read, by its state root (lent: work outside the queue runs on it). */
+  historical: HistoricalVm | undefined;
+  /** The last template of a run of empty blocks, by the constant fields it has (mining/mineMany.ts). */
   lastTemplate: { readonly key: string; readonly block: Block } | undefined;
   /** With a fork schedule: the rules the next block follows, asked without touching the VM's Common. */
   private readonly nextCommon: Common;
@@ -120,8 +125,9 @@ export class ChainCore {
     this.nextCommon = schedule ? common.copy() : common;
     this.consoleLines = new ConsolePrinter(
       () => hooks.listening('consoleLog'),
-      (line) => hooks.emit('consoleLog', line),
+      (line, source) => hooks.emit('consoleLog', line, source),
       (error) => hooks.emit('error', error),
+      options.consoleAddresses,
     );
     this.pool = new TxPool(options.order ?? 'fees');
     this.clock = new BlockClock(options.wallClock);
@@ -141,6 +147,7 @@ export class ChainCore {
     if (schedule && options.fork) alignFork(common, schedule, options.fork.number, options.fork.header.timestamp as bigint);
     await installJumpAnalysisCache();
     await installStepLoop();
+    await installStepPacing();
     await installRevertTraceGuard();
     await installLogNumbering();
     installUint256Balances();
@@ -178,6 +185,7 @@ export class ChainCore {
       return;
     }
     this.blocks.olderHash = undefined;
+    this.blocks.history = undefined;
     this.blocks.startAt(options.genesisNumber ?? 0n);
     const genesis = await createGenesis(this.vm, {
       number: options.genesisNumber,
@@ -202,6 +210,16 @@ export class ChainCore {
 
   get head(): MinedBlock {
     return this.blocks.head;
+  }
+
+  /**
+   * A reserved head's hash and those of the runs before it, computed a few hundred at a time
+   * letting other requests in (EmptyRun.materializePaced): what a block built on the head
+   * needs (its parent hash), and 100,000 reserved blocks take 0.45 s to hash.
+   */
+  async hashHead(): Promise<void> {
+    const head = this.head;
+    if (head instanceof RangeBlock) await head.run.materializePaced(head.index);
   }
 
   /** The base fee the next block will have (undefined before London). */
@@ -231,6 +249,14 @@ export class ChainCore {
     if (this.schedule) alignFork(vm.common, this.schedule, number, timestamp);
   }
 
+  /** alignVm without the core, for work outside the queue (the schedule never changes). */
+  aligner(): VmAligner {
+    const schedule = this.schedule;
+    return (vm, number, timestamp) => {
+      if (schedule) alignFork(vm.common, schedule, number, timestamp);
+    };
+  }
+
   /** Resolve a block reference; throws go-ethereum's "header not found" when it names no block. */
   resolve(ref: BlockRef): MinedBlock {
     const found = this.find(ref);
@@ -252,6 +278,22 @@ export class ChainCore {
     return this.blocks.byHashHex(ref.hash);
   }
 
+  /**
+   * The block a reference names, as a read of history (its transactions and receipts, not its
+   * state): on a fork, at or below the pinned block, the upstream's, 'earliest' included.
+   */
+  findHistory(ref: BlockRef): Promise<BlockRecord | undefined> {
+    const { blocks } = this;
+    if ('hash' in ref) return blocks.historyByHash(ref.hash);
+    if ('number' in ref) return blocks.historyByNumber(ref.number);
+    if (ref.tag === 'earliest') return blocks.historyByNumber(blocks.history ? 0n : blocks.firstNumber);
+    if (this.finalityLag > 0n && (ref.tag === 'safe' || ref.tag === 'finalized')) {
+      const behind = this.head.number - this.finalityLag * (ref.tag === 'safe' ? 1n : 2n);
+      return blocks.historyByNumber(behind > 0n ? behind : 0n);
+    }
+    return blocks.historyByNumber(this.head.number);
+  }
+
   /** anvil_setChainId (chainId.ts): later signatures and CHAINID use `chainId`; a reset puts the configured one back. */
   setChainId(chainId: bigint): void {
     const before = this.chainId;
@@ -262,17 +304,55 @@ export class ChainCore {
     if (chainId !== before) this.hooks.emit('chainChanged', chainId);
   }
 
-  /** The VM whose state is the state as of `mined` (the live VM for the head). */
+  /** The VM whose state is the state as of `mined` (the live VM for the head); tasks only. */
   async vmAt(mined: MinedBlock): Promise<VM> {
     if (mined === this.head) return this.vm;
+    return (await this.historicalAt(mined)).vm;
+  }
+
+  /**
+   * A VM on the state as of `mined` that nothing else runs on until `giveBack` (work outside
+   * the queue: detach). The cached historical VM when it is free, else a new one.
+   */
+  async lendVmAt(mined: MinedBlock): Promise<{ readonly vm: VM; readonly giveBack: () => void }> {
+    const entry = await this.historicalAt(mined);
+    entry.lent = true;
+    return {
+      vm: entry.vm,
+      giveBack: () => {
+        entry.lent = false;
+      },
+    };
+  }
+
+  /** The cached historical VM for `mined`'s state if it is free, else a new one, cached (a lent one stays its borrower's). */
+  private async historicalAt(mined: MinedBlock): Promise<HistoricalVm> {
     const stateRoot = stateRootOf(mined);
     const root = bytesToHex(stateRoot);
-    if (this.historical?.root !== root) {
-      const vm = await this.copyAt(mined, stateRoot);
-      this.consoleLines.watch(vm.evm as EVM);
-      this.historical = { root, vm };
-    }
-    return this.historical.vm;
+    const cached = this.historical;
+    if (cached?.root === root && !cached.lent) return cached;
+    const vm = await this.copyAt(mined, stateRoot);
+    this.consoleLines.watch(vm.evm as EVM);
+    this.historical = { root, vm, lent: false };
+    return this.historical;
+  }
+
+  /**
+   * Hand `work` out to run after this task, outside the queue (detached.ts): every trie node
+   * is kept until it ends (a lease), then `release` (lent VMs) runs too; `at` is the block it
+   * runs at, whose leaving the chain meanwhile refuses its answer.
+   */
+  detach<T>(at: MinedBlock, work: () => Promise<T>, release: () => void = () => {}): DetachedWork<T> {
+    const endLease = this.trieNodes.lease();
+    return new DetachedWork(
+      work,
+      () => {
+        release();
+        endLease();
+      },
+      at,
+      this.blocks,
+    );
   }
 
   /** A new VM on the state as of `mined`, sharing the trie database. */

@@ -9,7 +9,7 @@ import type { MinedBlock } from '../blocks/blocks.js';
 import { ReservedBlocks } from '../blocks/emptyRanges.js';
 import { type EncodedBlock, type ImportSummary, importBlocks as importEncoded } from '../blocks/importer.js';
 import type { ForkPoint } from '../blocks/forkStart.js';
-import type { MiningOutcome } from '../execution/miner.js';
+import type { MiningOutcome } from '../execution/blockBuilder.js';
 import type { ChainSnapshot } from '../state/snapshots.js';
 import type { ChainCore } from './core.js';
 

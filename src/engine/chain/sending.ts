@@ -1,7 +1,7 @@
 /**
  * Transactions into the pool: filled with go-ethereum's defaults, signed (or impersonated),
- * checked for admission, and, under automine, mined right after the answer (or before it,
- * Hardhat's throwOnTransactionFailures). Runs inside a queue task.
+ * checked for admission, and, under automine, mined right after the answer (or before it, when
+ * the sender awaits the outcome: SendOptions). Runs inside a queue task.
  */
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
@@ -13,27 +13,31 @@ import { impersonate } from '../transactions/impersonation.js';
 import { mineExecutable, reportRefused } from '../mining/producer.js';
 import { hashHexOf, senderOf, translateTxError, validateAdmission } from '../transactions/validation.js';
 import { decodeSubmission } from '../transactions/blobSidecar.js';
-import { estimate } from './calls.js';
+import { answerNow, estimate } from './calls.js';
 import type { ChainCore } from './core.js';
-import { senderOfRequest } from './types.js';
+import { type SendOptions, senderOfRequest } from './types.js';
 
 /** Decode, validate and pool a signed transaction. */
-export function submitRawTransaction(core: ChainCore, raw: Uint8Array): Promise<string> {
+export function submitRawTransaction(core: ChainCore, raw: Uint8Array, options: SendOptions = {}): Promise<string> {
   const { tx, sidecar } = decodeSubmission(raw, core.nextBlockCommon());
   const sender = senderOf(tx);
   // Kept before admission: automine may mine it (and a failure be thrown) inside admit.
   if (sidecar) core.blobs.keep(hashHexOf(tx), sidecar, (hash) => core.pool.get(hash) !== undefined || core.blocks.transaction(hash) !== undefined);
-  return admit(core, tx, sender);
+  return admit(core, tx, sender, options);
 }
 
 /** Fill, sign with an owned key (or impersonate, or leave unsigned) and submit. */
-export async function sendFrom(core: ChainCore, request: CallRequest, unsigned: boolean, passphrase?: string): Promise<string> {
+export async function sendFrom(
+  core: ChainCore,
+  request: CallRequest,
+  { unsigned = false, passphrase, ...options }: SendOptions & { readonly unsigned?: boolean; readonly passphrase?: string } = {},
+): Promise<string> {
   const from = senderOfRequest(request, 'sendTransaction');
   const sender = unsigned ? 'unsigned' : core.accounts.senderKeyOf(from, passphrase);
   const key = sender === 'unsigned' ? undefined : sender;
   const filled = await fillTransaction(core, request, from);
   const tx = key ? filled.sign(key) : impersonate(filled, from);
-  return admit(core, tx, from);
+  return admit(core, tx, from, options);
 }
 
 /** Complete and sign with an owned key, without sending: the signed transaction's bytes. */
@@ -48,7 +52,7 @@ export async function fillTransaction(core: ChainCore, request: CallRequest, fro
   assertHonourable(request, 'eth_sendTransaction');
   const account = await core.vm.stateManager.getAccount(from);
   const nonce = request.nonce ?? core.pool.nextNonce(from, account?.nonce ?? 0n);
-  const gasLimit = request.gas ?? (await estimate(core, { ...request, from }, { tag: 'pending' }));
+  const gasLimit = request.gas ?? (await answerNow(estimate(core, { ...request, from }, { tag: 'pending' })));
   const base = {
     nonce,
     gasLimit,
@@ -82,7 +86,7 @@ export async function fillTransaction(core: ChainCore, request: CallRequest, fro
   }
 }
 
-async function admit(core: ChainCore, tx: TypedTransaction, sender: Address): Promise<string> {
+async function admit(core: ChainCore, tx: TypedTransaction, sender: Address, { awaitOutcome = false }: SendOptions): Promise<string> {
   const hashHex = hashHexOf(tx);
   // go-ethereum: 'already known' while it is pooled; once mined its nonce is used ('nonce too low').
   if (core.pool.get(hashHex)) throw rejected('already known');
@@ -103,11 +107,11 @@ async function admit(core: ChainCore, tx: TypedTransaction, sender: Address): Pr
   const automine = core.mining.automine;
   if (automine) {
     // What mining could still refuse, refused now: the answer goes out before the block is built.
-    assertMinable(core.clock.peekNext(core.head.block.header.timestamp));
+    assertMinable(core.clock.peekNext(core.blocks.headTimestamp));
   }
   core.pool.add(tx, sender, hashHex);
   core.hooks.emit('pendingTransaction', hashHex);
-  if (automine && core.options.throwOnTransactionFailures) {
+  if (automine && awaitOutcome) {
     const { dropped, failures } = await mineExecutable(core);
     reportRefused(core, dropped);
     const failure = failures.get(hashHex);

@@ -8,6 +8,7 @@ import type { CodeSizeLimit } from '../rules/codeSize.js';
 import type { ReservedBlocks } from '../blocks/emptyRanges.js';
 import { EngineError } from '../util/errors.js';
 import type { CallRequest } from '../execution/execution.js';
+import type { ConsoleAddressCase, ConsoleSource } from '../execution/consoleLog.js';
 import type { ForkSchedule } from '../rules/forkSchedule.js';
 import type { ForkPoint } from '../blocks/forkStart.js';
 import type { GenesisHeader } from '../blocks/genesis.js';
@@ -50,16 +51,23 @@ export interface EngineOptions {
    * settings above, and the genesis state is `genesisAlloc` alone (no prefunded accounts).
    */
   readonly genesis?: { readonly schedule: ForkSchedule; readonly header: GenesisHeader };
-  /**
-   * Hardhat's node (throwOnTransactionFailures): under automine a send waits for its block, and a
-   * transaction that failed there answers TransactionFailedError instead of its hash (still mined).
-   * Otherwise the hash is answered first and the block built right after (as Anvil and geth).
-   */
-  readonly throwOnTransactionFailures?: boolean;
   /** Fork an upstream chain (fork/): its pinned block replaces the genesis block, its state lies under the local one. */
   readonly fork?: ForkPoint;
   /** Contract size limit: bytes, 'unlimited', or undefined for the forks' own (codeSize.ts). */
   readonly codeSizeLimit?: CodeSizeLimit;
+  /** How console.log prints addresses (execution/consoleLog.ts); default checksummed. */
+  readonly consoleAddresses?: ConsoleAddressCase;
+}
+
+/** How one send answers. */
+export interface SendOptions {
+  /**
+   * Under automine, wait for the transaction's block and throw TransactionFailedError if it failed
+   * there (it stays mined), as Hardhat's node answers. Without it the hash is answered first and
+   * the block built right after, as go-ethereum and Anvil do. Without automine the hash is
+   * answered either way: there is no block to wait for.
+   */
+  readonly awaitOutcome?: boolean;
 }
 
 /** What the state setters (chain_setBalance, chain_setCode, chain_setNonce) change in an account. */
@@ -82,8 +90,8 @@ export interface ChainEvents {
   rewound: [];
   /** The chain id changed (anvil_setChainId, or a reset back to the configured one): EIP-1193's chainChanged. */
   chainChanged: [bigint];
-  /** A contract called Solidity's console.log in a transaction or an eth_call: the line it printed. */
-  consoleLog: [string];
+  /** A contract called Solidity's console.log in a transaction or an eth_call: the line it printed, and who printed it. */
+  consoleLog: [string, ConsoleSource];
   /** A background task (interval mining, printing console.log lines) failed. */
   error: [unknown];
 }

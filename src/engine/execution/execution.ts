@@ -8,9 +8,10 @@ import type { AccountRegistry } from '../accounts/accounts.js';
 import { type AuthorizationRequest, authorizationTuple } from '../transactions/authorizations.js';
 import { letContractSend } from '../transactions/contractSenders.js';
 import { type Execution, callDirectly, callsDirectly } from './directCall.js';
-import { EngineError, RevertError, rejected } from '../util/errors.js';
+import { EngineError, IntrinsicGasError, rejected } from '../util/errors.js';
 import { PRELOADED_PARAMS } from '../rules/hardforks.js';
-import { describeRevert, executionErrorText } from './revert.js';
+import { executionFailure } from './revert.js';
+import { type EstimateRun, searchGasLimit } from './gasEstimate.js';
 import { translateTxError } from '../transactions/validation.js';
 
 /** EIP-2930: addresses and storage keys (0x hex) a transaction declares warm. */
@@ -245,28 +246,22 @@ function execute(
   );
 }
 
+/**
+ * runTx's failures in go-ethereum's words, as typed engine errors. ethereumjs throws plain
+ * errors whose text is all they carry: this is the one place that text is read.
+ */
 function translateRunError(error: unknown): EngineError {
   // A forked chain's upstream failure already names the upstream, method and key (fork/upstream.ts).
-  if (error instanceof EngineError && error.name === 'UpstreamError') return error;
+  if (error instanceof EngineError && error.kind === 'upstream') return error;
   const message = error instanceof Error ? error.message : String(error);
   const funds = /sender's account \((0x[0-9a-fA-F]{40})\) only has: (\d+)/.exec(message);
   const cost = /(?:upfront|max) cost is: (\d+)/.exec(message);
   if (funds) {
     return rejected(`insufficient funds for gas * price + value: address ${funds[1]} have ${funds[2]} want ${cost?.[1] ?? '?'}`);
   }
-  if (/INTRINSIC_GAS_TOO_LOW/.test(message)) return rejected('intrinsic gas too low');
+  if (/INTRINSIC_GAS_TOO_LOW/.test(message)) return new IntrinsicGasError();
   if (/baseFeePerGas/.test(message)) return rejected('max fee per gas less than block base fee');
   return rejected(message.replace(/\s*\(.*$/s, ''));
-}
-
-/**
- * A failed execution: any revert is code 3 with its data attached, `0x` when it had none (as
- * Anvil answers; go-ethereum sends -32000 without data there, which Hardhat's chai matchers,
- * ethers and viem cannot tell from a node failure). Other failures are plain errors.
- */
-export function executionFailure(error: string, returnValue: Uint8Array): Error {
-  if (error === 'revert') return new RevertError(describeRevert(returnValue), returnValue);
-  return rejected(executionErrorText(error));
 }
 
 /** One run of the call through runTx, whatever its outcome (a tracer looks at failed runs too). */
@@ -350,57 +345,44 @@ function sameAccessList(a: AccessList, b: AccessList): boolean {
   return left.size === right.size && [...left].every((entry) => right.has(entry));
 }
 
+/** The gas below which no limit is tried: go-ethereum ignores a request's gas under a plain transfer's. */
+const TX_GAS = 21_000n;
+
 /**
- * The smallest gas limit with which the call succeeds: the gas it was charged if that is
- * enough, else a binary search to the exact boundary (go-ethereum stops within 1.5%;
- * clients asked for exact, and it costs a few runs).
+ * The smallest gas limit with which the call succeeds (gasEstimate.ts searches), below the
+ * request's gas (if at least 21000), what the sender's funds pay for at the request's fee
+ * cap, and the cap; errors in go-ethereum's words.
  */
 export async function estimateGas(ctx: ExecutionContext, request: CallRequest, gasCap: bigint, balance: bigint): Promise<bigint> {
-  let hi = request.gas !== undefined && request.gas < gasCap ? request.gas : gasCap;
+  let highest = request.gas !== undefined && request.gas >= TX_GAS ? request.gas : gasCap;
   const feeCap = request.gasPrice ?? request.maxFeePerGas ?? 0n;
   if (feeCap > 0n) {
-    const available = balance - (request.value ?? 0n);
-    if (available < 0n) {
+    const value = request.value ?? 0n;
+    if (value >= balance && value > 0n) {
       throw rejected(`insufficient funds for transfer: address ${request.from?.toString() ?? ''}`);
     }
-    const allowance = available / feeCap;
-    if (allowance < hi) hi = allowance;
+    const allowance = (balance - value) / feeCap;
+    if (allowance < highest) highest = allowance;
   }
-  const call = prepare(ctx, request, hi);
-  const attempt = async (gas: bigint): Promise<Execution | undefined> => {
-    try {
-      const result = await run(ctx, call, request, gas);
-      return result.execResult.exceptionError ? undefined : result;
-    } catch (error) {
-      if (error instanceof EngineError && /intrinsic gas too low|floor data gas/.test(error.message)) return undefined;
-      throw error;
-    }
+  if (highest > gasCap) highest = gasCap;
+  const call = prepare(ctx, request, highest);
+  const peakOf = (result: Execution): bigint => {
+    // runTx reports the refund earned (uncapped); the peak is what was used before any refund.
+    const used = result.execResult.executionGasUsed + call.tx.getIntrinsicGas();
+    return used > result.totalGasSpent ? used : result.totalGasSpent;
   };
-  const first = await run(ctx, call, request, hi);
-  const failure = first.execResult.exceptionError;
-  if (failure) {
-    if (failure.error === 'revert') throw executionFailure(failure.error, first.execResult.returnValue);
-    if (failure.error === 'out of gas' || hi < gasCap) throw rejected(`gas required exceeds allowance (${hi})`);
-    throw rejected(failure.error);
-  }
-  // Anything below the gas actually charged cannot succeed, and most calls (no refund, no
-  // 63/64 headroom needed) succeed with exactly that: one run settles them.
-  let lo = first.totalGasSpent - 1n;
-  if (lo + 1n < hi) {
-    if (await attempt(lo + 1n)) return lo + 1n;
-    lo += 1n;
-  }
-  const peak = first.totalGasSpent + first.gasRefund;
-  // go-ethereum's optimistic guess: peak usage plus a call stipend, with the 63/64 rule's headroom.
-  const optimistic = ((peak + 2300n) * 64n) / 63n;
-  if (optimistic < hi) {
-    if (await attempt(optimistic)) hi = optimistic;
-    else lo = optimistic;
-  }
-  while (lo + 1n < hi) {
-    const mid = (lo + hi) / 2n;
-    if (await attempt(mid)) hi = mid;
-    else lo = mid;
-  }
-  return hi;
+  return searchGasLimit({
+    highest,
+    plainTransfer: await isPlainTransfer(ctx, request),
+    run: async (gasLimit): Promise<EstimateRun> => {
+      const result = await run(ctx, call, request, gasLimit);
+      return { execResult: result.execResult, totalGasSpent: result.totalGasSpent, peakGas: peakOf(result) };
+    },
+  });
+}
+
+/** No data, and a recipient without code (go-ethereum's test before trying 21000). */
+async function isPlainTransfer(ctx: ExecutionContext, request: CallRequest): Promise<boolean> {
+  if (request.to === undefined || (request.data?.length ?? 0) > 0) return false;
+  return (await ctx.vm.stateManager.getCode(request.to)).length === 0;
 }

@@ -1,4 +1,5 @@
 import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
+import { RevertError, rejected } from '../util/errors.js';
 
 const ERROR_SELECTOR = '0x08c379a0'; // Error(string)
 const PANIC_SELECTOR = '0x4e487b71'; // Panic(uint256)
@@ -20,6 +21,16 @@ const PANIC_REASONS: Readonly<Record<number, string>> = {
 /** go-ethereum's words for the EVM's failures (ethereumjs says 'revert' where go-ethereum says 'execution reverted'). */
 export function executionErrorText(error: string): string {
   return error === 'revert' ? 'execution reverted' : error;
+}
+
+/**
+ * A failed execution: any revert is code 3 with its data attached, `0x` when it had none (as
+ * Anvil answers; go-ethereum sends -32000 without data there, which Hardhat's chai matchers,
+ * ethers and viem cannot tell from a node failure). Other failures are plain errors.
+ */
+export function executionFailure(error: string, returnValue: Uint8Array): Error {
+  if (error === 'revert') return new RevertError(describeRevert(returnValue), returnValue);
+  return rejected(executionErrorText(error));
 }
 
 /** `execution reverted`, with the decoded reason when the payload is Error(string) or Panic(uint256). */

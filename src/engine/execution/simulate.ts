@@ -4,6 +4,7 @@
  * calls turned into unsigned transactions; headers, roots, hashes and parent links derived
  * as go-ethereum derives them. The chain itself never sees any of it.
  */
+import { pace } from '../util/pace.js';
 import { type Block, type HeaderData, createBlock } from '@ethereumjs/block';
 import { type TypedTransaction, type TypedTxData, createTx } from '@ethereumjs/tx';
 import { Address, createZeroAddress } from '@ethereumjs/util';
@@ -15,7 +16,7 @@ import { letContractSend } from '../transactions/contractSenders.js';
 import { CodedError, rejected } from '../util/errors.js';
 import { type CallRequest, withAuthorizations } from './execution.js';
 import { PRELOADED_PARAMS, isPostMerge } from '../rules/hardforks.js';
-import { LeanBlockBuilder } from './miner.js';
+import { LeanBlockBuilder } from './blockBuilder.js';
 import { type BlockOverrides, type StateOverride, applyStateOverrides, resetPrecompiles } from '../state/overrides.js';
 import { describeRevert, executionErrorText } from './revert.js';
 import { ERR, invalidTransaction } from './simulateErrors.js';
@@ -212,7 +213,11 @@ async function simulateBlock(
   // Without traceTransfers the receipt's logs are numbered as go-ethereum's tracer counts them (logNumbering.ts).
   const detach = collector ? collector.attach(vm.evm as EVM) : runner.numbers.attach(vm.evm);
   try {
-    for (const request of planned.calls) calls.push(await runner.run(request, collector));
+    for (const request of planned.calls) {
+      // Thousands of calls without code run no interpreter step: let the event loop turn between them too.
+      await pace();
+      calls.push(await runner.run(request, collector));
+    }
   } finally {
     detach?.();
   }

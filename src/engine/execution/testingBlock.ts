@@ -13,7 +13,7 @@ import type { RunTxResult, VM } from '@ethereumjs/vm';
 import type { MinedBlock } from '../blocks/blocks.js';
 import { EngineError, rejected } from '../util/errors.js';
 import { isPostMerge } from '../rules/hardforks.js';
-import { addTransaction, effectiveGasPrice, startBlock } from './miner.js';
+import { addTransaction, effectiveGasPrice, startBlock } from './blockBuilder.js';
 import { checkpointDepth, unwindTo } from '../state/unwind.js';
 import { decodeRawTransaction, maxCost, maxFeePerGas, senderOf } from '../transactions/validation.js';
 

@@ -11,7 +11,7 @@ import type { ReservedBlocks } from '../blocks/emptyRanges.js';
 import { BoundedQueue } from '../util/boundedQueue.js';
 import { EngineError, rejected } from '../util/errors.js';
 import { FilterIdSource } from './filterIds.js';
-import { type FoundLog, type LogQuery, LogMatcher, queryLogs } from './logQuery.js';
+import { type FoundLog, type LogQuery, LogMatcher, queryHistoryLogs } from './logQuery.js';
 
 export interface FilterManagerOptions {
   /** A filter not polled for this long is removed. */
@@ -228,16 +228,16 @@ export class FilterManager {
   }
 
   /** Every log the log filter's criteria match on the chain now (as getLogs with its options). */
-  logs(id: bigint): FoundLog[] {
+  async logs(id: bigint): Promise<FoundLog[]> {
     this.sweep();
     const filter = this.filters.get(id);
     if (filter?.kind !== 'logs') throw notFound();
     return this.query(filter.query);
   }
 
-  /** getLogs: a one-off query over the chain. */
-  query(query: LogQuery): FoundLog[] {
-    return queryLogs(this.chain.blocks, query, this.options.maxLogs);
+  /** getLogs: a one-off query over the chain (on a fork, its upstream's history too; a long one lets other requests in: queryLogs). */
+  query(query: LogQuery): Promise<FoundLog[]> {
+    return queryHistoryLogs(this.chain.blocks, query, this.options.maxLogs);
   }
 
   /** True when the filter existed (and is now gone). */

@@ -5,10 +5,13 @@
  * log has topics does not match it.
  */
 import { type Address, bytesToHex } from '@ethereumjs/util';
-import type { LogRecord, MinedBlock } from '../blocks/blocks.js';
+import type { BlockRecord, LogRecord, MinedBlock } from '../blocks/blocks.js';
+import type { RemoteHistory } from '../blocks/remoteHistory.js';
 import type { BlockTag } from '../chain.js';
 import { type BloomProbe, bloomMayContain, bloomProbe } from '../blocks/bloom.js';
 import { EngineError, rejected } from '../util/errors.js';
+import { pace } from '../util/pace.js';
+import { BlockGoneError } from '../chain/detached.js';
 
 /** Which logs are wanted: any of `addresses` (any address when empty), and per topic position any of its options (any topic when empty). */
 export interface LogCriteria {
@@ -26,12 +29,32 @@ export interface LogQuery {
   readonly scope: LogScope;
 }
 
+/** Where a log sits: its block and transaction. */
+export interface LogPosition {
+  readonly blockNumber: bigint;
+  readonly blockHashHex: string;
+  /** The block's time; undefined for a fork's upstream log that did not say. */
+  readonly blockTimestamp: bigint | undefined;
+  readonly transactionHash: Uint8Array;
+  readonly transactionIndex: number;
+}
+
 /** A log and where it sits: what the RPC layer needs to format it. */
 export interface FoundLog {
   readonly log: LogRecord;
-  readonly mined: MinedBlock;
-  readonly txIndex: number;
+  readonly position: LogPosition;
   readonly removed: boolean;
+}
+
+/** Where the logs of one of a block's transactions sit. */
+export function logPosition(mined: BlockRecord, txIndex: number): LogPosition {
+  return {
+    blockNumber: mined.number,
+    blockHashHex: mined.hashHex,
+    blockTimestamp: mined.block.header.timestamp,
+    transactionHash: mined.block.transactions[txIndex]!.hash(),
+    transactionIndex: txIndex,
+  };
 }
 
 /** Blocks by number and hash; the BlockStore is one. */
@@ -43,6 +66,10 @@ export interface BlockSource {
   /** The first block held (a fork's pinned block; the upstream's history before it is not here). */
   readonly firstNumber?: bigint;
   byHashHex(hashHex: string): MinedBlock | undefined;
+  /** A fork's history up to the pinned block: its logs are the upstream's. */
+  readonly history?: RemoteHistory;
+  /** True while `mined` is still the block at its number (a long scan checks it was not reverted away). */
+  holds(mined: MinedBlock): boolean;
 }
 
 /** A query found more logs than the node returns at once. */
@@ -87,7 +114,12 @@ export class LogMatcher {
     // A block without transactions has no logs (and a lazily built empty block stays unbuilt).
     if (mined.senders.length === 0 || !this.mayMatch(mined.block.header.logsBloom)) return found;
     mined.receipts.forEach((receipt, txIndex) => {
-      for (const log of receipt.logs) if (this.matches(log)) found.push({ log, mined, txIndex, removed });
+      let position: LogPosition | undefined;
+      for (const log of receipt.logs) {
+        if (!this.matches(log)) continue;
+        position ??= logPosition(mined, txIndex);
+        found.push({ log, position, removed });
+      }
     });
     return found;
   }
@@ -109,8 +141,13 @@ export function resolveRange(source: BlockSource, from: RangeBound, to: RangeBou
   return { first, last };
 }
 
-/** All logs the query matches, oldest first; more than `limit` of them is an error rather than a huge answer. */
-export function queryLogs(source: BlockSource, query: LogQuery, limit: number): FoundLog[] {
+/**
+ * All logs the query matches, oldest first; more than `limit` of them is an error rather than a
+ * huge answer. A long scan lets the event loop turn every few ms (pace.ts); blocks may be
+ * added meanwhile (the range was fixed at the start), and if the chain was reverted below its
+ * end the scan is refused (BlockGoneError) rather than answered from two chains.
+ */
+export async function queryLogs(source: BlockSource, query: LogQuery, limit: number): Promise<FoundLog[]> {
   const matcher = new LogMatcher(query.criteria);
   const found: FoundLog[] = [];
   const take = (mined: MinedBlock) => {
@@ -126,6 +163,42 @@ export function queryLogs(source: BlockSource, query: LogQuery, limit: number): 
   const { first, last } = resolveRange(source, query.scope.from, query.scope.to);
   const end = source.lastUnreserved !== undefined && source.lastUnreserved < last ? source.lastUnreserved : last;
   const start = source.firstNumber !== undefined && source.firstNumber > first ? source.firstNumber : first;
-  for (let n = start; n <= end; n++) take(source.byNumber(n)!);
+  const endBlock = start <= end ? source.byNumber(end) : undefined;
+  for (let n = start; n <= end; n++) {
+    const turn = pace();
+    if (turn !== undefined) {
+      await turn;
+      if (endBlock && !source.holds(endBlock)) throw new BlockGoneError(end);
+    }
+    take(source.byNumber(n)!);
+  }
+  return found;
+}
+
+/**
+ * All logs the query matches, oldest first, on a fork the upstream's too: at or below the
+ * pinned block they are its history's (asked of it), above it the chain's own.
+ */
+export async function queryHistoryLogs(source: BlockSource, query: LogQuery, limit: number): Promise<FoundLog[]> {
+  const { history } = source;
+  if (!history) return queryLogs(source, query, limit);
+  const { criteria, scope } = query;
+  if ('blockHash' in scope) {
+    const ours = source.byHashHex(scope.blockHash);
+    if (ours && ours.number > history.pinned) return queryLogs(source, query, limit);
+    const block = await history.blockByHash(scope.blockHash);
+    if (!block) throw rejected('unknown block');
+    return within(await history.logs(criteria, block.number, block.number), limit);
+  }
+  const { first, last } = resolveRange(source, scope.from, scope.to);
+  if (first > history.pinned) return queryLogs(source, query, limit);
+  const older = within(await history.logs(criteria, first, last < history.pinned ? last : history.pinned), limit);
+  if (last <= history.pinned) return older;
+  const newer = await queryLogs(source, { criteria, scope: { from: { number: history.pinned + 1n }, to: { number: last } } }, limit);
+  return within([...older, ...newer], limit);
+}
+
+function within(found: FoundLog[], limit: number): FoundLog[] {
+  if (found.length > limit) throw new TooManyLogsError(limit);
   return found;
 }

@@ -6,9 +6,10 @@
  */
 import type { BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
+import type { EVM } from '@ethereumjs/evm';
 import type { BlockStore, MinedBlock } from '../blocks/blocks.js';
 import type { ChainCore } from '../chain/core.js';
-import type { BlockTemplate, MiningOutcome } from '../execution/miner.js';
+import type { BlockTemplate, MiningOutcome } from '../execution/blockBuilder.js';
 import { buildDraft } from '../pow/draft.js';
 import { nextTemplate } from './producer.js';
 
@@ -57,7 +58,7 @@ export function powViewOf(core: ChainCore): PowView {
       // the live state manager also records what the block writes, which chain_dumpState relies on.
       try {
         // Drafts are rebuilt as the pool changes: their console.log lines would print each time.
-        return await core.consoleLines.mutedDuring(() => buildDraft(core.vm, core.head, candidates, template, uncles));
+        return await core.consoleLines.mutedDuring(core.vm.evm as EVM, () => buildDraft(core.vm, core.head, candidates, template, uncles));
       } finally {
         await core.vm.stateManager.setStateRoot(baseRoot);
       }

@@ -15,7 +15,7 @@ import { copyOf } from '../chain/copies.js';
 import { assertMinable } from './clock.js';
 import { forkAt } from '../rules/forkSchedule.js';
 import { PRELOADED_PARAMS, isPostMerge } from '../rules/hardforks.js';
-import { type BlockTemplate, type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock } from '../execution/miner.js';
+import { type BlockTemplate, type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock } from '../execution/blockBuilder.js';
 import type { PooledTransaction } from '../transactions/txpool.js';
 
 /** The header fields of the next block at `timestamp`, as every builder takes them. */
@@ -26,6 +26,8 @@ export function nextTemplate(core: ChainCore, timestamp: bigint): BlockTemplate 
 /** The cached pending block: valid while its key (head, state version, pool, clock, settings) is the same. */
 export class PendingBlock {
   cached: { key: string; template: NextBlockOverrides; vm: VM; block: MinedBlock } | undefined;
+  /** The header `pending` calls run under (pendingHeaderBlock), while its key (head, fork, clock, settings) is the same. */
+  header: { key: string; template: NextBlockOverrides; block: Block } | undefined;
 }
 
 /**
@@ -40,11 +42,12 @@ export async function pendingBuild(core: ChainCore, executable: PooledTransactio
   const key = `${core.state.version}:${head.hashHex}:${fork}:${timestamp}:${core.coinbase}:${core.blockGasLimit}:${executable.map((e) => e.hashHex).join(',')}`;
   const cached = core.pending.cached;
   if (cached?.key === key && cached.template === core.nextBlock) return cached;
+  await core.hashHead();
   const vm = await copyOf(core.vm);
   core.consoleLines.watch(vm.evm as EVM);
   core.alignVm(vm, head.number + 1n, timestamp);
   // The pool's transactions print their console.log lines when they are mined, not here.
-  const outcome = await core.consoleLines.mutedDuring(() => mineBlock(vm, head, executable, nextTemplate(core, timestamp)));
+  const outcome = await core.consoleLines.mutedDuring(vm.evm as EVM, () => mineBlock(vm, head, executable, nextTemplate(core, timestamp)));
   const built = { key, template: core.nextBlock, vm, block: outcome.mined };
   core.pending.cached = built;
   return built;
@@ -57,13 +60,21 @@ export async function pendingState(core: ChainCore): Promise<VM> {
   return (await pendingBuild(core, executable)).vm;
 }
 
-/** The header a `pending` call runs under: the next block's fields, with no transactions. */
+/**
+ * The header a `pending` call runs under: the next block's fields, with no transactions. Made
+ * once per head, fork, timestamp and settings: estimates run at `pending` by default, and a new
+ * block per call (and its fee-less copy, execution.ts) cost more than an ERC-20 transfer's runs.
+ */
 export function pendingHeaderBlock(core: ChainCore): Block {
   const parent = core.head.block;
   const common = core.nextBlockCommon();
   const postMerge = isPostMerge(common);
   const template = nextTemplate(core, core.clock.peekNext(parent.header.timestamp));
-  return createBlock(
+  const baseFeePerGas = core.nextBaseFee();
+  const key = `${core.head.hashHex}:${common.hardfork()}:${template.timestamp}:${template.coinbase}:${template.gasLimit}:${baseFeePerGas}`;
+  const cached = core.pending.header;
+  if (cached?.key === key && cached.template === core.nextBlock) return cached.block;
+  const block = createBlock(
     {
       header: {
         parentHash: core.head.hash,
@@ -73,18 +84,21 @@ export function pendingHeaderBlock(core: ChainCore): Block {
         coinbase: template.coinbase,
         difficulty: postMerge ? 0n : 1n,
         mixHash: postMerge ? (template.prevRandao ?? keccak_256(parent.header.mixHash)) : undefined,
-        baseFeePerGas: core.nextBaseFee(),
+        baseFeePerGas,
         excessBlobGas: common.isActivatedEIP(4844) ? parent.header.calcNextExcessBlobGas(common) : undefined,
       },
     },
     { common, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
   );
+  core.pending.header = { key, template: core.nextBlock, block };
+  return block;
 }
 
 /** Mine one block on the live state from the given pool entries (or as many executable ones as fit, if omitted). */
 export async function mineWith(core: ChainCore, entries: PooledTransaction[] | undefined, timestamp?: bigint): Promise<MiningOutcome> {
   const candidates = entries ?? (await core.executable());
   const parent = core.head;
+  await core.hashHead();
   const blockTimestamp = timestamp ?? core.clock.takeNext(parent.block.header.timestamp);
   assertMinable(blockTimestamp);
   if (core.schedule) core.enterFork(parent.number + 1n, blockTimestamp);

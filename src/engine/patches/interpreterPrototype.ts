@@ -64,6 +64,8 @@ export interface Interpreter {
 /** The prototype's methods, called with an interpreter as `this`. */
 export interface InterpreterPrototype {
   run(this: Interpreter, code: Uint8Array, opts?: { pc?: number }): Promise<RunResult>;
+  /** One step of the library's loop (and of stepLoop.ts's for steps that may wait). */
+  runStep(this: Interpreter, entry?: OpcodeEntry): Promise<void>;
   /** Emits the step event to listeners (tracers). */
   _runStepHook(this: Interpreter, dynamicFee: bigint, gasLeft: bigint, memoryWordCount: bigint): Promise<void>;
   _getValidJumpDestinations(this: Interpreter, code: Uint8Array): JumpAnalysis;

@@ -5,7 +5,7 @@ import { buildCacheSliced } from './cache.js';
 import { readCacheFile, writeCacheFile, defaultCacheDir } from './cacheFile.js';
 import { buildCacheInWorker } from './cacheThread.js';
 import { assertEpoch, cacheSize, seedHash } from './params.js';
-import { littleEndianHost } from './words.js';
+import { littleEndianHost } from '../util/keccakF1600.js';
 
 export type CacheBuilderFn = (sizeBytes: number, seed: Uint8Array, signal: AbortSignal) => Promise<Uint32Array>;
 

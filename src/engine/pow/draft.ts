@@ -9,7 +9,7 @@ import type { VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { type MinedBlock, minedBlock } from '../blocks/blocks.js';
 import { PRELOADED_PARAMS } from '../rules/hardforks.js';
-import { type BlockTemplate, type MiningOutcome, mineBlock } from '../execution/miner.js';
+import { type BlockTemplate, type MiningOutcome, mineBlock } from '../execution/blockBuilder.js';
 import type { PooledTransaction } from '../transactions/txpool.js';
 import { uncleRewards } from './uncles.js';
 

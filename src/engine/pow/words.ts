@@ -1,8 +1,5 @@
 // Ethash reads and writes all hashes as little-endian 32-bit words.
 
-/** Typed-array views use host byte order; raw word buffers are only shared (wasm, files) on little-endian hosts. */
-export const littleEndianHost: boolean = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
 export function bytesToWords(bytes: Uint8Array): Uint32Array {
   if (bytes.length % 4 !== 0) throw new RangeError('byte length must be a multiple of 4');
   const words = new Uint32Array(bytes.length / 4);

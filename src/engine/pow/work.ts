@@ -1,7 +1,7 @@
 // Work handed out to miners: the current one, and recent ones that may still be
 // submitted after newer work replaced them (go-ethereum keeps work for blocks
 // within its stale threshold, so a solution in flight is not wasted).
-import type { MiningOutcome } from '../execution/miner.js';
+import type { MiningOutcome } from '../execution/blockBuilder.js';
 
 /** One unit of work: an unsealed block and what a miner needs to seal it. */
 export interface Work {

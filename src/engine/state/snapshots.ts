@@ -1,7 +1,7 @@
 import type { Address } from '@ethereumjs/util';
 import type { MinedBlock } from '../blocks/blocks.js';
 import type { ClockState } from '../mining/clock.js';
-import type { NextBlockOverrides } from '../execution/miner.js';
+import type { NextBlockOverrides } from '../execution/blockBuilder.js';
 import type { PooledTransaction } from '../transactions/txpool.js';
 import type { CacheJournal } from './warmCaches.js';
 

@@ -11,8 +11,11 @@
  * write new trie nodes and never change the root's (nodes are content-addressed). A revert is the
  * exception: it deletes the nodes first written since its snapshot (trieDb.ts). The deleted nodes
  * are a suffix of the write log and a node is logged after every node it refers to, so the root
- * read is either whole or its own node is gone: each step first checks that node, and fails with
- * StateReadingLost if it is gone (the caller reads the state as it now is).
+ * read is either whole or its own node is freed: each step first checks that node, and fails with
+ * StateReadingLost if it is (the caller reads the state as it now is). A freed node may still be
+ * there, deferred while a reader outside the queue holds a lease (trieDb.ts), and be deleted
+ * when that reader ends, at any time: the check counts it as gone. Rewinds run in tasks only,
+ * so nothing is freed during a step.
  *
  * Which addresses and slots to read comes from the written keys (the trie hashes its keys),
  * iterated as they are, never copied or sorted: an entry added during the reading is visited too,
@@ -107,7 +110,7 @@ export class StateCursor {
   private readonly state: TrieReader;
 
   constructor(
-    nodes: TrieNodeDB,
+    private readonly nodes: TrieNodeDB,
     private readonly copy: MerkleStateManager,
     readonly root: Uint8Array,
     private readonly keys: ReadonlyMap<string, ReadonlySet<string>>,
@@ -132,7 +135,8 @@ export class StateCursor {
    */
   async step(budget: StepBudget = STEP_BUDGET): Promise<StatePiece[] | undefined> {
     if (this.done) return undefined;
-    if (!equalsBytes(this.root, EMPTY_TRIE_ROOT) && this.stored(bytesToUnprefixedHex(this.root)) === undefined) throw new StateReadingLost();
+    // Rewound: deleted, or kept only while a reader outside the queue holds a lease (trieDb.ts).
+    if (!equalsBytes(this.root, EMPTY_TRIE_ROOT) && !this.nodes.holds(bytesToUnprefixedHex(this.root))) throw new StateReadingLost();
     const started = performance.now();
     const pieces: StatePiece[] = [];
     let bytes = 0;

@@ -15,6 +15,13 @@
  * That is safe when nothing still needs a state from after the mark: the caller drops those
  * blocks and states, and pins the states it keeps (loadFixture's end points), which keeps
  * every node logged so far.
+ *
+ * Readers outside the queue. Work on a past state that runs outside the chain's queue (a
+ * trace, a call at an old block: docs/architecture.md) holds a lease while it runs. A rewind
+ * while any lease is held frees nothing yet: its nodes wait in a deferred set, deleted when
+ * the last lease ends, so a reader never finds a node of its state (or one it wrote itself)
+ * gone. A deferred node written again meanwhile (content-addressed: the same node, needed
+ * again) leaves the set and counts as first written now.
  */
 import { MapDB } from '@ethereumjs/util';
 
@@ -25,6 +32,10 @@ class NodeStore {
   added: string[] | undefined;
   /** Entries of `added` below this index are never freed. */
   pinned = 0;
+  /** Leases held by readers outside the queue (lease()). */
+  readers = 0;
+  /** Nodes rewound while a lease was held: deleted when the last one ends. */
+  readonly deferred = new Set<string>();
 }
 
 export class TrieNodeDB extends MapDB<string, Uint8Array> {
@@ -34,8 +45,9 @@ export class TrieNodeDB extends MapDB<string, Uint8Array> {
 
   override async put(key: string, value: Uint8Array): Promise<void> {
     const flat = Buffer.from(key, 'latin1').toString('latin1');
-    const { nodes, added } = this.store;
-    if (added && !nodes.has(flat)) added.push(flat);
+    const { nodes, added, deferred } = this.store;
+    const fresh = !nodes.has(flat) || (deferred.size > 0 && deferred.delete(flat));
+    if (added && fresh) added.push(flat);
     nodes.set(flat, value);
   }
 
@@ -65,7 +77,8 @@ export class TrieNodeDB extends MapDB<string, Uint8Array> {
     if (!added) return;
     const from = Math.max(mark, this.store.pinned);
     if (from >= added.length) return;
-    for (let i = from; i < added.length; i++) nodes.delete(added[i]!);
+    if (this.store.readers > 0) for (let i = from; i < added.length; i++) this.store.deferred.add(added[i]!);
+    else for (let i = from; i < added.length; i++) nodes.delete(added[i]!);
     added.length = from;
   }
 
@@ -79,11 +92,44 @@ export class TrieNodeDB extends MapDB<string, Uint8Array> {
     return this.store.nodes.get(key);
   }
 
+  /**
+   * Whether `key` is stored and not freed by a rewind: a rewound node stays while a lease is
+   * held, but a state whose root it is has been reverted away (stateReading.ts checks its root).
+   */
+  holds(key: string): boolean {
+    return this.store.nodes.has(key) && !this.store.deferred.has(key);
+  }
+
   /** Delete `keys`, entries first written since `mark` that nothing needs, and forget the log since `mark`. */
   forget(keys: Iterable<string>, mark: number): void {
-    const { added, nodes } = this.store;
-    for (const key of keys) nodes.delete(key);
+    const { added, nodes, deferred } = this.store;
+    for (const key of keys) {
+      if (this.store.readers > 0) deferred.add(key);
+      else nodes.delete(key);
+    }
     if (added && added.length > mark) added.length = Math.max(mark, this.store.pinned);
+  }
+
+  /**
+   * Hold every node until the returned function is called (once; later calls do nothing):
+   * rewinds meanwhile defer their deletions.
+   */
+  lease(): () => void {
+    const store = this.store;
+    store.readers++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      if (--store.readers > 0 || store.deferred.size === 0) return;
+      for (const key of store.deferred) store.nodes.delete(key);
+      store.deferred.clear();
+    };
+  }
+
+  /** Nodes a rewind freed while a lease was held, still kept (tests, diagnostics). */
+  get deferredSize(): number {
+    return this.store.deferred.size;
   }
 
   /** No mark is open any more: stop logging (the nodes written so far stay). */

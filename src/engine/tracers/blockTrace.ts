@@ -1,6 +1,6 @@
 /**
  * debug_traceBlock*: which block to replay and from where, and the shape of the answer (one
- * traced run per transaction, with its hash). The replay itself is miner.ts's replayBlock.
+ * traced run per transaction, with its hash). The replay itself is blockBuilder.ts's replayBlock.
  */
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
@@ -9,7 +9,7 @@ import type { BlockStore, MinedBlock } from '../blocks/blocks.js';
 import { rejected } from '../util/errors.js';
 import { toHex } from '../util/hex.js';
 import { decodeBlock } from '../blocks/importer.js';
-import type { ReplayedBlock } from '../execution/miner.js';
+import type { ReplayedBlock } from '../execution/blockBuilder.js';
 import type { TracedRun } from './tracing.js';
 
 /** A block named by number or hash (tags resolved by the caller), or an RLP block (debug_traceBlock). */
@@ -22,6 +22,8 @@ export interface TracedTransaction {
 
 export interface TracePlan {
   readonly parent: MinedBlock;
+  /** The chain's own block, when the traced block is one (an RLP block may be too). */
+  readonly mined?: MinedBlock;
   readonly replayed: ReplayedBlock;
   /** Blocks mined here ran on this state (setters between blocks); others on the parent's. */
   readonly preStateRoot?: Uint8Array;
@@ -51,7 +53,7 @@ export function planBlockTrace(target: BlockToTrace, store: BlockStore, common: 
   if (!parent || !equal(parent.hash, block.header.parentHash)) {
     throw rejected(`parent ${toHex(block.header.parentHash)} not found`);
   }
-  if (mined) return { parent, replayed: mined, preStateRoot: mined.preStateRoot };
+  if (mined) return { parent, mined, replayed: mined, preStateRoot: mined.preStateRoot };
   let senders: ReturnType<(typeof block.transactions)[number]['getSenderAddress']>[];
   try {
     senders = block.transactions.map((tx) => tx.getSenderAddress());

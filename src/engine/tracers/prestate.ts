@@ -30,7 +30,7 @@ export interface PrestateOptions {
   readonly includeEmpty: boolean;
 }
 
-export interface AccountState {
+export interface PrestateAccount {
   balance?: bigint;
   /** Absent: no code, or disableCode (and in a post state: unchanged). */
   code?: Uint8Array;
@@ -41,7 +41,7 @@ export interface AccountState {
   storage?: Map<bigint, bigint>;
 }
 
-export interface Tracked extends AccountState {
+export interface Tracked extends PrestateAccount {
   readonly address: Address;
   /** It did not exist before (no nonce, code, storage or balance). */
   empty: boolean;
@@ -49,7 +49,7 @@ export interface Tracked extends AccountState {
 
 export class PrestateTracer implements ExecutionTracer {
   readonly pre = new Map<string, Tracked>();
-  readonly post = new Map<string, AccountState>();
+  readonly post = new Map<string, PrestateAccount>();
   private readonly created = new Set<string>();
   readonly deleted = new Set<string>();
   private state: StateManagerInterface | undefined;
@@ -187,7 +187,7 @@ export class PrestateTracer implements ExecutionTracer {
     for (const [key, before] of this.pre) {
       // A destroyed account's state stays in pre and has no post.
       if (this.deleted.has(key)) continue;
-      const after: AccountState = { nonce: 0n, storage: new Map() };
+      const after: PrestateAccount = { nonce: 0n, storage: new Map() };
       let modified = false;
       const account = await state.getAccount(before.address);
       const balance = account?.balance ?? 0n;

@@ -239,6 +239,8 @@ export interface CallFrame {
   readonly precompile: boolean;
   /** CREATE/CREATE2: the address it created, or would have (Otterscan lists failed creations too). */
   createAddress?: Address;
+  /** withCode: the code the frame ran (a creation's init code), to tell which contract it was. */
+  code?: Uint8Array;
 }
 
 /** Memory a LOG could reach within a block's gas (about 6 MiB at 30M gas), with room to spare. */
@@ -251,6 +253,8 @@ export class CallTracer implements ExecutionTracer {
   /** The transaction's own frame, once it has run. */
   root: CallFrame | undefined;
   private readonly open: CallFrame[] = [];
+  /** The open frames' messages: the EVM loads a call's code into its message after beforeMessage. */
+  private readonly messages: Message[] = [];
   private lastOpcode = '';
   private logsEmitted = 0;
   private evm: EVM | undefined;
@@ -259,6 +263,8 @@ export class CallTracer implements ExecutionTracer {
   constructor(
     private readonly withLog: boolean,
     readonly budget = new TraceBudget(),
+    /** Keep each frame's code (the contract it ran, for naming it); a reference, not a copy. */
+    private readonly withCode = false,
   ) {}
 
   attach(env: TraceEnv): () => void {
@@ -299,11 +305,17 @@ export class CallTracer implements ExecutionTracer {
     if (top) this.root = frame;
     else this.open[this.open.length - 1]!.calls.push(frame);
     this.open.push(frame);
+    if (this.withCode) this.messages.push(message);
   }
 
   private exit(result: EVMResult): void {
     const frame = this.open.pop();
     if (!frame) return;
+    if (this.withCode) {
+      const code = this.messages.pop()?.code;
+      // Precompiles' code is a function: they are named by their address.
+      if (code instanceof Uint8Array) frame.code = code;
+    }
     const { execResult } = result;
     frame.gasUsed = execResult.executionGasUsed;
     frame.output = this.budget.take(execResult.returnValue.length) ? execResult.returnValue.slice() : new Uint8Array();

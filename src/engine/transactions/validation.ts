@@ -1,7 +1,7 @@
 import type { Common } from '@ethereumjs/common';
 import { Capability, createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
-import { EngineError, rejected } from '../util/errors.js';
+import { EngineError, IntrinsicGasError, rejected } from '../util/errors.js';
 import { PRELOADED_PARAMS } from '../rules/hardforks.js';
 import { toHex } from '../util/hex.js';
 import { keccak256 } from '../util/keccak256.js';
@@ -79,11 +79,11 @@ export function validateAdmission(tx: TypedTransaction, sender: Address, ctx: Ad
   if (tx.gasLimit > ctx.blockGasLimit) throw rejected('exceeds block gas limit');
   const intrinsic = tx.getIntrinsicGas();
   if (tx.gasLimit < intrinsic) {
-    throw rejected(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`);
+    throw new IntrinsicGasError(`intrinsic gas too low: gas ${tx.gasLimit}, minimum needed ${intrinsic}`);
   }
   const floor = floorDataGas(tx);
   if (floor !== undefined && tx.gasLimit < floor) {
-    throw rejected(`insufficient gas for floor data gas cost: gas ${tx.gasLimit}, minimum needed ${floor}`);
+    throw new IntrinsicGasError(`insufficient gas for floor data gas cost: gas ${tx.gasLimit}, minimum needed ${floor}`);
   }
   const feeCap = maxFeePerGas(tx);
   if (ctx.nextBaseFee !== undefined && feeCap < ctx.nextBaseFee) {

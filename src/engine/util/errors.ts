@@ -6,7 +6,8 @@
 export type EngineErrorKind =
   | 'rejected' // understood but refused: nonce, funds, gas, unknown block, ... (-32000)
   | 'invalidInput' // a value that is well-formed but not acceptable (-32602)
-  | 'unsupported'; // a feature this configuration does not offer (-32000 too, kept apart for clarity)
+  | 'unsupported' // a feature this configuration does not offer (-32000 too, kept apart for clarity)
+  | 'upstream'; // a forked chain's upstream could not answer (-32000); its message names the upstream, method and key
 
 export class EngineError extends Error {
   readonly kind: EngineErrorKind;
@@ -34,6 +35,14 @@ export function rejected(message: string): EngineError {
   return new EngineError('rejected', message);
 }
 
+/** A gas limit below the transaction's intrinsic cost or its EIP-7623 floor: more gas would help (estimates search on). */
+export class IntrinsicGasError extends EngineError {
+  constructor(message = 'intrinsic gas too low') {
+    super('rejected', message);
+    this.name = 'IntrinsicGasError';
+  }
+}
+
 /** A call or estimate whose execution reverted; `data` is the raw revert payload. */
 export class RevertError extends Error {
   readonly data: Uint8Array;
@@ -45,9 +54,9 @@ export class RevertError extends Error {
 }
 
 /**
- * A transaction that automine mined and that failed, reported to its sender as Hardhat's node
- * reports it (its `throwOnTransactionFailures`): the transaction stays mined, the send answers
- * this instead of the hash. `error` is the EVM's ('revert', 'out of gas', 'invalid opcode', ...).
+ * A transaction that automine mined and that failed, thrown to a sender that awaited the outcome
+ * (SendOptions.awaitOutcome, Hardhat's node's `throwOnTransactionFailures`): the transaction stays
+ * mined, the send answers this instead of the hash. `error` is the EVM's ('revert', 'out of gas', 'invalid opcode', ...).
  */
 export class TransactionFailedError extends Error {
   readonly hashHex: string;

@@ -1,10 +1,9 @@
 /**
- * Keccak-256 on the WebAssembly Keccak-f permutation of the Ethash module (about 15x
+ * Keccak-256 on the shared WebAssembly Keccak-f permutation (keccakF1600.ts; about 15x
  * faster than JavaScript): block hashing is the cost of mining many empty blocks.
  * Falls back to noble's permutation where WebAssembly is unavailable; same output.
  */
-import { keccakF1600 } from '../pow/keccak.js';
-import { littleEndianHost } from '../pow/words.js';
+import { keccakF1600, littleEndianHost } from './keccakF1600.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 
 const RATE_BYTES = 136;

@@ -5,9 +5,14 @@
  *
  * The queue cannot be re-entered: a task that queued another task with `run` and waited for
  * it would wait for itself forever. The queue knows when code of a task is running (`running`:
- * the synchronous start of every task, and code a task calls through `asTask`), and the chain
- * facade refuses a queued call then, with a ReentryError. See docs/architecture.md.
+ * the synchronous start of every task), and the chain facade refuses a queued call then, with a
+ * ReentryError. See docs/architecture.md.
+ *
+ * Between two tasks it lets the event loop turn once a few ms of work went by (pace.ts), so a
+ * long line of queued calls does not keep other clients' requests unread.
  */
+
+import { pace } from './pace.js';
 
 /** A queued call made from inside a running task: it would wait for that task, which waits for it. */
 export class ReentryError extends Error {
@@ -28,7 +33,7 @@ export class SerialQueue {
   private readonly next: Job[] = [];
   private readonly waiting: Job[] = [];
   private draining = false;
-  /** True while code of a task runs synchronously (its start, asTask); false across its awaits. */
+  /** True while code of a task runs synchronously (its start); false across its awaits. */
   private inTask = false;
 
   /** Queue `task` behind everything waiting. */
@@ -39,17 +44,6 @@ export class SerialQueue {
   /** True while code of a task runs synchronously: a queued call awaited here would never run. */
   get running(): boolean {
     return this.inTask;
-  }
-
-  /** Run `fn`, code a task calls on someone else's behalf (a tracer, a plan), as part of the task. */
-  asTask<T>(fn: () => T): T {
-    const was = this.inTask;
-    this.inTask = true;
-    try {
-      return fn();
-    } finally {
-      this.inTask = was;
-    }
   }
 
   /** Run `fn`, which is not part of the task that calls it (event listeners), outside it. */
@@ -84,6 +78,10 @@ export class SerialQueue {
 
   private async drain(): Promise<void> {
     for (let job = this.take(); job; job = this.take()) {
+      // A long line of short tasks (a batch, a loop of calls) lets the event loop turn every few
+      // ms (pace.ts); the job is taken first, so work queued behind an answer still comes next.
+      const turn = pace();
+      if (turn !== undefined) await turn;
       let failed = false;
       let outcome: unknown;
       try {

@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { keccak_512 } from '@noble/hashes/sha3.js';
 import { buildCache } from '../../../src/engine/pow/cache.js';
-import { keccak512InPlace, keccakImplementation } from '../../../src/engine/pow/keccak.js';
+import { keccak512InPlace } from '../../../src/engine/pow/keccak.js';
+import { keccakImplementation } from '../../../src/engine/util/keccakF1600.js';
 import { bytesToWords, wordsToBytes } from '../../../src/engine/pow/words.js';
 import { cacheBytes, hex } from './helpers.js';
 
@@ -26,7 +27,7 @@ describe('pow/keccak', () => {
 
   it('falls back to the JS permutation without WebAssembly (node --jitless), with the same results', () => {
     const cacheModule = fileURLToPath(new URL('../../../src/engine/pow/cache.js', import.meta.url));
-    const keccakModule = fileURLToPath(new URL('../../../src/engine/pow/keccak.js', import.meta.url));
+    const keccakModule = fileURLToPath(new URL('../../../src/engine/util/keccakF1600.js', import.meta.url));
     const script = `
       const { buildCache } = await import(${JSON.stringify(cacheModule)})
       const { keccakImplementation } = await import(${JSON.stringify(keccakModule)})

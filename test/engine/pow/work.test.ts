@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { MiningOutcome } from '../../../src/engine/execution/miner.js';
+import type { MiningOutcome } from '../../../src/engine/execution/blockBuilder.js';
 import { HashrateMeter } from '../../../src/engine/pow/hashrate.js';
 import { MAX_RECENT_WORK, type Work, WorkBook } from '../../../src/engine/pow/work.js';
 

@@ -1,0 +1,1 @@
+export { default, GanacheProvider, GanacheServer, provider, server } from 'chain-sim/ganache';

@@ -1,0 +1,117 @@
+/**
+ * A call tree's frames, events and results in words, as `forge test -vvvv` prints them:
+ * `Token::transfer(0x7099…79C8, 5)`, `emit Transfer(from: …, to: …, value: 5)`,
+ * `← [Return] true`, `← [Revert] InsufficientBalance(0, 5)`. A frame whose code the
+ * project does not have is left to the caller's plain form (undefined).
+ */
+import { bytesToHex, toChecksumAddress } from '@ethereumjs/util';
+import type { CallFrame, CallLog } from '../engine/tracers/tracing.js';
+import { type AbiItem, type AbiParam, decodeValues, parseType } from './abi.js';
+import { forgeValue } from './abiFormat.js';
+import { type NamedFrame, type RevertReason, decodeArguments, decodeRevert, nameFrame } from './failure.js';
+import type { ContractRegistry } from './registry.js';
+
+/** Solidity's panic codes in forge's words. */
+const PANICS: Readonly<Record<number, string>> = {
+  0x01: 'assertion failed',
+  0x11: 'arithmetic underflow or overflow',
+  0x12: 'division or modulo by zero',
+  0x21: 'enum overflow',
+  0x22: 'invalid encoded storage byte array accessed',
+  0x31: 'out-of-bounds array access; popping on an empty array',
+  0x32: 'array out-of-bounds access',
+  0x41: 'out of memory',
+  0x51: 'uninitialized function',
+};
+
+export class TraceNamer {
+  constructor(private readonly registry: ContractRegistry) {}
+
+  /** The frame's contract and function, when the project has its code. */
+  name(frame: CallFrame): NamedFrame | undefined {
+    const named = nameFrame(this.registry, frame);
+    return named.contract ? named : undefined;
+  }
+
+  /** `Token::transfer(0x…, 5)` (with `{value: n}` and `[delegatecall]` as forge writes them); undefined for unknown code. */
+  describe(named: NamedFrame): string {
+    const { frame, contract, functionName, item } = named;
+    if (frame.type === 'CREATE' || frame.type === 'CREATE2') {
+      const at = frame.createAddress ? `@${toChecksumAddress(frame.createAddress.toString())}` : '';
+      return `→ new ${contract!.name}${at}`;
+    }
+    const value = frame.value ? `{value: ${frame.value}}` : '';
+    const args = item ? (decodeArguments(item.inputs ?? [], frame.input.subarray(4))?.map((a) => forgeValue(a.value)) ?? ['<undecodable>']) : [];
+    const body = item
+      ? `(${args.join(', ')})`
+      : functionName.startsWith('<')
+        ? `${functionName}(${frame.input.length > 0 ? bytesToHex(frame.input) : ''})`
+        : '()';
+    const kind =
+      frame.type === 'DELEGATECALL' ? ' [delegatecall]' : frame.type === 'STATICCALL' ? ' [staticcall]' : frame.type === 'CALLCODE' ? ' [callcode]' : '';
+    return `${contract!.name}::${item ? functionName : ''}${value}${body}${kind}`;
+  }
+
+  /** How the frame ended: `[Return] true`, `[Stop]`, `[Revert] InsufficientBalance(0, 5)`, `[OutOfGas]`. */
+  end(frame: CallFrame, named: NamedFrame | undefined): string {
+    if (frame.error !== undefined) {
+      if (frame.error !== 'execution reverted') return `[${frame.error}]`;
+      return `[Revert] ${reasonText(decodeRevert(this.registry, frame.output), frame.output)}`;
+    }
+    if (frame.type === 'CREATE' || frame.type === 'CREATE2') return `[Return] ${frame.output.length} bytes of code`;
+    if (frame.output.length === 0) return '[Stop]';
+    const outputs = named?.item?.outputs;
+    const values = outputs ? decodeArguments(outputs, frame.output) : undefined;
+    return `[Return] ${values ? values.map((v) => forgeValue(v.value)).join(', ') : bytesToHex(frame.output)}`;
+  }
+
+  /** `emit Transfer(from: 0x…, to: 0x…, value: 5)`, decoded with the emitting contract's ABI (or any contract's). */
+  event(log: CallLog, named: NamedFrame | undefined): string {
+    const topic = log.topics[0] ? Buffer.from(log.topics[0]).toString('hex') : undefined;
+    const item = topic === undefined ? undefined : ((named?.contract && this.registry.eventOf(named.contract, topic)) ?? this.registry.events(topic)[0]?.item);
+    const fields = item ? eventFields(item, log) : undefined;
+    if (!item || !fields) return `emit topics: [${log.topics.map((t) => bytesToHex(t)).join(', ')}], data: ${bytesToHex(log.data)}`;
+    return `emit ${item.name}(${fields.join(', ')})`;
+  }
+}
+
+function reasonText(reason: RevertReason, output: Uint8Array): string {
+  switch (reason.kind) {
+    case 'customError':
+      return `${reason.name}(${reason.args.map((a) => forgeValue(a.value)).join(', ')})`;
+    case 'errorString':
+      return `revert: ${reason.text}`;
+    case 'panic': {
+      const words = reason.code <= 0xffn ? PANICS[Number(reason.code)] : undefined;
+      return `panic: ${words ?? 'unknown panic'} (0x${reason.code.toString(16)})`;
+    }
+    case 'empty':
+      return 'EvmError: Revert';
+    default:
+      return `custom error ${bytesToHex(output)}`;
+  }
+}
+
+/** `name: value` for each field: indexed ones from the topics (a dynamic type's only as its hash), the rest from the data. */
+function eventFields(item: AbiItem, log: CallLog): string[] | undefined {
+  const inputs = item.inputs ?? [];
+  const indexed = inputs.filter((p) => p.indexed);
+  const plain = inputs.filter((p) => !p.indexed);
+  const topics = log.topics.slice(item.anonymous ? 0 : 1);
+  if (topics.length !== indexed.length) return undefined;
+  const data = decodeArguments(plain, log.data);
+  if (!data) return undefined;
+  let t = 0;
+  let d = 0;
+  try {
+    return inputs.map((param) => `${param.name || '_'}: ${param.indexed ? topicValue(param, topics[t++]!) : forgeValue(data[d++]!.value)}`);
+  } catch {
+    return undefined;
+  }
+}
+
+function topicValue(param: AbiParam, topic: Uint8Array): string {
+  const type = parseType(param);
+  const dynamic = type.kind === 'bytes' || type.kind === 'string' || type.kind === 'array' || type.kind === 'tuple';
+  return dynamic ? bytesToHex(topic) : forgeValue(decodeValues([type], topic)[0]!);
+}
