@@ -51,11 +51,14 @@ for (const [holder, id] of mints) await collectible.call('mint', [holder, id]);
 
 // Dumped once, after everything: the deployer's entry is then identical in every file.
 const { alloc } = await rpc('chain_dumpState');
+// Slots in order, whatever order the node wrote them in (a dump lists them as they were first written).
+const sorted = (account) =>
+  account.storage ? { ...account, storage: Object.fromEntries(Object.entries(account.storage).sort(([a], [b]) => (a < b ? -1 : 1))) } : account;
 const files = { 'fixtures/erc20.json': token, 'fixtures/erc721.json': collectible };
 const check = process.argv.includes('--check');
 const stale = [];
 for (const [path, contract] of Object.entries(files)) {
-  const text = `${JSON.stringify({ alloc: { [deployer]: alloc[deployer], [contract.address]: alloc[contract.address] } }, null, 2)}\n`;
+  const text = `${JSON.stringify({ alloc: { [deployer]: sorted(alloc[deployer]), [contract.address]: sorted(alloc[contract.address]) } }, null, 2)}\n`;
   const url = new URL(path, root);
   if (!check) {
     writeFileSync(url, text);

@@ -166,14 +166,21 @@ async function compileSerpentCommand(file: string): Promise<number> {
  */
 function shutDownOnSignals(server: ChainSimServer, exitWithLauncher: boolean): void {
   let closing = false;
+  const options = server.node.options;
+  // The node's log: JSON lines with --json, nothing with --quiet.
+  const say = (line: string) => (options.json ? options.logger(line) : options.quiet ? undefined : console.log(line));
   const shutdown = (reason: string) => {
     if (closing) return;
     closing = true;
-    if (server.node.options.json) server.node.options.logger(`${reason}, shutting down`);
-    else if (!server.node.options.quiet) console.log(`\n${reason}, shutting down`);
+    say(`${options.json ? '' : '\n'}${reason}, shutting down`);
+    const saver = server.node.stateSaver;
+    if (saver) say(`Saving the state to ${saver.path} (a second signal stops the save; the file keeps its previous content)`);
     // close() saves the state file last; a failed save must not look like a clean exit.
     server.close().then(
-      () => process.exit(0),
+      (report) => {
+        if (report) say(`State saved to ${report.path} in ${(report.ms / 1000).toFixed(2)} s (${formatBytes(report.bytes)}${restarts(report.attempts)})`);
+        process.exit(0);
+      },
       (error: unknown) => {
         console.error(`chain-sim: ${oneLine(error instanceof Error ? error.message : String(error))}`);
         process.exit(1);
@@ -197,6 +204,17 @@ function shutDownOnSignals(server: ChainSimServer, exitWithLauncher: boolean): v
       shell,
     );
   }
+}
+
+/** A file size for the log: bytes, KB or MB (decimal, as `ls -h --si`). */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} bytes`;
+  return bytes < 1e6 ? `${(bytes / 1e3).toFixed(1)} KB` : `${(bytes / 1e6).toFixed(1)} MB`;
+}
+
+/** The log's note of saves started again after a revert took the state being saved away. */
+function restarts(attempts: number): string {
+  return attempts > 1 ? `; started again ${attempts - 1} time${attempts > 2 ? 's' : ''}: a revert took the state being saved away` : '';
 }
 
 /** The node options the command line gives (unresolved: startNode merges them with the files they name) and the CLI's own switch. */

@@ -46,6 +46,7 @@ export type { RemoteAccount, RemoteState } from './state/forkState.js';
 export type { AccountOverride, BlockOverrides, CallOverrides, StateOverride } from './state/overrides.js';
 export type { ChainSnapshot } from './state/snapshots.js';
 export type { AccountState, Alloc } from './state/stateDump.js';
+export { type CollectedAccount, collectPiece, piecesOf, type StatePiece, type StateReading, StateReadingLost } from './state/stateReading.js';
 export type { BlockToTrace } from './tracers/blockTrace.js';
 export { flattenCalls, MuxTracer, NoopTracer, selectorCounts } from './tracers/callTree.js';
 export { type PrestateAccount, PrestateTracer } from './tracers/prestate.js';

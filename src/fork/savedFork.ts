@@ -36,7 +36,7 @@ export interface SavedFork {
 }
 
 /** A state file's `fork` field: what a save on `session` with `overlay` writes. */
-export function encodeSavedFork(session: ForkSession, overlay: ForkOverlay): JsonObject {
+export function encodeSavedFork(session: ForkSession, overlay: Omit<ForkOverlay, 'alloc'>): JsonObject {
   const { transactions: _, ...block } = session.block; // hashes only; not needed to rebuild the header
   return {
     upstream: session.upstream.masked,

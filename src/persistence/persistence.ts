@@ -3,9 +3,11 @@
  * (a corrupt or truncated one is an error, never a silent fresh chain); the state is written
  * on shutdown, and every `--state-interval` seconds, to a temporary file in the same directory,
  * flushed to disk and renamed over FILE, so a crash mid-write leaves the old or the new
- * complete file, never a torn one. The file is written and read as a stream, one account or
- * block per line, a run of empty blocks as one line (stateStream.ts), so a long chain takes
- * bounded memory to save and load; a file that is not one chain-sim wrote is never taken,
+ * complete file, never a torn one. The file is written and read as a stream, an account's
+ * fields or one storage slot or block per line, a run of empty blocks as one line
+ * (stateStream.ts): a save reads the accounts in short steps while it writes (stateReading.ts),
+ * so it takes bounded memory above the node's and the node keeps serving meanwhile; a load
+ * applies them in bounded batches. A file that is not one chain-sim wrote is never taken,
  * since it would be overwritten.
  *
  * Saved and restored: every account (balance, nonce, code, storage), the owned private keys,
@@ -17,10 +19,20 @@
 import { readFile } from 'node:fs/promises';
 import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { removeStaleTempFiles, writeFileAtomically } from './atomicFile.js';
-import { type Chain, MAX_TIMESTAMP, type ChainSegment, type MinedBlock, type ReservedBlocks } from '../engine/index.js';
-import { captureState } from './stateCapture.js';
+import {
+  type Chain,
+  MAX_TIMESTAMP,
+  type MinedBlock,
+  type ReservedBlocks,
+  type CollectedAccount,
+  type StatePiece,
+  StateReadingLost,
+  collectPiece,
+  type AccountState,
+} from '../engine/index.js';
+import { captureState, withRestarts } from './stateCapture.js';
 import { SavedBlockDecoder } from './savedBlocks.js';
-import { isStateStream, readStateStreamHead, streamedBlocks, writeStateStream } from './stateStream.js';
+import { type StateStreamSource, readStateStreamHead, streamVersion, streamedAccounts, streamedBlocks, writeStateStream } from './stateStream.js';
 import { OptionError, resolveOptions } from '../options.js';
 import { type StateFile, StateFileError, decodeStateFile, preview } from './stateFile.js';
 import { decodeSavedFork } from '../fork/savedFork.js';
@@ -76,17 +88,22 @@ export interface ReadStateOptions {
    * only read, may be any state (a plain `alloc`).
    */
   readonly overwrites?: boolean;
+  /**
+   * A streamed file's accounts are left in the file, read again as `accounts` when restored
+   * (`--state`); otherwise they are read into `alloc` (fixtures).
+   */
+  readonly streamAccounts?: boolean;
 }
 
 /** The saved state, or undefined when the file does not exist yet (first run). */
-export async function readStateFile(path: string, { overwrites = false }: ReadStateOptions = {}): Promise<StateFile | undefined> {
+export async function readStateFile(path: string, { overwrites = false, streamAccounts = false }: ReadStateOptions = {}): Promise<StateFile | undefined> {
   let json: unknown;
   let streamed = false;
   try {
-    const head = (await isStateStream(path)) ? await readStateStreamHead(path) : undefined;
+    const head = (await streamVersion(path)) === undefined ? undefined : await readStateStreamHead(path);
     streamed = head !== undefined;
     if (head) {
-      json = head.json;
+      json = head;
     } else {
       const text = await readFile(path, 'utf8');
       try {
@@ -105,8 +122,11 @@ export async function readStateFile(path: string, { overwrites = false }: ReadSt
     if (overwrites) assertOwnStateFile(json);
     const file = decodeStateFile(json);
     assertUsableSettings(file);
-    // A streamed file's blocks are read again, one at a time, when they are restored.
-    return streamed ? { ...file, blocks: streamedBlocks(path) } : file;
+    if (!streamed) return file;
+    // A streamed file's blocks are read again, one at a time, when they are restored; its accounts too, if asked.
+    const blocks = streamedBlocks(path);
+    if (streamAccounts) return { ...file, blocks, accounts: () => streamedAccounts(path) };
+    return { ...file, blocks, alloc: await allocOf(streamedAccounts(path)) };
   } catch (error) {
     if (error instanceof StateFileError) throw new StatePersistenceError(path, error.message);
     throw error;
@@ -123,11 +143,14 @@ export async function restoreState(chain: Chain, saved: StateFile, path: string)
       for await (const entry of saved.blocks) entries.push(decoder.decode(entry));
       await chain.adoptSavedBlocks(entries);
     }
-    if (saved.fork === undefined) await chain.loadState(saved.alloc);
-    else {
+    if (saved.fork === undefined) {
+      if (saved.accounts) await loadInBatches(chain, saved.accounts());
+      else await chain.loadState(saved.alloc);
+    } else {
       const { overlay } = decodeSavedFork(saved.fork);
+      const alloc = saved.accounts ? await allocOf(saved.accounts()) : new Map(saved.alloc);
       // The overlay's entries over the fork's start state (forkOverlay.ts), not a plain load that would drop the upstream's storage.
-      await chain.restoreForkOverlay({ ...overlay, alloc: new Map(saved.alloc) });
+      await chain.restoreForkOverlay({ ...overlay, alloc });
     }
     for (const privateKey of saved.privateKeys ?? []) await chain.addOwnedAccount({ address: createAddressFromPrivateKey(privateKey), privateKey });
     if (saved.clockOffset !== undefined) {
@@ -144,15 +167,80 @@ export async function restoreState(chain: Chain, saved: StateFile, path: string)
 }
 
 /**
- * Write `file` and the chain's `segments` to `path` atomically (atomicFile.ts), streamed
- * (stateStream.ts); readable by its owner only, as it holds private keys.
+ * What a save adds to the node's resident memory at most, whatever the state's size (tested on
+ * the CLI by test/e2e/state-memory.test.ts): a read step's pieces (about 1 MiB, stateReading.ts),
+ * a write chunk and its buffer (1 MiB each, stateStream.ts), a code's hex slice, and their
+ * garbage until V8 collects it. A save used to hold about 18 times the file's size.
  */
-export async function writeStateFile(path: string, file: StateFile, segments: readonly ChainSegment[] = []): Promise<void> {
+export const SAVE_MEMORY_BOUND_BYTES = 64 * 1024 * 1024;
+
+/** A batch of a load costs about this much memory until it is flushed (LOAD_COSTS per piece). */
+export const LOAD_BATCH_BYTES = 32 * 1024 * 1024;
+/** What a piece costs while its batch waits in the state manager's caches (measured: about 1.3 KB a slot pending, 0.9 KB once flushed). */
+const LOAD_COSTS = { account: 1024, slot: 1024 } as const;
+
+/**
+ * Apply a streamed file's accounts in batches of about LOAD_BATCH_BYTES, each one task flushed
+ * to the trie, then delete the intermediate trie nodes the batches left (loadSweep.ts). At
+ * start-up only: nothing else may write meanwhile.
+ */
+async function loadInBatches(chain: Chain, pieces: AsyncIterable<StatePiece>): Promise<void> {
+  const mark = await chain.beginBulkLoad();
+  let batch: StatePiece[] = [];
+  let bytes = 0;
+  for await (const piece of pieces) {
+    batch.push(piece);
+    bytes += piece.kind === 'account' ? LOAD_COSTS.account + piece.code.length : piece.kind === 'storage' ? LOAD_COSTS.slot * piece.slots.length : 0;
+    if (bytes < LOAD_BATCH_BYTES) continue;
+    await chain.loadPieces(batch);
+    batch = [];
+    bytes = 0;
+  }
+  if (batch.length > 0) await chain.loadPieces(batch);
+  await chain.endBulkLoad(mark);
+}
+
+/** Accounts read from pieces into one map (a fixture, a fork's overlay). */
+async function allocOf(pieces: AsyncIterable<StatePiece>): Promise<Map<string, AccountState>> {
+  const alloc = new Map<string, CollectedAccount>();
+  for await (const piece of pieces) collectPiece(alloc, piece);
+  return alloc;
+}
+
+/**
+ * Write a captured state to `path` atomically (atomicFile.ts), streamed (stateStream.ts) as its
+ * accounts are read; readable by its owner only, as it holds private keys. The bytes written.
+ */
+export async function writeStateFile(path: string, captured: StateStreamSource): Promise<number> {
+  let bytes = 0;
   try {
-    await writeFileAtomically(path, (handle) => writeStateStream(handle, file, segments), 0o600);
+    await writeFileAtomically(
+      path,
+      async (handle) => {
+        bytes = await writeStateStream(handle, captured);
+      },
+      0o600,
+    );
   } catch (error) {
+    if (error instanceof StateReadingLost) throw error; // the saver starts again
     throw new StatePersistenceError(path, `cannot write: ${(error as Error).message}`);
   }
+  return bytes;
+}
+
+/** What one save did: for the log line on exit. */
+export interface SaveReport {
+  readonly path: string;
+  readonly bytes: number;
+  readonly ms: number;
+  /** 1, or more when a revert took the state being saved away and the save started again. */
+  readonly attempts: number;
+}
+
+/** Test seams of a saver. */
+export interface SaverHooks {
+  /** Called after each capture, before its accounts are read (tests revert there). */
+  readonly afterCapture?: (attempt: number) => Promise<void>;
 }
 
 /** Saves one chain's state to one file: on demand, and every `intervalSeconds` if positive. */
@@ -168,6 +256,7 @@ export class StateSaver {
     onError: (error: unknown) => void,
     /** The fork session in force at each save (undefined: the chain is local). */
     private readonly fork: () => ForkSession | undefined = () => undefined,
+    private readonly hooks: SaverHooks = {},
   ) {
     this.last = removeStaleTempFiles(path);
     if (intervalSeconds > 0) {
@@ -180,14 +269,39 @@ export class StateSaver {
     }
   }
 
-  /** Capture and write the state; saves run one after another, never two writes at once. */
-  save(): Promise<void> {
+  /**
+   * Capture and write the state; saves run one after another, never two writes at once. The
+   * accounts are read in steps while the file is written, and the node serves requests between
+   * steps; a revert that takes the state being read away starts the save again from the state
+   * then (at most MAX_READ_ATTEMPTS times; the file keeps its previous content if all fail).
+   */
+  save(): Promise<SaveReport> {
     this.inFlight++;
     const next = this.last.then(async () => {
-      const { file, segments } = await captureState(this.chain, this.fork());
-      await writeStateFile(this.path, file, segments);
+      const started = performance.now();
+      let attempts = 0;
+      try {
+        const bytes = await withRestarts(async (attempt) => {
+          attempts = attempt;
+          const captured = await captureState(this.chain, this.fork());
+          await this.hooks.afterCapture?.(attempt);
+          return writeStateFile(this.path, captured);
+        });
+        return { path: this.path, bytes, ms: performance.now() - started, attempts };
+      } catch (error) {
+        if (!(error instanceof StateReadingLost)) throw error;
+        throw new StatePersistenceError(
+          this.path,
+          `cannot write: the state was reverted away while it was being saved, ${attempts} times (evm_revert to a snapshot older than the state); the file keeps its previous content`,
+        );
+      }
     });
-    this.last = next.catch(() => {}).finally(() => this.inFlight--);
+    this.last = next
+      .then(
+        () => {},
+        () => {},
+      )
+      .finally(() => this.inFlight--);
     return next;
   }
 

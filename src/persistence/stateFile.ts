@@ -11,7 +11,7 @@
  * is what `--state` saves so time travel survives a restart.
  */
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
-import { clip, type AccountState, type Alloc } from '../engine/index.js';
+import { clip, type AccountState, type Alloc, type StatePiece } from '../engine/index.js';
 import { encodeQuantity as hex } from '../rpc/encode.js';
 import type { Json, JsonObject } from '../rpc/json.js';
 
@@ -30,6 +30,11 @@ export interface StateFile {
   readonly blocks?: readonly Json[] | AsyncIterable<Json>;
   /** `--state` on a fork: the fork and its overlay (fork/savedFork.ts checks it); `alloc` is then the overlay's accounts. */
   readonly fork?: Json;
+  /**
+   * A streamed file's accounts, read again from the file one line at a time (stateStream.ts),
+   * each account's fields then its slots in batches; `alloc` is then empty.
+   */
+  readonly accounts?: () => AsyncIterable<StatePiece>;
 }
 
 export class StateFileError extends Error {
@@ -46,18 +51,29 @@ export class StateFileError extends Error {
 export function encodeAlloc(alloc: Alloc, { omitZeroNonce = false } = {}): JsonObject {
   const out: JsonObject = {};
   for (const [address, account] of alloc) {
-    const at = `alloc.${address}`;
-    const entry: JsonObject = { balance: hex(writable(account.balance, `${at}.balance`, ACCOUNT_FIELD_MAX.balance)) };
-    if (!omitZeroNonce || account.nonce !== 0n) entry.nonce = hex(writable(account.nonce, `${at}.nonce`, ACCOUNT_FIELD_MAX.nonce));
-    if (account.code.length > 0) entry.code = bytesToHex(account.code);
+    const entry = encodeAccountFields(address, account, { omitZeroNonce });
     if (account.storage.size > 0) {
       const storage: JsonObject = {};
-      for (const [slot, value] of account.storage) storage[slot] = bytesToHex(value);
+      for (const [slot, value] of account.storage) storage[slot] = hexOf(value);
       entry.storage = storage;
     }
     out[address] = entry;
   }
   return out;
+}
+
+/** An account's fields but its storage, as `alloc` holds them. */
+export function encodeAccountFields(address: string, account: Pick<AccountState, 'balance' | 'nonce' | 'code'>, { omitZeroNonce = false } = {}): JsonObject {
+  const at = `alloc.${address}`;
+  const entry: JsonObject = { balance: hex(writable(account.balance, `${at}.balance`, ACCOUNT_FIELD_MAX.balance)) };
+  if (!omitZeroNonce || account.nonce !== 0n) entry.nonce = hex(writable(account.nonce, `${at}.nonce`, ACCOUNT_FIELD_MAX.nonce));
+  if (account.code.length > 0) entry.code = hexOf(account.code);
+  return entry;
+}
+
+/** 0x hex of bytes; through Buffer, which is native and fast on megabytes of code. */
+export function hexOf(bytes: Uint8Array): string {
+  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
 }
 
 export function encodeStateFile(file: StateFile): JsonObject {
@@ -141,6 +157,26 @@ function word(value: unknown, where: string): Uint8Array {
   return hexToBytes(`0x${value.slice(2).padStart(64, '0')}`);
 }
 
+/** An account's address (0x lower-case) and fields but its storage; `at` names it in errors. */
+export function decodeAccountFields(address: string, raw: unknown, at: string): { key: string } & Omit<AccountState, 'storage'> {
+  const key = address.startsWith('0x') ? address : `0x${address}`; // geth allows addresses without 0x
+  if (!/^0x[0-9a-fA-F]{40}$/.test(key)) throw new StateFileError(at, 'not a 20-byte address');
+  const fields = object(raw, at);
+  return {
+    key: key.toLowerCase(),
+    balance: fields.balance === undefined ? 0n : integer(fields.balance, `${at}.balance`, ACCOUNT_FIELD_MAX.balance),
+    nonce: fields.nonce === undefined ? 0n : integer(fields.nonce, `${at}.nonce`, ACCOUNT_FIELD_MAX.nonce),
+    code: fields.code === undefined ? new Uint8Array() : bytes(fields.code, `${at}.code`),
+  };
+}
+
+/** One storage entry of the account at `at`: the 32-byte slot (0x hex) and value; undefined for a zero value (absent). */
+export function decodeSlot(slot: string, value: unknown, at: string): [string, Uint8Array] | undefined {
+  const slotBytes = word(slot, `${at}.storage key`);
+  const valueBytes = word(value, `${at}.storage.${clip(slot)}`);
+  return valueBytes.some((b) => b !== 0) ? [bytesToHex(slotBytes), valueBytes] : undefined;
+}
+
 function object(value: unknown, where: string): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new StateFileError(where, 'expected an object');
   return value as Record<string, unknown>;
@@ -153,21 +189,13 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
   const accountsField = top.alloc === undefined && top.accounts !== undefined ? 'accounts' : 'alloc';
   for (const [address, raw] of Object.entries(object(top[accountsField] ?? {}, `${where}.${accountsField}`))) {
     const at = `${where}.${accountsField}.${clip(address)}`;
-    const key = address.startsWith('0x') ? address : `0x${address}`; // geth allows addresses without 0x
-    if (!/^0x[0-9a-fA-F]{40}$/.test(key)) throw new StateFileError(at, 'not a 20-byte address');
-    const fields = object(raw, at);
+    const { key, balance, nonce, code } = decodeAccountFields(address, raw, at);
     const storage = new Map<string, Uint8Array>();
-    for (const [slot, value] of Object.entries(object(fields.storage ?? {}, `${at}.storage`))) {
-      const slotBytes = word(slot, `${at}.storage key`);
-      const valueBytes = word(value, `${at}.storage.${clip(slot)}`);
-      if (valueBytes.some((b) => b !== 0)) storage.set(bytesToHex(slotBytes), valueBytes);
+    for (const [slot, value] of Object.entries(object(object(raw, at).storage ?? {}, `${at}.storage`))) {
+      const decoded = decodeSlot(slot, value, at);
+      if (decoded) storage.set(decoded[0], decoded[1]);
     }
-    alloc.set(key.toLowerCase(), {
-      balance: fields.balance === undefined ? 0n : integer(fields.balance, `${at}.balance`, ACCOUNT_FIELD_MAX.balance),
-      nonce: fields.nonce === undefined ? 0n : integer(fields.nonce, `${at}.nonce`, ACCOUNT_FIELD_MAX.nonce),
-      code: fields.code === undefined ? new Uint8Array() : bytes(fields.code, `${at}.code`),
-      storage,
-    });
+    alloc.set(key, { balance, nonce, code, storage });
   }
   const privateKeys =
     top.privateKeys === undefined

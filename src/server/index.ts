@@ -7,6 +7,7 @@ import { createBusyPoll } from './busyPoll.js';
 import { type HttpTimeouts, createRpcHttpServer, listen } from './http.js';
 import { serveWebSocket } from './websocket.js';
 import type { WebSocketServer } from 'ws';
+import type { SaveReport } from '../persistence/persistence.js';
 
 export interface ListeningInfo {
   readonly host: string;
@@ -56,8 +57,8 @@ export class ChainSimServer {
     return { host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` };
   }
 
-  /** Stop accepting connections, close idle keep-alive sockets, then save the state file (if any). */
-  async close(): Promise<void> {
+  /** Stop accepting connections, close idle keep-alive sockets, then save the state file (if any): what the save did. */
+  async close(): Promise<SaveReport | undefined> {
     for (const client of this.webSocket?.clients ?? []) client.terminate();
     this.webSocket?.close();
     this.node.close();
@@ -65,7 +66,7 @@ export class ChainSimServer {
     this.http = undefined;
     // Saved after the last request is answered, so a send the client saw succeed is in the file.
     if (http) await this.closeHttp(http);
-    await this.node.stateSaver?.save();
+    return this.node.stateSaver?.save();
   }
 
   private async closeHttp(http: Server): Promise<void> {

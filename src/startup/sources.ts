@@ -30,7 +30,7 @@ export interface StartupSources {
 
 export async function mergeStartupSources(input: ChainSimOptions | ResolvedOptions): Promise<StartupSources> {
   const given = isResolved(input) ? input : resolveOptions(input);
-  const saved = given.stateFile === undefined ? undefined : await readStateFile(given.stateFile, { overwrites: true });
+  const saved = given.stateFile === undefined ? undefined : await readStateFile(given.stateFile, { overwrites: true, streamAccounts: true });
   const fixtures = given.fixtures.length > 0 ? await readFixtures(given.fixtures) : undefined;
   const genesis = given.genesis === undefined ? undefined : await readGethGenesis(given.genesis);
   const plain = isResolved(input) ? undefined : input;

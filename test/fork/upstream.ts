@@ -105,7 +105,7 @@ export async function startUpstream(options: { hardfork?: string; chainId?: numb
     holdersBlock,
     head,
     transferTx,
-    close: () => server.close(),
+    close: async () => void (await server.close()),
   };
 }
 

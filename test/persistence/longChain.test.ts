@@ -55,7 +55,7 @@ describe('persistence: a long chain', function () {
     const size = (await stat(file)).size;
     expect(size, 'two runs of 100,000 blocks in a few lines').to.be.below(32 * 1024);
     const text = await readFile(file, 'utf8');
-    expect(text.startsWith('{"chainSimState":2,')).to.equal(true);
+    expect(text.startsWith('{"chainSimState":3,')).to.equal(true);
     expect(text.match(/"emptyRun"/g)).to.have.length(2);
     // Still one JSON document.
     expect((JSON.parse(text) as { blocks: unknown[] }).blocks).to.have.length(5);
@@ -137,7 +137,7 @@ describe('persistence: a long chain', function () {
       await provider.disconnect();
     }
     // Saved again in the stream format, the same chain.
-    expect((await readFile(file, 'utf8')).startsWith('{"chainSimState":2,')).to.equal(true);
+    expect((await readFile(file, 'utf8')).startsWith('{"chainSimState":3,')).to.equal(true);
     const again = newNode({ stateFile: file });
     try {
       expect(await again.rpc<Header>('eth_getBlockByNumber', ['latest', false])).to.deep.include({ hash: head!.hash });

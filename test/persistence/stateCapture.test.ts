@@ -25,7 +25,7 @@ describe('state capture: chain_dumpState and --state write the same fields', fun
       expect(node.chain.common.hardfork()).to.not.equal('prague');
 
       const dumped = await rpc<{ hardfork: string; chainId: string; gasLimit: string; timestamp: string }>('chain_dumpState');
-      const { file } = await captureState(node.chain);
+      const { header: file } = await captureState(node.chain);
       expect(dumped.hardfork).to.equal('prague');
       expect(file.hardfork).to.equal('prague');
       expect(BigInt(dumped.chainId)).to.equal(file.chainId);

@@ -187,7 +187,11 @@ describe('persistence: --state through the provider', function () {
   }
 
   it('writes atomically: the old file stays whole until the new one replaces it, and stale temporary files are removed', async () => {
-    const state = (balance: bigint) => ({ alloc: new Map([[CONTRACT, { balance, nonce: 0n, code: new Uint8Array(), storage: new Map() }]]) });
+    const state = (balance: bigint) => ({
+      header: {},
+      accounts: [{ kind: 'account', address: CONTRACT, balance, nonce: 0n, code: new Uint8Array() } as const],
+      segments: [],
+    });
     await writeStateFile(file, state(1n));
     // A temporary file left by a killed process (pid 2^31-2 is not running).
     const stale = join(dir, `.state.json.${2 ** 31 - 2}.tmp`);

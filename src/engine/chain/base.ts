@@ -11,11 +11,10 @@ import type { BlockRecord, BlockStore, ChainSegment, MinedBlock, TransactionLoca
 import type { BlockClock } from '../mining/clock.js';
 import type { ForkSchedule } from '../rules/forkSchedule.js';
 import type { ForkPoint } from '../blocks/forkStart.js';
-import type { ForkOverlay } from '../state/forkOverlay.js';
 import type { MiningKind } from '../mining/policy.js';
 import { ReentryError, SerialQueue } from '../util/serial.js';
 import type { ChainSnapshot } from '../state/snapshots.js';
-import type { AccountState } from '../state/stateDump.js';
+import type { StateReading } from '../state/stateReading.js';
 import type { PoolOrder, TxPool } from '../transactions/txpool.js';
 import { ChainCore } from './core.js';
 import { DetachedWork } from './detached.js';
@@ -74,9 +73,8 @@ export interface PersistableState {
   readonly timestamp: bigint;
   readonly clockOffset: bigint;
   readonly privateKeys: Uint8Array[];
-  readonly alloc: Map<string, AccountState>;
-  /** On a fork (when asked for): the local changes over the upstream's state; `alloc` is then the overlay's. */
-  readonly overlay?: ForkOverlay;
+  /** The accounts at that moment, read afterwards in steps (on a fork, when asked for: the local overlay's pieces). */
+  readonly accounts: StateReading;
   readonly segments: ChainSegment[];
 }
 

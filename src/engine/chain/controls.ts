@@ -10,7 +10,9 @@ import type { ReservedBlocks } from '../blocks/emptyRanges.js';
 import { EngineError, rejected } from '../util/errors.js';
 import { type UnexplainedState, findUnexplainedState } from '../blocks/exportCheck.js';
 import type { ForkPoint } from '../blocks/forkStart.js';
-import { type ForkOverlay, dumpForkOverlay, restoreForkOverlay } from '../state/forkOverlay.js';
+import { type ForkOverlay, restoreForkOverlay } from '../state/forkOverlay.js';
+import { type CollectedAccount, type StatePiece, type StateReading, type StepBudget, StateCursor, collectPiece, piecesOf } from '../state/stateReading.js';
+import { sweepUnreachable } from '../state/loadSweep.js';
 import { isPostMerge } from '../rules/hardforks.js';
 import type { EncodedBlock, ImportSummary } from '../blocks/importer.js';
 import type { ChainSnapshot } from '../state/snapshots.js';
@@ -152,13 +154,16 @@ export class ChainControls extends ChainBase {
   loadState(alloc: Alloc): Promise<void> {
     return this.run('loadState', (core) => state.loadState(core, alloc));
   }
-  /** Every account of the current state (chain_dumpState). */
-  dumpState(): Promise<Map<string, AccountState>> {
-    return this.run('dumpState', (core) => core.state.dump());
+  /** Every account of the current state, read in steps (tests; chain_dumpState reads with a limit: stateCapture.ts). */
+  async dumpState(): Promise<Map<string, AccountState>> {
+    const reading = await this.run('dumpState', async (core) => this.openReading(core, await core.vm.stateManager.getStateRoot(), false));
+    const alloc = new Map<string, CollectedAccount>();
+    for await (const piece of piecesOf(reading)) collectPiece(alloc, piece);
+    return alloc;
   }
-  /** Every account of block 0's state (setters since may have changed the live state without a block). */
-  genesisState(): Promise<Map<string, AccountState>> {
-    return this.run('genesisState', (core) => state.genesisState(core));
+  /** Block 0's state (setters since may have changed the live state without a block), to read in steps. */
+  genesisState(): Promise<StateReading> {
+    return this.run('genesisState', async (core) => this.openReading(core, await state.genesisRoot(core), false));
   }
   /** The live state's root (the caches flushed): tests and diagnostics. */
   stateRoot(): Promise<Uint8Array> {
@@ -198,10 +203,13 @@ export class ChainControls extends ChainBase {
   importBlocks(source: AsyncIterable<EncodedBlock>): Promise<ImportSummary> {
     return this.run('importBlocks', (core) => history.importBlocks(core, source));
   }
-  /** What a state save writes, every field read in one task so they describe the same moment. */
+  /**
+   * What a save writes, every field read in one task so they describe the same moment; the
+   * accounts are read afterwards in steps, at this moment's state root (stateReading.ts).
+   * `withForkOverlay`: read them as a fork's overlay on the upstream's state (forkOverlay.ts).
+   */
   persistable(withForkOverlay = false): Promise<PersistableState> {
     return this.run('persistable', async (core) => {
-      const overlay = withForkOverlay ? await dumpForkOverlay(core.state) : undefined;
       return {
         // The rules the next block is mined under: what a chain started from this file continues with.
         // Not the VM's Common: with a fork schedule it sits on whichever block it last ran.
@@ -210,12 +218,46 @@ export class ChainControls extends ChainBase {
         timestamp: core.blocks.headTimestamp,
         clockOffset: core.clock.offset,
         privateKeys: core.accounts.list().map((address) => core.accounts.privateKeyOf(address)!),
-        alloc: overlay ? overlay.alloc : await core.state.dump(),
-        overlay,
+        accounts: await this.openReading(core, await core.vm.stateManager.getStateRoot(), withForkOverlay),
         // Blocks are immutable and a run is a few fields: the list can be written after the task.
         segments: core.blocks.segments(),
       };
     });
+  }
+  /**
+   * A reading of the state at `root` (inside a task): a copy of the state manager set to it, read
+   * in steps that are each a task of their own, by the caller (the facade's `run`).
+   */
+  private async openReading(core: ChainCore, root: Uint8Array, overlay: boolean): Promise<StateReading> {
+    const copy = core.state.shallowCopy(false);
+    await copy.setStateRoot(root);
+    const cursor = new StateCursor(core.trieNodes, copy, root, core.state.writtenKeys(), overlay);
+    return {
+      stateRoot: root,
+      next: (budget?: StepBudget) => this.run('readState', () => cursor.step(budget)),
+      rewind: () => cursor.rewind(),
+    };
+  }
+  /**
+   * Apply pieces of a saved state (stateReading.ts) over the current state, in order: an account's
+   * fields replace it (storage emptied), its storage pieces follow. Each call is one task, flushed
+   * at its end, so a restore of any size goes in bounded batches.
+   */
+  loadPieces(pieces: readonly StatePiece[]): Promise<void> {
+    return this.run('loadPieces', (core) => core.state.loadPieces(pieces));
+  }
+  /**
+   * Around a restore in batches at start-up (nothing else writes meanwhile): `begin` opens the
+   * trie's write log, `end` deletes the nodes written since that the state now does not reach
+   * (each batch's flush left its intermediate nodes behind); answers how many were deleted.
+   */
+  beginBulkLoad(): Promise<number> {
+    return this.run('beginBulkLoad', (core) => core.trieNodes.mark());
+  }
+  endBulkLoad(mark: number): Promise<number> {
+    return this.run('endBulkLoad', async (core) =>
+      sweepUnreachable(core.trieNodes, mark, await core.vm.stateManager.getStateRoot(), core.snapshots.size === 0),
+    );
   }
   /** A saved fork's local changes, written over the fork's start state (forkOverlay.ts). */
   restoreForkOverlay(overlay: Omit<ForkOverlay, 'stateRoot'>): Promise<void> {

@@ -5,7 +5,7 @@
 import { type MerkleStateManager, type Proof, getMerkleStateProof } from '@ethereumjs/statemanager';
 import { Account, type Address, setLengthLeft } from '@ethereumjs/util';
 import { EngineError, rejected } from '../util/errors.js';
-import type { Alloc, AccountState } from '../state/stateDump.js';
+import type { Alloc } from '../state/stateDump.js';
 import { stateAt } from './calls.js';
 import type { ChainCore } from './core.js';
 import type { AccountChange, BlockRef } from './types.js';
@@ -39,13 +39,11 @@ export async function getProof(core: ChainCore, address: Address, slots: readonl
   return getMerkleStateProof(vm.stateManager as MerkleStateManager, address, [...slots]);
 }
 
-/** Every account of block 0's state (setters since may have changed the live state without a block). */
-export async function genesisState(core: ChainCore): Promise<Map<string, AccountState>> {
+/** Block 0's state root (setters since may have changed the live state without a block), if the chain still has its state. */
+export async function genesisRoot(core: ChainCore): Promise<Uint8Array> {
   const root = core.blocks.byNumber(core.blocks.firstNumber)!.block.header.stateRoot;
   if (!(await core.state.hasStateRoot(root))) throw rejected('state of block 0 is not available (not kept across a restart)');
-  const copy = core.state.shallowCopy(false);
-  await copy.setStateRoot(root);
-  return core.state.dump(copy);
+  return root;
 }
 
 /** Write accounts over the current state without mining (chain_loadState, fixtures). */

@@ -1,5 +1,6 @@
 /**
- * A forked chain's local state as a --state file keeps it. On a fork the live state is an
+ * A forked chain's local state as a --state file keeps it (read in steps by stateReading.ts in its
+ * overlay mode, written back here). On a fork the live state is an
  * overlay on the upstream's (forkState.ts), and a plain dump of accounts (stateDump.ts)
  * would lose three facts the overlay holds besides values:
  * - an account deleted here (its tombstone: without it the upstream's account shows again);
@@ -9,9 +10,8 @@
  * The overlay is read from the trie itself (never from the upstream: saving needs no network),
  * and written back so that the restored trie holds the same entries, hence the same root.
  */
-import { RLP } from '@ethereumjs/rlp';
-import { Account, createAddressFromString, equalsBytes, hexToBytes, KECCAK256_NULL, setLengthLeft } from '@ethereumjs/util';
-import { FORK_STORAGE_ROOT, TOMBSTONE_RLP, ZERO_SLOT } from './forkState.js';
+import { Account, createAddressFromString, hexToBytes, KECCAK256_NULL } from '@ethereumjs/util';
+import { FORK_STORAGE_ROOT } from './forkState.js';
 import type { AccountState, TrackingStateManager } from './stateDump.js';
 import { EMPTY_TRIE_ROOT } from './trieRoot.js';
 
@@ -26,37 +26,6 @@ export interface ForkOverlay {
   readonly zeroSlots: Map<string, string[]>;
   /** The overlay trie's root (a restore with the same prefunded accounts gives it again). */
   readonly stateRoot: Uint8Array;
-}
-
-/** The overlay now (call inside the chain's queue). */
-export async function dumpForkOverlay(state: TrackingStateManager): Promise<ForkOverlay> {
-  const stateRoot = await state.getStateRoot(); // flushes the caches into the trie
-  const trie = state['_trie'];
-  const overlay: ForkOverlay = { alloc: new Map(), deleted: [], upstreamStorage: [], zeroSlots: new Map(), stateRoot };
-  for (const [addressHex, slots] of [...state.writtenKeys()].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const address = createAddressFromString(addressHex);
-    const rlp = await trie.get(address.bytes);
-    if (rlp === null) continue; // written, then reverted: the upstream's account, untouched
-    if (equalsBytes(rlp, TOMBSTONE_RLP)) {
-      overlay.deleted.push(addressHex);
-      continue;
-    }
-    const account = await state.getAccount(address);
-    if (!account) continue;
-    const storageTrie = state['_getStorageTrie'](address, account);
-    const storage = new Map<string, Uint8Array>();
-    const zeros: string[] = [];
-    for (const slot of [...slots].sort()) {
-      const raw = await storageTrie.get(hexToBytes(slot as `0x${string}`));
-      if (raw === null) continue;
-      if (equalsBytes(raw, ZERO_SLOT)) zeros.push(slot);
-      else storage.set(slot, setLengthLeft(RLP.decode(raw) as Uint8Array, 32));
-    }
-    if (await state.isForkBacked(account.storageRoot)) overlay.upstreamStorage.push(addressHex);
-    if (zeros.length > 0) overlay.zeroSlots.set(addressHex, zeros);
-    overlay.alloc.set(addressHex, { balance: account.balance, nonce: account.nonce, code: await state.getCode(address), storage });
-  }
-  return overlay;
 }
 
 /** Write a saved overlay over the fork's start state (call inside the chain's queue); returns the new state root. */

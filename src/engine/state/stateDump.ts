@@ -1,5 +1,5 @@
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, type Address, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import type { StatePiece } from './stateReading.js';
 import { WarmCacheStateManager } from './warmCaches.js';
 import { toHex } from '../util/hex.js';
 
@@ -18,7 +18,8 @@ export type Alloc = ReadonlyMap<string, AccountState>;
 /**
  * The state trie hashes its keys, so addresses and storage slots cannot be read back
  * from it. This state manager remembers every address and slot ever written, which
- * is what a dump needs to list; entries that no longer exist are skipped then.
+ * is what a dump needs to list (stateReading.ts reads them); entries that no longer exist
+ * are skipped then.
  */
 export class TrackingStateManager extends WarmCacheStateManager {
   private readonly written = new Map<string, Set<string>>();
@@ -50,27 +51,6 @@ export class TrackingStateManager extends WarmCacheStateManager {
     return super.putStorage(address, key, value);
   }
 
-  /**
-   * Every live account with its code and non-zero storage; of `source` if given (a copy at
-   * an older state root: the addresses written here are a superset of those it holds).
-   */
-  async dump(source: MerkleStateManager = this): Promise<Map<string, AccountState>> {
-    await source.getStateRoot(); // flushes the caches into the trie
-    const alloc = new Map<string, AccountState>();
-    for (const [addressHex, slots] of [...this.written].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const address = createAddressFromString(addressHex);
-      const account = await source.getAccount(address);
-      if (!account) continue;
-      const storage = new Map<string, Uint8Array>();
-      for (const slot of [...slots].sort()) {
-        const value = await source.getStorage(address, hexToBytes(slot as `0x${string}`));
-        if (value.length > 0 && value.some((b) => b !== 0)) storage.set(slot, setLengthLeft(value, 32));
-      }
-      alloc.set(addressHex, { balance: account.balance, nonce: account.nonce, code: await source.getCode(address), storage });
-    }
-    return alloc;
-  }
-
   /** Write accounts over the current state (nothing else changes; no block is mined). */
   async load(alloc: Alloc): Promise<void> {
     for (const [addressHex, state] of alloc) {
@@ -80,6 +60,24 @@ export class TrackingStateManager extends WarmCacheStateManager {
       for (const [slot, value] of state.storage) {
         await this.putStorage(address, hexToBytes(slot as `0x${string}`), value);
       }
+    }
+    await this.getStateRoot();
+  }
+
+  /**
+   * Write pieces of a saved state (stateReading.ts) over the current state, in order: an
+   * account's fields replace the account (its storage emptied), its storage pieces follow, in
+   * this call or later ones. Flushed at the end, like `load`.
+   */
+  async loadPieces(pieces: readonly StatePiece[]): Promise<void> {
+    for (const piece of pieces) {
+      const address = createAddressFromString(piece.address);
+      if (piece.kind === 'account') {
+        await this.putAccount(address, new Account(piece.nonce, piece.balance));
+        if (piece.code.length > 0) await this.putCode(address, piece.code);
+      } else if (piece.kind === 'storage') {
+        for (const [slot, value] of piece.slots) await this.putStorage(address, hexToBytes(slot as `0x${string}`), value);
+      } else throw new Error(`a fork overlay's ${piece.kind} piece cannot be loaded over a state (restoreForkOverlay takes them)`);
     }
     await this.getStateRoot();
   }

@@ -82,6 +82,34 @@ export class TrieNodeDB extends MapDB<string, Uint8Array> {
     added.length = from;
   }
 
+  /** The keys first written since `mark`, oldest first (none while no mark is open). */
+  loggedSince(mark: number): string[] {
+    return this.store.added?.slice(mark) ?? [];
+  }
+
+  /** A stored node or code, read synchronously (undefined: not stored). */
+  stored(key: string): Uint8Array | undefined {
+    return this.store.nodes.get(key);
+  }
+
+  /**
+   * Whether `key` is stored and not freed by a rewind: a rewound node stays while a lease is
+   * held, but a state whose root it is has been reverted away (stateReading.ts checks its root).
+   */
+  holds(key: string): boolean {
+    return this.store.nodes.has(key) && !this.store.deferred.has(key);
+  }
+
+  /** Delete `keys`, entries first written since `mark` that nothing needs, and forget the log since `mark`. */
+  forget(keys: Iterable<string>, mark: number): void {
+    const { added, nodes, deferred } = this.store;
+    for (const key of keys) {
+      if (this.store.readers > 0) deferred.add(key);
+      else nodes.delete(key);
+    }
+    if (added && added.length > mark) added.length = Math.max(mark, this.store.pinned);
+  }
+
   /**
    * Hold every node until the returned function is called (once; later calls do nothing):
    * rewinds meanwhile defer their deletions.
