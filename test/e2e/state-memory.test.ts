@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { SAVE_MEMORY_BOUND_BYTES } from '../../src/persistence/persistence.js';
 import { startCli } from '../helpers/cli.js';
+import { fetchRpc } from '../helpers/rpc.js';
 
 const CONTRACTS = 25;
 const CODE_BYTES = 2_400_000;
@@ -26,17 +27,6 @@ function statusBytes(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined 
   } catch {
     return undefined; // exited
   }
-}
-
-async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result;
 }
 
 describe('e2e: saving a large state takes bounded memory', function () {
@@ -53,14 +43,15 @@ describe('e2e: saving a large state takes bounded memory', function () {
     const file = join(dir, 'state.json');
     const cli = await startCli(['--port', '0', '--state', file, '--max-body-bytes', String(100 * MIB)]);
     const pid = cli.child.pid!;
+    const rpc = fetchRpc(() => cli.url);
     try {
       for (let i = 0; i < CONTRACTS; i++) {
-        await rpc(cli.url, 'hardhat_setCode', [`0x${(0xc0de00 + i).toString(16).padStart(40, '0')}`, `0x${randomBytes(CODE_BYTES).toString('hex')}`]);
+        await rpc('hardhat_setCode', [`0x${(0xc0de00 + i).toString(16).padStart(40, '0')}`, `0x${randomBytes(CODE_BYTES).toString('hex')}`]);
       }
       const storage: Record<string, string> = {};
       for (let i = 0; i < SLOTS; i++) storage[`0x${randomBytes(32).toString('hex')}`] = `0x${randomBytes(32).toString('hex')}`;
-      await rpc(cli.url, 'chain_loadState', [{ alloc: { '0x0000000000000000000000000000000000005107': { balance: '0x1', code: '0x6000', storage } } }]);
-      await rpc(cli.url, 'evm_mine');
+      await rpc('chain_loadState', [{ alloc: { '0x0000000000000000000000000000000000005107': { balance: '0x1', code: '0x6000', storage } } }]);
+      await rpc('evm_mine');
     } catch (error) {
       await cli.stop('SIGKILL');
       throw error;
