@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 
 const run = promisify(execFile);
-const moduleUrl = new URL('../src/compactHeap.js', import.meta.url).href;
+const moduleUrl = new URL('../../src/cli/compactHeap.js', import.meta.url).href;
 
 /**
  * The largest young generation (both semi-spaces, MiB) a child process reaches while it
