@@ -135,8 +135,9 @@ export async function sendForReceipt(rpc: Rpc, tx: Record<string, string>): Prom
     if (typeof carried !== 'string') throw error;
     hash = carried;
   }
-  // Automine answers after mining; Anvil, right after an evm_revert, can answer first: wait a little.
-  for (let attempt = 0; attempt < 100; attempt++) {
+  // Automine answers after mining; Anvil, right after an evm_revert, can answer first: wait, up
+  // to 10 s (2 s was too short once under the whole suite's load on 2 cores).
+  for (let attempt = 0; attempt < 500; attempt++) {
     const receipt = await rpc<{ status: string; gasUsed: string; contractAddress?: string } | null>('eth_getTransactionReceipt', [hash]);
     if (receipt) return receipt;
     await new Promise((resolve) => setTimeout(resolve, 20));
