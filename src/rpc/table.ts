@@ -28,6 +28,7 @@ import { personalMethods } from './methods/personal/accounts.js';
 import { accountMethods } from './methods/controls/accounts.js';
 import { artifactMethods } from './methods/controls/artifacts.js';
 import { blockSettingMethods } from './methods/controls/blockSettings.js';
+import { explorerMethods } from './methods/controls/explorer.js';
 import { forkMethods } from './methods/controls/fork.js';
 import { historyMethods } from './methods/controls/history.js';
 import { miningMethods } from './methods/controls/mining.js';
@@ -112,6 +113,7 @@ const DEFAULT_GROUPS: ReadonlyArray<readonly MethodRecord[]> = [
   stateMethods,
   forkMethods,
   artifactMethods,
+  explorerMethods,
   nodeMethods,
   powMethods,
   compilerMethods,
