@@ -7,7 +7,7 @@ import { type WallClock, HARDFORK_NAMES } from '../engine/index.js';
 import { MAX_GAS_LIMIT } from './values.js';
 import { DEFAULT_CORS_ORIGINS } from '../server/cors.js';
 import { DEFAULT_ALLOWED_HOSTS } from '../server/hostCheck.js';
-import { HOST_ENTRY, ORIGIN_ENTRY, addressOf, asGiven, busyPollOf, choice, count, difficultyOf, ether, list, timerSeconds, whole } from './parsers.js';
+import { HOST_ENTRY, ORIGIN_ENTRY, addressOf, asGiven, bool, busyPollOf, choice, count, difficultyOf, ether, list, timerSeconds, whole } from './parsers.js';
 import type { Rows } from './row.js';
 
 export const DEFAULT_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -199,6 +199,14 @@ export const CHAIN_ROWS = {
     help: 'comma-separated browser origins allowed to read replies (scheme://host, scheme://host:* for any port); * for any',
     default: DEFAULT_CORS_ORIGINS as string | readonly string[],
     parse: list('cors', ORIGIN_ENTRY, 'an origin like http://localhost:3000 or http://localhost:*'),
+  },
+  /** The explorer page at `GET /` (docs/explorer.md); false: GET is refused with 405 as before it existed. */
+  ui: {
+    flag: 'ui',
+    cli: 'boolean',
+    help: 'serve the explorer (accounts, blocks, transactions, contracts) at GET / in a browser; --no-ui turns it off',
+    default: true,
+    parse: bool('ui'),
   },
   /** Injectable wall clock in milliseconds, for tests. */
   wallClock: { parse: asGiven<WallClock | undefined> },

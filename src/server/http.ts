@@ -1,5 +1,6 @@
 /**
- * JSON-RPC over HTTP: `POST /` only. HTTP-level faults use http-errors (403, 404, 405,
+ * JSON-RPC over HTTP: `POST /`; `GET /` and `/_ui/*` serve the explorer page unless --no-ui
+ * (explorer.ts). HTTP-level faults use http-errors (403, 404, 405,
  * 413, 415); JSON-RPC errors travel inside HTTP 200, as go-ethereum sends them.
  */
 import { LARGE_NODES, countNodes, writeLargeJson } from './jsonBody.js';
@@ -9,6 +10,7 @@ import createHttpError, { type HttpError } from 'http-errors';
 import type { Dispatcher } from '../rpc/dispatch.js';
 import { ErrorCode } from '../rpc/errors.js';
 import type { CorsPolicy } from './cors.js';
+import type { ExplorerFiles } from './explorer.js';
 import { type HostCheck, refuseHost } from './hostCheck.js';
 import { clientOf } from './userAgent.js';
 import { clip } from '../engine/index.js';
@@ -43,6 +45,8 @@ export interface HttpOptions {
   readonly timeouts?: Partial<HttpTimeouts>;
   /** Called after each answer (busyPoll.ts). */
   readonly afterAnswer?: () => void;
+  /** The explorer page, answered to GET and HEAD; absent (--no-ui): GET gets 405 as any other method but POST. */
+  readonly explorer?: ExplorerFiles;
 }
 
 /** Content types go-ethereum accepts for JSON-RPC. */
@@ -96,7 +100,9 @@ export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions
       try {
         const refused = refuseHost(req, options.hostCheck);
         if (refused) throw createHttpError(refused.status, refused.message);
-        const path = (req.url ?? '/').split('?')[0];
+        const path = (req.url ?? '/').split('?')[0]!;
+        // After the Host check: a DNS-rebinding page gets the page no more than it gets answers.
+        if (options.explorer && (req.method === 'GET' || req.method === 'HEAD') && options.explorer.serve(path, req, res)) return;
         if (path !== '/') throw createHttpError(404, `not found: only POST / is served`);
         if (req.method === 'OPTIONS') {
           res.writeHead(204, cors);

@@ -3,6 +3,7 @@ import type { ChainSimOptions } from '../options.js';
 import { type SimNode, startNode } from '../startup/node.js';
 import { createCorsPolicy, createOriginCheck } from './cors.js';
 import { createHostCheck } from './hostCheck.js';
+import { createExplorerFiles } from './explorer.js';
 import { createBusyPoll } from './busyPoll.js';
 import { type HttpTimeouts, createRpcHttpServer, listen } from './http.js';
 import { serveWebSocket } from './websocket.js';
@@ -32,7 +33,7 @@ export class ChainSimServer {
 
   async listen(port = this.node.options.port, host = this.node.options.host): Promise<ListeningInfo> {
     if (this.http) throw new Error('server is already listening');
-    const { maxBodyBytes, allowedHosts, cors, busyPoll } = this.node.options;
+    const { maxBodyBytes, allowedHosts, cors, busyPoll, ui } = this.node.options;
     const hostCheck = createHostCheck(allowedHosts, host);
     const http = createRpcHttpServer(this.node.dispatcher, {
       maxBodyBytes,
@@ -40,11 +41,13 @@ export class ChainSimServer {
       hostCheck,
       cors: createCorsPolicy(cors),
       timeouts: this.timeouts,
+      explorer: ui ? createExplorerFiles() : undefined,
     });
     this.webSocket = serveWebSocket(http, this.node, {
       maxMessageBytes: maxBodyBytes,
       hostCheck,
       originAllowed: createOriginCheck(cors),
+      sameOriginAllowed: ui,
       stallMs: this.timeouts.subscriberStallMs,
     });
     http.on('connection', (socket) => {

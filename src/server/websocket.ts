@@ -24,6 +24,12 @@ export interface WebSocketOptions {
   readonly hostCheck: HostCheck;
   /** Browser origins allowed to connect; clients that send no Origin (not browsers) always may. */
   readonly originAllowed: (origin: string) => boolean;
+  /**
+   * Whether a page served by this node (its Origin is `http://` + the request's Host, which the
+   * Host check passed) may connect though --cors does not list it: the explorer opened at an
+   * address outside the defaults (`--host 0.0.0.0`, reached by the machine's IP).
+   */
+  readonly sameOriginAllowed?: boolean;
   /** Internal: tests shorten how long a client may leave its notifications unread. */
   readonly stallMs?: number;
 }
@@ -43,7 +49,8 @@ export function serveWebSocket(http: Server, node: NodeParts, options: WebSocket
       socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    if (path !== '/' || refused || (origin !== undefined && !options.originAllowed(origin))) {
+    const sameOrigin = options.sameOriginAllowed === true && origin !== undefined && origin.toLowerCase() === `http://${req.headers.host ?? ''}`.toLowerCase();
+    if (path !== '/' || refused || (origin !== undefined && !sameOrigin && !options.originAllowed(origin))) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }

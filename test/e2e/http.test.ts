@@ -59,7 +59,8 @@ describe('e2e: JSON-RPC over HTTP', function () {
   let port: number;
 
   before(async () => {
-    server = await createServer({ quiet: true, maxBodyBytes: MAX_BODY });
+    // --no-ui: GET is refused as any method but POST (test/server/explorer.test.ts serves the page).
+    server = await createServer({ quiet: true, maxBodyBytes: MAX_BODY, ui: false });
     const info = await server.listen(0, '127.0.0.1');
     url = info.url;
     port = info.port;
