@@ -147,6 +147,51 @@ describe('e2e: the explorer page in Chromium', function () {
     expect(Number(await call<string>('eth_blockNumber'))).to.equal(before);
   });
 
+  it('controls: automine off shows a send as pending until "mine a block"; impersonate, set a balance, travel in time', async () => {
+    await page.goto(`${url}/#/controls`);
+    await page.locator('#automine:checked').waitFor();
+    await page.locator('#automine').uncheck();
+    await page.locator('.message').getByText('automine off: true').waitFor();
+    expect(await call('hardhat_getAutomine')).to.equal(false);
+    const hash = await call<string>('eth_sendTransaction', [{ from: FIRST_ACCOUNT, to: OTHER, value: '0x2a' }]);
+    await page.goto(`${url}/#/blocks`);
+    await page.locator(`.pending tr[data-tx="${hash}"]`).waitFor({ timeout: LIVE_MS });
+    await page.goto(`${url}/#/controls`);
+    await page.locator('#mine').click();
+    await page.goto(`${url}/#/blocks`);
+    await page.locator(`table.transactions tr[data-tx="${hash}"]`).waitFor({ timeout: LIVE_MS });
+    expect(await page.locator('.pending').count()).to.equal(0);
+    await page.goto(`${url}/#/controls`);
+    await page.locator('#automine').check();
+    await page.locator('.message').getByText('automine on: true').waitFor();
+    expect(await call('hardhat_getAutomine')).to.equal(true);
+
+    const stranger = '0x00000000000000000000000000000000000b0b00';
+    await page.locator('input[name="impersonate"]').fill(stranger);
+    await page.locator('input[name="impersonate"]').press('Enter');
+    await page.locator('.message').getByText(`impersonating: ${stranger}`).waitFor();
+    await page.locator('input[name="balance-address"]').fill(stranger);
+    await page.locator('input[name="balance-amount"]').fill('5.25');
+    await page.locator('input[name="balance-amount"]').press('Enter');
+    await page.locator('.message').getByText('balance set').waitFor();
+    // The impersonated address sends without a key.
+    await call('eth_sendTransaction', [{ from: stranger, to: OTHER, value: '0x1' }]);
+    await page.goto(`${url}/#/accounts`);
+    const row = page.locator('table.impersonated tr', { hasText: stranger });
+    await row.waitFor();
+    expect(await row.textContent())
+      .to.contain('5.249')
+      .and.contain('nonce 1');
+
+    await page.goto(`${url}/#/controls`);
+    const before = await call<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+    await page.locator('input[name="seconds"]').fill('86400');
+    await page.locator('input[name="seconds"]').press('Enter');
+    await page.locator('.message').getByText('time moved').waitFor();
+    const after = await call<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+    expect(Number(after.timestamp) - Number(before.timestamp)).to.be.within(86_400, 86_400 + 60);
+  });
+
   it('search finds a block, a transaction and an address', async () => {
     const search = async (text: string) => {
       await page.locator('#search').fill(text);

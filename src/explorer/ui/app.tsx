@@ -15,6 +15,7 @@ import { BlockView } from './views/block.js';
 import { BlocksView } from './views/blocks.js';
 import { ControlsView } from './views/controls.js';
 import { TransactionView } from './views/transaction.js';
+import type { TxSummary } from './views/blocks.js';
 // Bundled by esbuild into app.css next to app.js.
 import './style.css';
 
@@ -32,25 +33,45 @@ function useRoute(): string[] {
 /** The most pending transactions kept on screen. */
 const PENDING_SHOWN = 50;
 
+type PoolContent = Record<'pending' | 'queued', Record<string, Record<string, TxSummary>>>;
+
+/** The pool's transactions (txpool_content: pending, then queued), at most PENDING_SHOWN. */
+async function poolTransactions(): Promise<TxSummary[]> {
+  const content = await rpc<PoolContent>('txpool_content').catch(() => undefined);
+  if (!content) return [];
+  const all = [...Object.values(content.pending ?? {}), ...Object.values(content.queued ?? {})].flatMap((byNonce) => Object.values(byNonce));
+  return all.slice(0, PENDING_SHOWN);
+}
+
 function useLiveChain(): Live {
   const [live, setLive] = useState<Live>({ head: -1, tick: 0, pending: [], connected: false });
   useEffect(() => {
     let stopped = false;
+    let poolTimer: ReturnType<typeof setTimeout> | undefined;
     const refreshHead = async () => {
       const head = toNumber(await rpc<string>('eth_blockNumber'));
-      const pending = await rpc<Array<{ hash: string }>>('eth_pendingTransactions').catch(() => []);
+      const pending = await poolTransactions();
       if (!stopped)
         setLive((l) => {
           // A lower head than before: a revert or reset rewound the chain; code at addresses may have changed.
           if (head < l.head) forgetIdentifications();
-          return { ...l, head, tick: l.tick + 1, pending: pending.map((p) => p.hash).slice(0, PENDING_SHOWN) };
+          return { ...l, head, tick: l.tick + 1, pending };
         });
+    };
+    // A burst of sends is one look at the pool, not one per transaction.
+    const refreshPool = () => {
+      if (poolTimer !== undefined) return;
+      poolTimer = setTimeout(async () => {
+        poolTimer = undefined;
+        const pending = await poolTransactions();
+        if (!stopped) setLive((l) => ({ ...l, tick: l.tick + 1, pending }));
+      }, 150);
     };
     void refreshHead();
     const stop = subscribe(
-      (kind, result) => {
+      (kind) => {
         if (kind === 'newHeads') void refreshHead();
-        else setLive((l) => ({ ...l, tick: l.tick + 1, pending: [String(result), ...l.pending.filter((h) => h !== result)].slice(0, PENDING_SHOWN) }));
+        else refreshPool();
       },
       (connected) => setLive((l) => ({ ...l, connected })),
     );
@@ -61,6 +82,7 @@ function useLiveChain(): Live {
     return () => {
       stopped = true;
       stop();
+      if (poolTimer !== undefined) clearTimeout(poolTimer);
       removeEventListener('focus', onFocus);
       removeEventListener('chain-sim:refresh', onFocus);
     };

@@ -4,12 +4,14 @@ import { createContext } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { RpcError } from './rpc.js';
 import { short } from './format.js';
+import type { TxSummary } from './views/blocks.js';
 
 /** The head block number, and a counter that moves on every new head or pending transaction. */
 export interface Live {
   readonly head: number;
   readonly tick: number;
-  readonly pending: readonly string[];
+  /** The pool's transactions (pending and queued). */
+  readonly pending: readonly TxSummary[];
   readonly connected: boolean;
 }
 

@@ -129,7 +129,7 @@ export function AccountsView() {
           rows.length === 0 ? (
             <p class="muted">None impersonated from this page (Controls → Impersonate).</p>
           ) : (
-            <table>
+            <table class="impersonated">
               <tbody>
                 {rows.map((row) => (
                   <tr key={row.address}>

@@ -60,13 +60,9 @@ export function BlocksView({ page, forkBlock }: { page: number; forkBlock: numbe
       {live.pending.length > 0 && (
         <>
           <h2>Pending transactions</h2>
-          <ul class="pending">
-            {live.pending.map((hash) => (
-              <li key={hash}>
-                <TxLink hash={hash} full />
-              </li>
-            ))}
-          </ul>
+          <div class="pending">
+            <TxTable transactions={live.pending} />
+          </div>
         </>
       )}
       <h2>Blocks</h2>

@@ -56,8 +56,13 @@ export function ControlsView() {
               <input
                 type="checkbox"
                 id="automine"
-                checked={on}
-                onChange={(e) => act('automine', () => rpc('evm_setAutomine', [(e.target as HTMLInputElement).checked]))}
+                // Not controlled: the box keeps what was clicked until the node's state, read back, differs (a new key).
+                key={String(on)}
+                defaultChecked={on}
+                onChange={(e) => {
+                  const enabled = (e.target as HTMLInputElement).checked;
+                  act(`automine ${enabled ? 'on' : 'off'}`, () => rpc('evm_setAutomine', [enabled]));
+                }}
               />{' '}
               automine
             </label>
