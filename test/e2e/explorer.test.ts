@@ -293,3 +293,48 @@ describe('e2e: the explorer on a chain of 1,000,000 blocks', function () {
     await page.close();
   });
 });
+
+describe('e2e: the explorer on a forked chain', function () {
+  this.timeout(120_000);
+  let browser: Browser | undefined;
+  let upstream: ChainSimServer;
+  let forked: ChainSimServer;
+  let url: string;
+  const remote = '0x00000000000000000000000000000000000f0f0f';
+
+  before(async function () {
+    browser = await launchChromium();
+    if (!browser) this.skip();
+    upstream = await createServer({ quiet: true, artifacts: false, chainId: 4242 });
+    const upstreamUrl = (await upstream.listen(0, '127.0.0.1')).url;
+    const up = fetchRpc(() => upstreamUrl);
+    await up('eth_sendTransaction', [{ from: FIRST_ACCOUNT, to: remote, value: '0x64' }]);
+    await up('evm_mine');
+    forked = await createServer({ quiet: true, artifacts: false, fork: upstreamUrl });
+    ({ url } = await forked.listen(0, '127.0.0.1'));
+    // One block of the fork's own on top of the pinned one.
+    await fetchRpc(() => url)('evm_mine');
+  });
+  after(async () => {
+    await browser?.close();
+    await forked?.close();
+    await upstream?.close();
+  });
+
+  it('shows the fork point, the upstream blocks and an upstream account as remote', async () => {
+    const page = await browser!.newPage();
+    await page.goto(`${url}/#/blocks`);
+    await page.locator('header .tag', { hasText: 'fork of chain 4242 at 2' }).waitFor();
+    await page.locator('table.blocks tbody tr[data-block="3"]').waitFor();
+    expect(await page.locator('tr[data-block="3"] .tag').count()).to.equal(0);
+    expect(await page.locator('tr[data-block="2"] .tag').textContent()).to.equal('remote');
+    expect(await page.locator('tr[data-block="0"] .tag').textContent()).to.equal('remote');
+    await page.goto(`${url}/#/address/${remote}`);
+    await page.locator('dd', { hasText: 'existed on the upstream at the fork block' }).waitFor();
+    expect(await page.locator('dd.balance').textContent()).to.equal('100 wei');
+    await page.goto(`${url}/#/address/0x0000000000000000000000000000000000000bad`);
+    await page.locator('dd.balance').waitFor();
+    expect(await page.locator('dd', { hasText: 'existed on the upstream' }).count()).to.equal(0);
+    await page.close();
+  });
+});

@@ -4,10 +4,12 @@ export const toBig = (hex: string | undefined | null): bigint => (hex ? BigInt(h
 export const toNumber = (hex: string | undefined | null): number => Number(toBig(hex));
 export const toHex = (value: bigint | number): string => `0x${value.toString(16)}`;
 
-/** Wei as ether with up to 6 decimals, trailing zeros dropped: `1.5 ETH`. */
+/** Wei as ether with up to 6 decimals, trailing zeros dropped: `1.5 ETH`; a tiny amount in wei. */
 export function ether(wei: bigint): string {
   const negative = wei < 0n;
   const abs = negative ? -wei : wei;
+  // Below a millionth of an ether the decimals shown would read 0: such amounts are shown in wei.
+  if (abs > 0n && abs < 10n ** 12n) return `${wei} wei`;
   const whole = abs / 10n ** 18n;
   const fraction = (abs % 10n ** 18n).toString().padStart(18, '0').slice(0, 6).replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole.toLocaleString('en-US')}${fraction ? `.${fraction}` : ''} ETH`;
