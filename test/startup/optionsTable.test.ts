@@ -54,6 +54,7 @@ describe('options table', () => {
       ethashCacheDir: undefined,
       allowedHosts: ['localhost', '127.0.0.1', '[::1]'],
       cors: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
+      ui: true,
       fixtures: [],
       importFile: undefined,
       genesis: undefined,
