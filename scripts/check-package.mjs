@@ -4,6 +4,7 @@
 //  - `npm install ./chain-sim-<version>.tgz`: `npx chain-sim --version`, `chain-sim/mocha` from
 //    CommonJS and ESM, the installed node answering ethers; no `ganache` command is linked; the
 //    LICENSE is there and every relative link of the shipped README and docs reaches a shipped file;
+//    the installed node serves the explorer page (GET /) from the package's built files;
 //  - `npm install ./chain-sim-<version>.tgz ganache@file:./chain-sim-ganache-<version>.tgz`: a
 //    Ganache-style suite through `require('ganache')`, and `npx ganache --wallet.totalAccounts 5
 //    --server.port 0` serving 5 accounts, as a script written for Ganache's CLI runs it.
@@ -210,8 +211,15 @@ await step('the installed node (npx chain-sim --port 0) answers ethers', async (
       provider.destroy();
     })().catch((e) => { console.error(e); process.exit(1); });`;
   const detail = run(plain, process.execPath, ['-e', script]).trim();
+  // The explorer's built files are in the package, served from it (docs/explorer.md).
+  const page = await fetch(`${node.url}/`);
+  const html = await page.text();
+  const app = await fetch(`${node.url}/_ui/app.js`);
+  const appScript = await app.text();
   await stopServing(node);
-  return `${node.url}, ${detail}`;
+  if (page.status !== 200 || !html.includes('/_ui/app.js')) throw new Error(`GET / answered ${page.status}: ${html.slice(0, 200)}`);
+  if (app.status !== 200 || appScript.length < 10_000) throw new Error(`GET /_ui/app.js answered ${app.status}, ${appScript.length} bytes`);
+  return `${node.url}, ${detail}, explorer page and ${(appScript.length / 1024).toFixed(0)} KB app.js served`;
 });
 
 await step('chain-sim/hardhat from CommonJS (a Hardhat 2 config) and ESM (a Hardhat 3 config)', () => {
