@@ -52,7 +52,7 @@ export async function rpc<T = unknown>(method: string, params: readonly unknown[
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
   });
-  if (!response.ok && response.status !== 200) throw new RpcError(`HTTP ${response.status}`, response.status, undefined, undefined);
+  if (!response.ok) throw new RpcError(`HTTP ${response.status}`, response.status, undefined, undefined);
   return unwrap((await response.json()) as RpcAnswer) as T;
 }
 
