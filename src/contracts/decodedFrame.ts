@@ -5,15 +5,18 @@
  * and an event decoded with its declaration.
  */
 import type { CallFrame, CallLog } from '../engine/index.js';
-import { type AbiItem, type AbiParam, decodeValues, parseType, signatureOf } from './abi.js';
+import { type AbiItem, type AbiParam, decodeValues, parseType, selectorOf, signatureOf } from './abi.js';
 import type { CompiledContract } from './compiled.js';
-import { type DecodedArgument, type NamedFrame, type RevertReason, decodeArguments, decodeRevert, nameFrame } from './failure.js';
+import { type DecodedArgument, FALLBACK_FUNCTION, type NamedFrame, type RevertReason, decodeArguments, decodeRevert, nameFrame } from './failure.js';
 import type { ContractRegistry } from './registry.js';
 
 export interface DecodedFrame {
   readonly named: NamedFrame;
   readonly contract: CompiledContract;
-  /** `transfer(address,uint256)`, when the function (or constructor) has an ABI entry. */
+  /**
+   * `transfer(address,uint256)`, when the function (or constructor) has an ABI entry; for a
+   * fallback (a proxy's), the function of another known contract it was called with, if any.
+   */
   readonly signature: string | undefined;
   /** The arguments (a constructor's from the end of its init code); undefined when they do not decode. */
   readonly inputs: readonly DecodedArgument[] | undefined;
@@ -36,7 +39,7 @@ export function decodeFrame(registry: ContractRegistry, frame: CallFrame): Decod
   const contract = named.contract;
   if (!contract || frame.type === 'SELFDESTRUCT') return undefined;
   const creation = frame.type === 'CREATE' || frame.type === 'CREATE2';
-  const item = named.item;
+  const item = named.item ?? forwardedFunction(registry, named);
   const argumentBytes = creation ? frame.input.subarray(contract.creation?.code.length ?? frame.input.length) : frame.input.subarray(4);
   const inputs = item ? decodeArguments(item.inputs ?? [], argumentBytes) : undefined;
   const reverted = frame.error === 'execution reverted';
@@ -49,6 +52,36 @@ export function decodeFrame(registry: ContractRegistry, frame: CallFrame): Decod
     outputs,
     revert: reverted ? decodeRevert(registry, frame.output) : undefined,
   };
+}
+
+const bySelector = new WeakMap<readonly CompiledContract[], Map<string, AbiItem>>();
+
+/**
+ * A fallback frame's input read as the function of another known contract with its selector:
+ * a proxy forwards calls meant for its implementation, and forge -vvvv decodes them so
+ * (`BeaconProxy::fallback(2)`, `← [Return] 3`). The first contract declaring it wins.
+ */
+export function forwardedFunction(registry: ContractRegistry, named: NamedFrame): AbiItem | undefined {
+  if (named.functionName !== FALLBACK_FUNCTION || named.frame.input.length < 4) return undefined;
+  const contracts = registry.contracts();
+  let map = bySelector.get(contracts);
+  if (!map) {
+    map = new Map();
+    for (const contract of contracts) {
+      for (const entry of contract.abi) {
+        if (entry.type !== 'function') continue;
+        let selector: string;
+        try {
+          selector = selectorOf(entry);
+        } catch {
+          continue; // a type the ABI does not have: never shown
+        }
+        if (!map.has(selector)) map.set(selector, entry);
+      }
+    }
+    bySelector.set(contracts, map);
+  }
+  return map.get(Buffer.from(named.frame.input.subarray(0, 4)).toString('hex'));
 }
 
 /** The log decoded with the emitting contract's event (or any contract's with its topic); undefined when none decodes it. */

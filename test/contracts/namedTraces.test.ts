@@ -314,5 +314,33 @@ describe('named traces: callTracer, flatCallTracer and trace_* with the project�
       'STATICCALL UpgradeableBeacon.implementation',
       'DELEGATECALL Inner.touch',
     ]);
+    // The fallback's input and result read as the function it forwarded (forge: `BeaconProxy::fallback(2)`, `← [Return] 3`).
+    expect(trace).to.deep.include({
+      signature: 'touch(uint256)',
+      decodedInput: [{ name: 'v', type: 'uint256', value: '2' }],
+      decodedOutput: [{ name: '', type: 'uint256', value: '3' }],
+    });
+  });
+
+  it('--print-traces through a beacon proxy, as forge -vvvv prints it', async () => {
+    const data = abi('Inner').encodeFunctionData('touch', [2]);
+    const hash = (await named.request({ method: 'eth_sendTransaction', params: [{ from: DEPLOYER, to: addresses.proxy, data, gas: '0x100000' }] })) as string;
+    let trace: string | undefined;
+    for (let i = 0; i < 300 && !trace; i++) {
+      trace = printed.find((line) => line.startsWith(`Traces for ${hash}:`));
+      if (!trace) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(trace?.replace(/\[\d+\]/g, '[gas]')).to.equal(
+      [
+        `Traces for ${hash}:`,
+        '  [gas] BeaconProxy::fallback(2)',
+        '    ├─ [gas] UpgradeableBeacon::implementation() [staticcall]',
+        `    │  ← [Return] ${getAddress(addresses.inner)}`,
+        '    └─ [gas] Inner::touch(2) [delegatecall]',
+        '       └─ emit Touched(value: 2, note: "inner")',
+        '       ← [Return] 3',
+        '    ← [Return] 3',
+      ].join('\n'),
+    );
   });
 });
