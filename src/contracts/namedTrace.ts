@@ -8,6 +8,7 @@ import { bytesToHex, toChecksumAddress } from '@ethereumjs/util';
 import type { CallFrame, CallLog } from '../engine/index.js';
 import { type AbiItem, type AbiParam, decodeValues, parseType } from './abi.js';
 import { forgeValue } from './abiFormat.js';
+import { forwardedFunction } from './decodedFrame.js';
 import { type NamedFrame, type RevertReason, decodeArguments, decodeRevert, nameFrame } from './failure.js';
 import type { ContractRegistry } from './registry.js';
 
@@ -35,11 +36,18 @@ export class TraceNamer {
 
   /** `Token::transfer(0x…, 5)` (with `{value: n}` and `[delegatecall]` as forge writes them); undefined for unknown code. */
   describe(named: NamedFrame): string {
-    const { frame, contract, functionName, item } = named;
+    const { frame, contract, functionName } = named;
     if (frame.type === 'CREATE' || frame.type === 'CREATE2') {
       const at = frame.createAddress ? `@${toChecksumAddress(frame.createAddress.toString())}` : '';
       return `→ new ${contract!.name}${at}`;
     }
+    // A proxy's fallback called with another contract's function: forge writes `Proxy::fallback(2)`.
+    const forwarded = forwardedFunction(this.registry, named);
+    if (forwarded) {
+      const args = decodeArguments(forwarded.inputs ?? [], frame.input.subarray(4))?.map((a) => forgeValue(a.value)) ?? ['<undecodable>'];
+      return `${contract!.name}::fallback${frame.value ? `{value: ${frame.value}}` : ''}(${args.join(', ')})${callKind(frame)}`;
+    }
+    const item = named.item;
     const value = frame.value ? `{value: ${frame.value}}` : '';
     const args = item ? (decodeArguments(item.inputs ?? [], frame.input.subarray(4))?.map((a) => forgeValue(a.value)) ?? ['<undecodable>']) : [];
     const body = item
@@ -47,9 +55,7 @@ export class TraceNamer {
       : functionName.startsWith('<')
         ? `${functionName}(${frame.input.length > 0 ? bytesToHex(frame.input) : ''})`
         : '()';
-    const kind =
-      frame.type === 'DELEGATECALL' ? ' [delegatecall]' : frame.type === 'STATICCALL' ? ' [staticcall]' : frame.type === 'CALLCODE' ? ' [callcode]' : '';
-    return `${contract!.name}::${item ? functionName : ''}${value}${body}${kind}`;
+    return `${contract!.name}::${item ? functionName : ''}${value}${body}${callKind(frame)}`;
   }
 
   /** How the frame ended: `[Return] true`, `[Stop]`, `[Revert] InsufficientBalance(0, 5)`, `[OutOfGas]`. */
@@ -60,7 +66,7 @@ export class TraceNamer {
     }
     if (frame.type === 'CREATE' || frame.type === 'CREATE2') return `[Return] ${frame.output.length} bytes of code`;
     if (frame.output.length === 0) return '[Stop]';
-    const outputs = named?.item?.outputs;
+    const outputs = (named?.item ?? (named && forwardedFunction(this.registry, named)))?.outputs;
     const values = outputs ? decodeArguments(outputs, frame.output) : undefined;
     return `[Return] ${values ? values.map((v) => forgeValue(v.value)).join(', ') : bytesToHex(frame.output)}`;
   }
@@ -73,6 +79,10 @@ export class TraceNamer {
     if (!item || !fields) return `emit topics: [${log.topics.map((t) => bytesToHex(t)).join(', ')}], data: ${bytesToHex(log.data)}`;
     return `emit ${item.name}(${fields.join(', ')})`;
   }
+}
+
+function callKind(frame: CallFrame): string {
+  return frame.type === 'DELEGATECALL' ? ' [delegatecall]' : frame.type === 'STATICCALL' ? ' [staticcall]' : frame.type === 'CALLCODE' ? ' [callcode]' : '';
 }
 
 function reasonText(reason: RevertReason, output: Uint8Array): string {

@@ -163,7 +163,8 @@ function stepsByFrame(root: CallFrame, recorder: StepRecorder): Map<CallFrame, F
   return map;
 }
 
-function reasonJson(reason: RevertReason, evmError: string): Json {
+/** The `reason` member of `decoded` (and of a named trace's `decodedError`). */
+export function reasonJson(reason: RevertReason, evmError: string): Json {
   if (evmError !== 'revert') return { kind: 'vmError', error: evmError };
   switch (reason.kind) {
     case 'customError':

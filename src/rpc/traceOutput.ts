@@ -20,6 +20,7 @@ import {
 } from '../engine/index.js';
 import { encodeData, encodeQuantity } from './encode.js';
 import type { Json, JsonObject } from './json.js';
+import type { TraceNames } from './namedTraceOutput.js';
 import type { StructLogConfig, TracerConfig } from './traceConfig.js';
 
 export interface ActiveTrace {
@@ -28,8 +29,11 @@ export interface ActiveTrace {
   result(run: TracedRun): Json;
 }
 
-/** A tracer for `config`, counting against `budget` (shared by the transactions of one answer). */
-export function startTrace(config: TracerConfig, budget: TraceBudget): ActiveTrace {
+/**
+ * A tracer for `config`, counting against `budget` (shared by the transactions of one answer);
+ * with `names` (the project's contracts), call frames of known code are named (namedTraceOutput.ts).
+ */
+export function startTrace(config: TracerConfig, budget: TraceBudget, names?: TraceNames): ActiveTrace {
   switch (config.tracer) {
     case 'structLogs': {
       const measure = config.limit > 0 ? (log: StructLog) => JSON.stringify(formatStructLog(log)).length : undefined;
@@ -37,12 +41,12 @@ export function startTrace(config: TracerConfig, budget: TraceBudget): ActiveTra
       return { tracer, result: (run) => checked(budget, () => structLogResult(tracer, run), 'struct logs') };
     }
     case 'callTracer': {
-      const tracer = new CallTracer(config.withLog, budget);
-      return { tracer, result: (run) => checked(budget, () => callTracerResult(tracer, run, config.onlyTopCall)) };
+      const tracer = new CallTracer(config.withLog, budget, names !== undefined);
+      return { tracer, result: (run) => checked(budget, () => callTracerResult(tracer, run, config.onlyTopCall, config.withLog, names)) };
     }
     case 'flatCallTracer': {
-      const tracer = new CallTracer(false, budget);
-      return { tracer, result: (run) => checked(budget, () => flatCallResult(tracer, run, config.includePrecompiles, config.convertParityErrors)) };
+      const tracer = new CallTracer(false, budget, names !== undefined);
+      return { tracer, result: (run) => checked(budget, () => flatCallResult(tracer, run, config.includePrecompiles, config.convertParityErrors, names)) };
     }
     case '4byteTracer': {
       const tracer = new CallTracer(false, budget);
@@ -63,7 +67,7 @@ export function startTrace(config: TracerConfig, budget: TraceBudget): ActiveTra
     case 'noopTracer':
       return { tracer: new NoopTracer(), result: () => ({}) };
     case 'muxTracer': {
-      const inner = config.tracers.map(([name, innerConfig]) => [name, startTrace(innerConfig, budget)] as const);
+      const inner = config.tracers.map(([name, innerConfig]) => [name, startTrace(innerConfig, budget, names)] as const);
       return {
         tracer: new MuxTracer(inner.map(([, active]) => active.tracer)),
         result: (run) => Object.fromEntries(inner.map(([name, active]) => [name, active.result(run)])),
@@ -118,11 +122,14 @@ function topFrame(tracer: CallTracer, { result, logsBefore }: TracedRun): CallFr
   return tracer.root && { ...tracer.root, gasUsed: result.totalGasSpent };
 }
 
-function callTracerResult(tracer: CallTracer, run: TracedRun, onlyTopCall: boolean): Json {
+function callTracerResult(tracer: CallTracer, run: TracedRun, onlyTopCall: boolean, withLog: boolean, names: TraceNames | undefined): Json {
   const root = topFrame(tracer, run);
   if (!root) return null;
   // onlyTopCall: go-ethereum records no callee, so each log comes after none of them.
-  return formatFrame(onlyTopCall ? { ...root, calls: [], logs: root.logs.map((log) => ({ ...log, position: 0 })) } : root);
+  const shown = onlyTopCall ? { ...root, calls: [], logs: root.logs.map((log) => ({ ...log, position: 0 })) } : root;
+  const out = formatFrame(shown);
+  names?.callFrame(out, shown, withLog);
+  return out;
 }
 
 /** go-ethereum's call frame; empty fields are left out, as its omitempty tags leave them. */
@@ -171,9 +178,9 @@ export function parityError(error: string): string {
   return PARITY_ERRORS[error] ?? (error.startsWith('out of gas:') ? 'Out of gas' : error.startsWith('invalid opcode:') ? 'Bad instruction' : error);
 }
 
-function flatCallResult(tracer: CallTracer, run: TracedRun, includePrecompiles: boolean, convertErrors: boolean): Json {
+function flatCallResult(tracer: CallTracer, run: TracedRun, includePrecompiles: boolean, convertErrors: boolean, names: TraceNames | undefined): Json {
   const root = topFrame(tracer, run);
-  return root ? flatFrames(root, run, includePrecompiles, convertErrors, true) : [];
+  return root ? flatFrames(root, run, includePrecompiles, convertErrors, true, false, names) : [];
 }
 
 /**
@@ -182,15 +189,38 @@ function flatCallResult(tracer: CallTracer, run: TracedRun, includePrecompiles: 
  * (what the EVM ran with, not what the transaction paid). `located`: with the block and
  * transaction fields (trace_transaction, trace_block), or without (trace_replay*, trace_call).
  */
-export function parityTraces(tracer: CallTracer, run: TracedRun, located: boolean): JsonObject[] {
+export function parityTraces(tracer: CallTracer, run: TracedRun, located: boolean, names?: TraceNames): JsonObject[] {
   tracer.numberLogs(run.logsBefore);
-  return tracer.root ? flatFrames(tracer.root, run, true, true, located, true) : [];
+  return tracer.root ? flatFrames(tracer.root, run, true, true, located, true, names) : [];
 }
 
 /** `parity`: a frame that failed has `result: null` (Erigon, Anvil), where go-ethereum leaves it out. */
-function flatFrames(root: CallFrame, run: TracedRun, includePrecompiles: boolean, convertErrors: boolean, located: boolean, parity = false): JsonObject[] {
+function flatFrames(
+  root: CallFrame,
+  run: TracedRun,
+  includePrecompiles: boolean,
+  convertErrors: boolean,
+  located: boolean,
+  parity = false,
+  names?: TraceNames,
+): JsonObject[] {
+  const entries = flatEntries(root, run, includePrecompiles, convertErrors, located, parity);
+  if (names) entries.forEach(({ frame, out }) => names.flatEntry(out, frame));
+  return entries.map(({ out }) => out);
+}
+
+function flatEntries(
+  root: CallFrame,
+  run: TracedRun,
+  includePrecompiles: boolean,
+  convertErrors: boolean,
+  located: boolean,
+  parity: boolean,
+): { frame: CallFrame; out: JsonObject }[] {
   const { location } = run;
-  return flattenCalls(root, includePrecompiles).map(({ frame, traceAddress, subtraces }) => {
+  return flattenCalls(root, includePrecompiles).map(({ frame, traceAddress, subtraces }) => ({ frame, out: flatEntry(frame, traceAddress, subtraces) }));
+
+  function flatEntry(frame: CallFrame, traceAddress: readonly number[], subtraces: number): JsonObject {
     const created = frame.type === 'CREATE' || frame.type === 'CREATE2';
     const value = encodeQuantity(frame.value ?? 0n);
     if (frame.type === 'SELFDESTRUCT') {
@@ -238,7 +268,7 @@ function flatFrames(root: CallFrame, run: TracedRun, includePrecompiles: boolean
     }
     out.type = created ? 'create' : 'call';
     return out;
-  });
+  }
 }
 
 // ---- prestate --------------------------------------------------------------------------------

@@ -54,16 +54,20 @@ export function formatTrace(hash: string, root: CallFrame, namer?: TraceNamer): 
   return lines.join('\n');
 }
 
-/** A frame's calls, and (with names) its events where they were emitted among them. */
+/**
+ * A frame's calls, and (with names) its events where they were emitted among them: a failed
+ * frame's too, which the chain discarded (forge -vvvv shows them in a reverted call).
+ */
 function entries(frame: CallFrame, withEvents: boolean): { call?: CallFrame; log?: CallLog }[] {
-  if (!withEvents || frame.logs.length === 0) return frame.calls.map((call) => ({ call }));
+  const logs = frame.logs.length > 0 ? frame.logs : (frame.revertedLogs ?? []);
+  if (!withEvents || logs.length === 0) return frame.calls.map((call) => ({ call }));
   const items: { call?: CallFrame; log?: CallLog }[] = [];
   let next = 0;
   frame.calls.forEach((call, i) => {
-    while (next < frame.logs.length && frame.logs[next]!.position <= i) items.push({ log: frame.logs[next++] });
+    while (next < logs.length && logs[next]!.position <= i) items.push({ log: logs[next++] });
     items.push({ call });
   });
-  while (next < frame.logs.length) items.push({ log: frame.logs[next++] });
+  while (next < logs.length) items.push({ log: logs[next++] });
   return items;
 }
 

@@ -148,6 +148,9 @@ describe('Solidity stack traces, frame for frame against Hardhat 2', function ()
     const withReceive = await deploy(`0x${contracts.WithReceive!.evm.bytecode.object}`);
     const forwarder = await deploy(`0x${contracts.Forwarder!.evm.bytecode.object}${scenarios.slice(2).toLowerCase().padStart(64, '0')}`);
     const fallbackOnly = await deploy(`0x${contracts.PayableFallbackless!.evm.bytecode.object}`);
+    const word = (address: string) => address.slice(2).toLowerCase().padStart(64, '0');
+    const beacon = await deploy(`0x${contracts.UpgradeableBeacon!.evm.bytecode.object}${word(scenarios)}`);
+    const beaconProxy = await deploy(`0x${contracts.BeaconProxy!.evm.bytecode.object}${word(beacon)}`);
     const S = new Interface(contracts.Scenarios!.abi);
     const call = (fn: string, args: unknown[] = [], extra: Partial<Tx> = {}): Tx => ({ to: scenarios, data: S.encodeFunctionData(fn, args), ...extra });
     const cases: [string, Tx][] = [
@@ -184,6 +187,7 @@ describe('Solidity stack traces, frame for frame against Hardhat 2', function ()
       ['threeDeep', call('deep', [2])],
       ['fallbackNotPayable', { to: fallbackOnly, data: '0x12345678', value: '0x1' }],
       ['valueWithoutReceive', { to: fallbackOnly, data: '0x', value: '0x1' }],
+      ['throughBeaconProxy', call('throughProxy', [beaconProxy])],
     ];
     const ours: Record<string, Outcome | 'ok'> = {};
     for (const [name, tx] of cases) {
@@ -215,6 +219,6 @@ describe('Solidity stack traces, frame for frame against Hardhat 2', function ()
       }
     }
     expect(mismatches, mismatches.join('\n')).to.deep.equal([]);
-    expect(cases.length).to.be.at.least(33);
+    expect(cases.length).to.be.at.least(34);
   });
 });

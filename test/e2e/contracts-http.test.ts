@@ -5,7 +5,7 @@
  * reachable from the error they throw, and the node's console printing it.
  */
 import { expect } from 'chai';
-import { Contract, JsonRpcProvider } from 'ethers';
+import { Contract, JsonRpcProvider, getAddress } from 'ethers';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BaseError, ContractFunctionRevertedError, createPublicClient, createWalletClient, http } from 'viem';
@@ -166,5 +166,49 @@ describe('artifacts over HTTP: npx chain-sim in a Hardhat project, with viem and
     );
     expect(printed).to.include('[Token] minting 1000\n');
     expect(printed).to.include('[Vault] withdraw 5\n');
+  });
+
+  it('viem and ethers: debug_traceTransaction’s call tracer and trace_transaction name the frames, arguments, results and events', async () => {
+    const wallet = createWalletClient({ chain: CHAIN_SIM_CHAIN, transport: http(cli.url), account: DEPLOYER });
+    const client = createPublicClient({ chain: CHAIN_SIM_CHAIN, transport: http(cli.url) });
+    const Token = artifact(project, 'Token.sol', 'Token');
+    const Vault = artifact(project, 'Vault.sol', 'Vault');
+    await client.waitForTransactionReceipt({
+      hash: await wallet.writeContract({ address: token, abi: Token.abi, functionName: 'transfer', args: [vault, 10n] }),
+      pollingInterval: 20,
+    });
+    const hash = await wallet.writeContract({ address: vault, abi: Vault.abi, functionName: 'withdraw', args: [5n] });
+    await client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+
+    type Frame = Record<string, unknown> & { calls?: Frame[]; logs?: (Record<string, unknown> & { decodedArgs?: { name: string; value: unknown }[] })[] };
+    const config = { tracer: 'callTracer', tracerConfig: { withLog: true } };
+    const viaViem = (await client.request({ method: 'debug_traceTransaction', params: [hash, config] } as never)) as Frame;
+    expect(viaViem).to.deep.include({ contract: 'Vault', function: 'withdraw', decodedInput: [{ name: 'amount', type: 'uint256', value: '5' }] });
+    const [log, library, transfer] = viaViem.calls!;
+    // console.log's address has no code: a frame the project does not have, answered as go-ethereum's.
+    expect(Object.keys(log!)).to.not.include('contract');
+    expect(library).to.deep.include({
+      type: 'DELEGATECALL',
+      contract: 'LinkedMath',
+      function: 'capped',
+      decodedOutput: [{ name: '', type: 'uint256', value: '5' }],
+    });
+    expect(transfer).to.deep.include({ contract: 'Token', function: 'transfer', signature: 'transfer(address,uint256)' });
+    expect(transfer!.decodedOutput).to.deep.equal([{ name: '', type: 'bool', value: true }]);
+    expect(transfer!.logs![0]!.event).to.equal('Transfer');
+    expect(transfer!.logs![0]!.decodedArgs!.map((a) => `${a.name}=${a.value}`)).to.deep.equal([`from=${getAddress(vault)}`, `to=${DEPLOYER}`, 'value=5']);
+    expect(viaViem.logs!.map((l) => l.event)).to.deep.equal(['Withdrawn']);
+
+    const provider = new JsonRpcProvider(cli.url, undefined, { cacheTimeout: -1, staticNetwork: true });
+    const viaEthers = (await provider.send('debug_traceTransaction', [hash, config])) as Frame;
+    expect(viaEthers).to.deep.equal(viaViem);
+    const parity = (await provider.send('trace_transaction', [hash])) as Frame[];
+    expect(parity.map((entry) => `${entry.contract ?? '?'}.${entry.function ?? '?'}`)).to.deep.equal([
+      'Vault.withdraw',
+      '?.?',
+      'LinkedMath.capped',
+      'Token.transfer',
+    ]);
+    provider.destroy();
   });
 });

@@ -235,6 +235,11 @@ export interface CallFrame {
   readonly calls: CallFrame[];
   /** withLog: the frame's logs (none once it failed: reverted logs did not happen). */
   logs: CallLog[];
+  /**
+   * withLog: the logs a failed frame emitted before it (or a caller) failed, which the chain
+   * discarded; kept aside so named traces can show them as forge does. Never in `logs`.
+   */
+  revertedLogs?: CallLog[];
   /** A call to a precompile (flatCallTracer and 4byteTracer leave these out). */
   readonly precompile: boolean;
   /** CREATE/CREATE2: the address it created, or would have (Otterscan lists failed creations too). */
@@ -388,8 +393,9 @@ export class CallTracer implements ExecutionTracer {
   }
 }
 
-/** A failed frame's logs, and those of its calls, were rolled back. */
+/** A failed frame's logs, and those of its calls, were rolled back: set aside as revertedLogs. */
 function clearLogs(frame: CallFrame): void {
+  if (frame.logs.length > 0) frame.revertedLogs = [...(frame.revertedLogs ?? []), ...frame.logs];
   frame.logs = [];
   for (const call of frame.calls) clearLogs(call);
 }

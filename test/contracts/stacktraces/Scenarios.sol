@@ -256,3 +256,47 @@ contract WithReceive {
     revert("receive says no");
   }
 }
+
+interface IBeacon {
+  function implementation() external view returns (address);
+}
+
+/// As OpenZeppelin's UpgradeableBeacon: the implementation its proxies delegate to.
+contract UpgradeableBeacon is IBeacon {
+  address private current;
+
+  constructor(address implementation_) {
+    current = implementation_;
+  }
+
+  function implementation() external view returns (address) {
+    return current;
+  }
+}
+
+/// As OpenZeppelin's BeaconProxy: the beacon in EIP-1967's beacon slot, each call delegated to its implementation().
+contract BeaconProxy {
+  bytes32 private constant BEACON_SLOT = 0xa3f0ad74e5423aebfd80d3ef4346578335a9a72aeaee59ff6cb3582b35133d50;
+
+  constructor(address beacon) {
+    assembly {
+      sstore(BEACON_SLOT, beacon)
+    }
+  }
+
+  fallback() external payable {
+    address beacon;
+    assembly {
+      beacon := sload(BEACON_SLOT)
+    }
+    address target = IBeacon(beacon).implementation();
+    assembly {
+      calldatacopy(0, 0, calldatasize())
+      let ok := delegatecall(gas(), target, 0, calldatasize(), 0, 0)
+      returndatacopy(0, 0, returndatasize())
+      switch ok
+      case 0 { revert(0, returndatasize()) }
+      default { return(0, returndatasize()) }
+    }
+  }
+}

@@ -9,6 +9,7 @@ import { transactionArgument } from '../../forkForwarding.js';
 import { defineMethod, optionalParam, param } from '../../method.js';
 import { blockOverrides, callOverrides, stateOverrides } from '../../overrides.js';
 import { DEFAULT_TRACE_CONFIG, type TracerConfig, traceConfig } from '../../traceConfig.js';
+import { TraceNames } from '../../namedTraceOutput.js';
 import { startTrace } from '../../traceOutput.js';
 
 /** go-ethereum's TraceCallConfig: a trace config with `stateOverrides` and `blockOverrides` beside it. */
@@ -28,8 +29,8 @@ export const debugTraceMethods = [
   defineMethod(
     { name: 'chain_traceTransaction', aliases: ['debug_traceTransaction'], forwardOnFork: transactionArgument('debug_traceTransaction', 0) },
     [param('transactionHash', hash), optionalParam('config', traceConfig)],
-    async ({ chain }, txHash, config = DEFAULT_TRACE_CONFIG) => {
-      const trace = startTrace(config, new TraceBudget());
+    async ({ chain, contracts }, txHash, config = DEFAULT_TRACE_CONFIG) => {
+      const trace = startTrace(config, new TraceBudget(), TraceNames.of(contracts));
       const run = await chain.traceTransaction(txHash, trace.tracer);
       if (!run) throw serverError('transaction not found');
       return trace.result(run);
@@ -38,8 +39,8 @@ export const debugTraceMethods = [
   defineMethod(
     { name: 'chain_traceCall', aliases: ['debug_traceCall'] },
     [param('transaction', callRequest), optionalParam('block', blockRef), optionalParam('config', traceCallConfig)],
-    async ({ chain }, request, ref, config = { trace: DEFAULT_TRACE_CONFIG, overrides: undefined }) => {
-      const trace = startTrace(config.trace, new TraceBudget());
+    async ({ chain, contracts }, request, ref, config = { trace: DEFAULT_TRACE_CONFIG, overrides: undefined }) => {
+      const trace = startTrace(config.trace, new TraceBudget(), TraceNames.of(contracts));
       return trace.result(await chain.traceCall(request, ref ?? { tag: 'latest' }, trace.tracer, config.overrides));
     },
   ),

@@ -22,6 +22,7 @@ import { invalidParams, serverError } from '../../errors.js';
 import type { Json, JsonObject } from '../../json.js';
 import { defineMethod, optionalParam, param } from '../../method.js';
 import { blockArgument, transactionArgument } from '../../forkForwarding.js';
+import { TraceNames } from '../../namedTraceOutput.js';
 import { parityTraces } from '../../traceOutput.js';
 import { formatVmTrace } from '../../vmTraceOutput.js';
 
@@ -40,8 +41,8 @@ const traceTypes = (value: unknown, path: string): ReadonlySet<TraceType> => {
 };
 
 /** One transaction's tracers for a replay: the call tree always (its output), the state diff when asked. */
-function replayTracers(types: ReadonlySet<TraceType>, budget: TraceBudget) {
-  const calls = new CallTracer(false, budget);
+function replayTracers(types: ReadonlySet<TraceType>, budget: TraceBudget, names: TraceNames | undefined) {
+  const calls = new CallTracer(false, budget, names !== undefined);
   const state = types.has('stateDiff')
     ? new PrestateTracer({ diffMode: true, includeEmpty: true, disableCode: false, disableStorage: false }, budget)
     : undefined;
@@ -57,7 +58,7 @@ function replayTracers(types: ReadonlySet<TraceType>, budget: TraceBudget) {
       return {
         output: encodeData(failed ? new Uint8Array() : execResult.returnValue),
         stateDiff: state ? stateDiff(state) : null,
-        trace: types.has('trace') ? parityTraces(calls, run, false) : [],
+        trace: types.has('trace') ? parityTraces(calls, run, false, names) : [],
         vmTrace: vm?.root ? formatVmTrace(vm.root) : null,
       };
     },
@@ -110,8 +111,14 @@ function word(value: bigint): string {
   return `0x${value.toString(16).padStart(64, '0')}`;
 }
 
-async function replayCall(chain: Chain, request: CallRequest, types: ReadonlySet<TraceType>, ref: ReturnType<typeof blockRef>): Promise<JsonObject> {
-  const replay = replayTracers(types, new TraceBudget());
+async function replayCall(
+  chain: Chain,
+  request: CallRequest,
+  types: ReadonlySet<TraceType>,
+  ref: ReturnType<typeof blockRef>,
+  names: TraceNames | undefined,
+): Promise<JsonObject> {
+  const replay = replayTracers(types, new TraceBudget(), names);
   return replay.result(await chain.traceCall(request, ref, replay.tracer));
 }
 
@@ -119,8 +126,8 @@ export const replayTraceMethods = [
   defineMethod(
     { name: 'trace_replayTransaction', forwardOnFork: transactionArgument('trace_replayTransaction', 0) },
     [param('transactionHash', hash), param('traceTypes', traceTypes)],
-    async ({ chain }, txHash, types) => {
-      const replay = replayTracers(types, new TraceBudget());
+    async ({ chain, contracts }, txHash, types) => {
+      const replay = replayTracers(types, new TraceBudget(), TraceNames.of(contracts));
       const run = await chain.traceTransaction(txHash, replay.tracer);
       if (!run) throw serverError('transaction not found');
       return replay.result(run);
@@ -129,21 +136,22 @@ export const replayTraceMethods = [
   defineMethod(
     { name: 'trace_replayBlockTransactions', forwardOnFork: blockArgument('trace_replayBlockTransactions', 0) },
     [param('block', blockNumberOrTag), param('traceTypes', traceTypes)],
-    async ({ chain }, ref, types) => {
+    async ({ chain, contracts }, ref, types) => {
       if ('tag' in ref && ref.tag === 'pending') throw serverError('tracing the pending block is not supported');
       const mined = chain.find(ref);
       if (!mined) return null;
       if (mined.number === 0n) return [];
       const budget = new TraceBudget();
+      const names = TraceNames.of(contracts);
       const replays: Array<ReturnType<typeof replayTracers>> = [];
-      const runs = await chain.traceBlock({ number: mined.number }, (i) => (replays[i] = replayTracers(types, budget)).tracer);
+      const runs = await chain.traceBlock({ number: mined.number }, (i) => (replays[i] = replayTracers(types, budget, names)).tracer);
       return runs.map(({ hash: txHash, run }, i) => ({ ...replays[i]!.result(run), transactionHash: encodeData(txHash) }));
     },
   ),
   defineMethod(
     'trace_call',
     [param('transaction', callRequest), param('traceTypes', traceTypes), optionalParam('block', blockRef)],
-    ({ chain }, request, types, ref) => replayCall(chain, request, types, ref ?? { tag: 'latest' }),
+    ({ chain, contracts }, request, types, ref) => replayCall(chain, request, types, ref ?? { tag: 'latest' }, TraceNames.of(contracts)),
   ),
   defineMethod(
     'trace_callMany',
@@ -157,9 +165,10 @@ export const replayTraceMethods = [
       ),
       optionalParam('block', blockRef),
     ],
-    async ({ chain }, calls, ref) => {
+    async ({ chain, contracts }, calls, ref) => {
       const budget = new TraceBudget();
-      const replays = calls.map(([, types]) => replayTracers(types, budget));
+      const names = TraceNames.of(contracts);
+      const replays = calls.map(([, types]) => replayTracers(types, budget, names));
       const runs = await chain.traceCalls(
         calls.map(([request]) => request),
         ref ?? { tag: 'latest' },
@@ -168,7 +177,7 @@ export const replayTraceMethods = [
       return runs.map((run, i) => replays[i]!.result(run));
     },
   ),
-  defineMethod('trace_rawTransaction', [param('transaction', data), param('traceTypes', traceTypes)], async ({ chain }, raw, types) => {
+  defineMethod('trace_rawTransaction', [param('transaction', data), param('traceTypes', traceTypes)], async ({ chain, contracts }, raw, types) => {
     const tx = decodeRawTransaction(raw, chain.common);
     const request: CallRequest = {
       from: tx.getSenderAddress(),
@@ -180,6 +189,6 @@ export const replayTraceMethods = [
         ? { maxFeePerGas: tx.maxFeePerGas as bigint, maxPriorityFeePerGas: (tx as { maxPriorityFeePerGas: bigint }).maxPriorityFeePerGas }
         : { gasPrice: (tx as { gasPrice: bigint }).gasPrice }),
     };
-    return replayCall(chain, request, types, { tag: 'pending' });
+    return replayCall(chain, request, types, { tag: 'pending' }, TraceNames.of(contracts));
   }),
 ];

@@ -9,24 +9,25 @@ import { invalidParams, serverError } from '../../errors.js';
 import type { Json, JsonObject } from '../../json.js';
 import { defineMethod, param } from '../../method.js';
 import { type ForkForwarding, blockArgument, transactionArgument } from '../../forkForwarding.js';
+import { TraceNames } from '../../namedTraceOutput.js';
 import { parityTraces } from '../../traceOutput.js';
 
 /** Every transaction of a block, its Parity traces with their block fields. */
-async function blockTraces(chain: Chain, number: bigint, budget: TraceBudget): Promise<JsonObject[]> {
+async function blockTraces(chain: Chain, number: bigint, budget: TraceBudget, names: TraceNames | undefined): Promise<JsonObject[]> {
   if (number === 0n) return []; // Erigon: the genesis block has no traces
   const tracers: CallTracer[] = [];
-  const runs = await chain.traceBlock({ number }, (i) => (tracers[i] = new CallTracer(false, budget)));
+  const runs = await chain.traceBlock({ number }, (i) => (tracers[i] = new CallTracer(false, budget, names !== undefined)));
   if (budget.exceeded) throw traceTooLarge('traces');
-  return runs.flatMap(({ run }, i) => parityTraces(tracers[i]!, run, true));
+  return runs.flatMap(({ run }, i) => parityTraces(tracers[i]!, run, true, names));
 }
 
-async function transactionTraces(chain: Chain, txHash: string): Promise<JsonObject[] | null> {
+async function transactionTraces(chain: Chain, txHash: string, names: TraceNames | undefined): Promise<JsonObject[] | null> {
   const budget = new TraceBudget();
-  const tracer = new CallTracer(false, budget);
+  const tracer = new CallTracer(false, budget, names !== undefined);
   const run = await chain.traceTransaction(txHash, tracer);
   if (!run) return null;
   if (budget.exceeded) throw traceTooLarge('traces');
-  return parityTraces(tracer, run, true);
+  return parityTraces(tracer, run, true, names);
 }
 
 /** trace_filter's blocks per request: each is replayed, so a range costs what tracing each costs. */
@@ -103,24 +104,29 @@ export const transactionTraceMethods = [
   defineMethod(
     { name: 'trace_transaction', forwardOnFork: transactionArgument('trace_transaction', 0) },
     [param('transactionHash', hash)],
-    ({ chain }, txHash) => transactionTraces(chain, txHash),
+    ({ chain, contracts }, txHash) => transactionTraces(chain, txHash, TraceNames.of(contracts)),
   ),
   defineMethod(
     { name: 'trace_get', forwardOnFork: transactionArgument('trace_get', 0) },
     [param('transactionHash', hash), param('indices', arrayOf(index))],
-    async ({ chain }, txHash, indices) => {
+    async ({ chain, contracts }, txHash, indices) => {
       // Erigon (after Parity): one index only, counted from the first call below the top one.
       if (indices.length !== 1) return null;
-      const traces = await transactionTraces(chain, txHash);
+      const traces = await transactionTraces(chain, txHash, TraceNames.of(contracts));
       return traces?.[indices[0]! + 1] ?? null;
     },
   ),
-  defineMethod({ name: 'trace_block', forwardOnFork: blockArgument('trace_block', 0) }, [param('block', blockNumberOrTag)], async ({ chain }, ref) => {
-    if ('tag' in ref && ref.tag === 'pending') throw serverError('tracing the pending block is not supported');
-    const mined = chain.find(ref);
-    return mined ? blockTraces(chain, mined.number, new TraceBudget()) : null;
-  }),
-  defineMethod({ name: 'trace_filter', forwardOnFork: TRACE_FILTER_ON_FORK }, [param('filter', traceFilter)], async ({ chain }, filter) => {
+  defineMethod(
+    { name: 'trace_block', forwardOnFork: blockArgument('trace_block', 0) },
+    [param('block', blockNumberOrTag)],
+    async ({ chain, contracts }, ref) => {
+      if ('tag' in ref && ref.tag === 'pending') throw serverError('tracing the pending block is not supported');
+      const mined = chain.find(ref);
+      return mined ? blockTraces(chain, mined.number, new TraceBudget(), TraceNames.of(contracts)) : null;
+    },
+  ),
+  defineMethod({ name: 'trace_filter', forwardOnFork: TRACE_FILTER_ON_FORK }, [param('filter', traceFilter)], async ({ chain, contracts }, filter) => {
+    const names = TraceNames.of(contracts);
     const number = (ref: TraceFilter['fromBlock'], fallback: bigint): bigint => {
       if (!ref) return fallback;
       if ('tag' in ref && ref.tag === 'pending') throw invalidParams('invalid argument 0 (filter): the pending block cannot be traced');
@@ -133,7 +139,7 @@ export const transactionTraceMethods = [
       throw serverError(`trace_filter: at most ${MAX_FILTER_BLOCKS} blocks per request, asked for ${to - from + 1n}`);
     const budget = new TraceBudget();
     const found: JsonObject[] = [];
-    for (let n = from; n <= to; n++) found.push(...(await blockTraces(chain, n, budget)).filter((trace) => matches(trace, filter)));
+    for (let n = from; n <= to; n++) found.push(...(await blockTraces(chain, n, budget, names)).filter((trace) => matches(trace, filter)));
     const after = filter.after ?? 0;
     return found.slice(after, filter.count === undefined ? undefined : after + filter.count);
   }),
