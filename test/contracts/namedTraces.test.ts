@@ -343,7 +343,7 @@ describe('named traces: callTracer, flatCallTracer and trace_* with the project�
         `Traces for ${hash}:`,
         '  [gas] BeaconProxy::fallback(2)',
         '    ├─ [gas] UpgradeableBeacon::implementation() [staticcall]',
-        `    │  ← [Return] ${getAddress(addresses.inner)}`,
+        `    │  ← [Return] Inner: [${getAddress(addresses.inner)}]`,
         '    └─ [gas] Inner::touch(2) [delegatecall]',
         '       └─ emit Touched(value: 2, note: "inner")',
         '       ← [Return] 3',
