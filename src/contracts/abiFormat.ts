@@ -29,25 +29,31 @@ export function hardhatValue(value: AbiValue): string {
   }
 }
 
-/** forge's form of one value in a trace. */
-export function forgeValue(value: AbiValue): string {
+/**
+ * forge's form of one value in a trace; `label` names an address forge knows as a contract
+ * (`Vault: [0x9fE4…a6e0]`, as forge 1.7.1 writes it).
+ */
+export function forgeValue(value: AbiValue, label?: (address: string) => string | undefined): string {
+  const inner = (item: AbiValue) => forgeValue(item, label);
   switch (value.kind) {
     case 'uint':
     case 'int':
       return value.value.toString();
     case 'bool':
       return String(value.value);
-    case 'address':
-      return value.value;
+    case 'address': {
+      const name = label?.(value.value);
+      return name === undefined ? value.value : `${name}: [${value.value}]`;
+    }
     case 'string':
       return JSON.stringify(value.value);
     case 'bytes':
     case 'function':
       return hex(value.value);
     case 'array':
-      return `[${value.items.map(forgeValue).join(', ')}]`;
+      return `[${value.items.map(inner).join(', ')}]`;
     case 'tuple':
-      return `(${value.items.map(forgeValue).join(', ')})`;
+      return `(${value.items.map(inner).join(', ')})`;
   }
 }
 

@@ -36,6 +36,7 @@ export function printTraces(chain: Chain, log: (line: string) => void, contracts
 /** "Traces:" then one line per frame, indented by depth, as Anvil lays them out; with a namer, as forge names them. */
 export function formatTrace(hash: string, root: CallFrame, namer?: TraceNamer): string {
   const lines = [`Traces for ${hash}:`];
+  namer?.learn(root);
   const walk = (frame: CallFrame, prefix: string, last: boolean, top: boolean) => {
     const branch = top ? '' : last ? '└─ ' : '├─ ';
     const named = namer?.name(frame);

@@ -250,7 +250,8 @@ describe('artifacts: failures explained with the contracts', function () {
           '    ├─ [gas] LinkedMath::capped(5, 1000) [delegatecall]',
           '    │  ← [Return] 5',
           `    ├─ [gas] Token::transfer(${DEPLOYER}, 5)`,
-          `    │  └─ emit Transfer(from: ${toChecksum(vault)}, to: ${DEPLOYER}, value: 5)`,
+          // forge labels the addresses of contracts in the trace.
+          `    │  └─ emit Transfer(from: Vault: [${toChecksum(vault)}], to: ${DEPLOYER}, value: 5)`,
           '    │  ← [Return] true',
           `    └─ emit Withdrawn(to: ${DEPLOYER}, amount: 5)`,
           '    ← [Stop]',

@@ -266,6 +266,14 @@ describe('named traces: callTracer, flatCallTracer and trace_* with the project�
     });
     const replay = (await named.request({ method: 'trace_replayTransaction', params: [hash, ['trace']] })) as { trace: Frame[] };
     expect(replay.trace.map((entry) => entry.function)).to.deep.equal(['go', 'touch']);
+    const block = (await named.request({ method: 'trace_block', params: ['latest'] })) as Frame[];
+    expect(block.map((entry) => entry.function)).to.deep.equal(['go', 'touch']);
+    const blockTrace = (await named.request({ method: 'debug_traceBlockByNumber', params: ['latest', { tracer: 'callTracer' }] })) as { result: Frame }[];
+    expect(blockTrace[0]!.result).to.deep.include({ contract: 'Outer', function: 'go' });
+    const mux = (await named.request({ method: 'debug_traceTransaction', params: [hash, { tracer: 'muxTracer', tracerConfig: { callTracer: {} } }] })) as {
+      callTracer: Frame;
+    };
+    expect(mux.callTracer.calls![0]).to.deep.include({ contract: 'Inner', function: 'touch' });
     const bareHash = await send(plain);
     const bare = (await plain.request({ method: 'trace_transaction', params: [bareHash] })) as Frame[];
     const strip = (entries: unknown) => (withoutNames(entries) as Frame[]).map(({ blockHash: _h, blockNumber: _n, transactionHash: _t, ...rest }) => rest);
@@ -335,7 +343,7 @@ describe('named traces: callTracer, flatCallTracer and trace_* with the project�
         `Traces for ${hash}:`,
         '  [gas] BeaconProxy::fallback(2)',
         '    ├─ [gas] UpgradeableBeacon::implementation() [staticcall]',
-        `    │  ← [Return] ${getAddress(addresses.inner)}`,
+        `    │  ← [Return] Inner: [${getAddress(addresses.inner)}]`,
         '    └─ [gas] Inner::touch(2) [delegatecall]',
         '       └─ emit Touched(value: 2, note: "inner")',
         '       ← [Return] 3',
