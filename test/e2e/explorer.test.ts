@@ -166,6 +166,21 @@ describe('e2e: the explorer page in Chromium', function () {
     await page.locator('.message').getByText('automine on: true').waitFor();
     expect(await call('hardhat_getAutomine')).to.equal(true);
 
+    // Interval mining in milliseconds (chain_setIntervalMining: Anvil's seconds never apply), then off.
+    const start = Number(await call<string>('eth_blockNumber'));
+    await page.locator('input[name="interval"]').fill('200');
+    await page.locator('input[name="interval"]').press('Enter');
+    await page.locator('.message').getByText('interval mining 200 ms: true').waitFor();
+    const deadline = Date.now() + LIVE_MS;
+    while (Number(await call<string>('eth_blockNumber')) < start + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(Number(await call<string>('eth_blockNumber'))).to.be.at.least(start + 2);
+    await page.locator('input[name="interval"]').fill('0');
+    await page.locator('input[name="interval"]').press('Enter');
+    await page.locator('.message').getByText('interval mining 0 ms: true').waitFor();
+    const stopped = Number(await call<string>('eth_blockNumber'));
+    await new Promise((r) => setTimeout(r, 800));
+    expect(Number(await call<string>('eth_blockNumber'))).to.be.at.most(stopped + 1);
+
     const stranger = '0x00000000000000000000000000000000000b0b00';
     await page.locator('input[name="impersonate"]').fill(stranger);
     await page.locator('input[name="impersonate"]').press('Enter');
