@@ -71,7 +71,7 @@ export function ControlsView() {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            act('interval mining', () => rpc('evm_setIntervalMining', [Number(interval)]));
+            act(`interval mining ${interval} ms`, () => rpc('chain_setIntervalMining', [Number(interval)]));
           }}
         >
           <label>
