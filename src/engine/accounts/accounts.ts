@@ -4,8 +4,7 @@ import { Address, createAddressFromString } from '@ethereumjs/util';
 import { keccak256 } from '../util/keccak256.js';
 import { rejected } from '../util/errors.js';
 import { AccountLocks } from './accountLocks.js';
-import { deriveChild, derivePath, mnemonicToSeed } from './hdKeys.js';
-import { curve } from './secp256k1.js';
+import { deriveChild, derivePath, mnemonicToSeed, publicKeyOf } from './hdKeys.js';
 
 export interface OwnedAccount {
   readonly address: Address;
@@ -32,7 +31,7 @@ export function deriveAccounts(mnemonic: string, count: number, path = DEFAULT_D
  * (its first ten hashes took 34-43 ms on the shared machine under load, WebAssembly's 0.5 ms).
  */
 function addressOf(privateKey: Uint8Array): Address {
-  return new Address(keccak256(curve().publicKey(privateKey, false).subarray(1)).subarray(12));
+  return new Address(keccak256(publicKeyOf(privateKey, false).subarray(1)).subarray(12));
 }
 
 /** Who the node may send for: owned keys (sign) and impersonated addresses (no signature). */
