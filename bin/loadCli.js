@@ -5,7 +5,7 @@
 // and compiled here. The cache is written next to the bundle on the first start (and again
 // when V8 refuses it: another Node version or V8 flags); where that directory is read-only
 // every start simply compiles, as before.
-import { readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,16 @@ function readCache(file) {
     return readFileSync(file);
   } catch {
     return undefined;
+  }
+}
+
+/** Whether the cache can be written: a read-only install does not pay for serialising one on every start. */
+function writable(dir) {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -66,7 +76,7 @@ export function loadCli(bundle = BUNDLE) {
   const cacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
   // The code compiled up to the call (start-up's functions included) goes into the cache, written off the request path.
   const saveCache = () => {
-    if (cacheUsed || cacheFile === undefined) return;
+    if (cacheUsed || cacheFile === undefined || !writable(dirname(bundle))) return;
     const data = script.createCachedData();
     setTimeout(() => writeCache(bundle, cacheFile, data), 500).unref();
   };
