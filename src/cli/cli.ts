@@ -250,7 +250,13 @@ function listeningLine(command: CommandName, url: string): string {
   return command === 'ganache' ? `RPC Listening on ${new URL(url).host}` : `Listening on ${url}`;
 }
 
-export async function main(argv: string[] = hideBin(process.argv), command: CommandName = 'chain-sim'): Promise<number> {
+/** What the launcher (bin/loadCli.js) is told. */
+export interface LaunchHooks {
+  /** Once the server listens, before V8's heap flags change: the launcher saves its code cache. */
+  readonly listening?: () => void;
+}
+
+export async function main(argv: string[] = hideBin(process.argv), command: CommandName = 'chain-sim', hooks: LaunchHooks = {}): Promise<number> {
   if (command === 'chain-sim' && argv[0] === 'export') return (await import('./exportCommand.js')).exportCommand(argv.slice(1));
   if (command === 'chain-sim' && argv[0] === 'compile-serpent') {
     if (argv.length !== 2) {
@@ -266,6 +272,7 @@ export async function main(argv: string[] = hideBin(process.argv), command: Comm
     shutDownOnSignals(server, exitWithLauncher);
     const options = server.node.options;
     const { url } = await server.listen();
+    hooks.listening?.();
     void useCompactHeap();
     if (options.json) {
       const accounts = server.node.chain.accounts.list().map((a) => toChecksumAddress(a.toString()));

@@ -1,11 +1,10 @@
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { Address, createAddressFromString } from '@ethereumjs/util';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from '../util/keccak256.js';
 import { rejected } from '../util/errors.js';
 import { AccountLocks } from './accountLocks.js';
-import { deriveChild, derivePath, mnemonicToSeed } from './hdKeys.js';
-import { curve } from './secp256k1.js';
+import { deriveChild, derivePath, mnemonicToSeed, publicKeyOf } from './hdKeys.js';
 
 export interface OwnedAccount {
   readonly address: Address;
@@ -26,9 +25,13 @@ export function deriveAccounts(mnemonic: string, count: number, path = DEFAULT_D
   return accounts;
 }
 
-/** The address of a private key: the last 20 bytes of keccak256 of its uncompressed public key. */
+/**
+ * The address of a private key: the last 20 bytes of keccak256 of its uncompressed public key.
+ * Hashed on the engine's WebAssembly Keccak: noble's JavaScript one is still cold at start-up
+ * (its first ten hashes took 34-43 ms on the shared machine under load, WebAssembly's 0.5 ms).
+ */
 function addressOf(privateKey: Uint8Array): Address {
-  return new Address(keccak_256(curve().publicKey(privateKey, false).subarray(1)).subarray(12));
+  return new Address(keccak256(publicKeyOf(privateKey, false).subarray(1)).subarray(12));
 }
 
 /** Who the node may send for: owned keys (sign) and impersonated addresses (no signature). */

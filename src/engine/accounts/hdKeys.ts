@@ -3,14 +3,35 @@
  *
  * @scure/bip32 and @scure/bip39 derive the same keys, but in pure JavaScript with
  * constant-time curve multiplication for every public key on the path: about 190 ms
- * for ten accounts, three quarters of creating a provider. Here PBKDF2 and HMAC-SHA512
- * are node:crypto's (OpenSSL) and the curve arithmetic libsecp256k1's (secp256k1.ts,
- * as for sender recovery). Keys are test keys, so constant time buys nothing here.
- * test/engine/hdKeys.test.ts checks every result against @scure.
+ * for ten accounts, three quarters of creating a provider. Here PBKDF2, HMAC-SHA512 and
+ * the public keys are node:crypto's (OpenSSL), the scalar arithmetic BigInt's: the CLI
+ * derives its accounts before it listens, and loading libsecp256k1's native addon
+ * (secp256k1.ts, for sender recovery and signing) cost about 4% of its start-up profile, so
+ * that addon now loads with the first signature instead. Keys are test keys, so constant
+ * time buys nothing here. test/engine/hdKeys.test.ts checks every result against @scure.
  */
-import { createHmac, pbkdf2Sync } from 'node:crypto';
-import { curve } from './secp256k1.js';
+import { createECDH, createHmac, pbkdf2Sync } from 'node:crypto';
 import { clip } from '../util/clip.js';
+
+/** The order of secp256k1's group. */
+const N = 0xffff_ffff_ffff_ffff_ffff_ffff_ffff_fffe_baae_dce6_af48_a03b_bfd2_5e8c_d036_4141n;
+
+const toBigInt = (bytes: Uint8Array): bigint => BigInt(`0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex') || '0'}`);
+const toBytes32 = (value: bigint): Uint8Array => Uint8Array.from(Buffer.from(value.toString(16).padStart(64, '0'), 'hex'));
+
+/** 0 < key < n, for a 32-byte key. */
+function isPrivateKey(key: Uint8Array): boolean {
+  if (key.length !== 32) return false;
+  const value = toBigInt(key);
+  return value > 0n && value < N;
+}
+
+/** The public key of a valid private key: 33 bytes compressed, else 65 (0x04 ‖ x ‖ y). */
+export function publicKeyOf(privateKey: Uint8Array, compressed: boolean): Uint8Array {
+  const ecdh = createECDH('secp256k1');
+  ecdh.setPrivateKey(privateKey);
+  return new Uint8Array(ecdh.getPublicKey(undefined, compressed ? 'compressed' : 'uncompressed'));
+}
 
 /** A private key with its chain code (a BIP-32 extended private key without the metadata). */
 export interface ExtendedKey {
@@ -28,7 +49,7 @@ export function mnemonicToSeed(mnemonic: string, passphrase = ''): Uint8Array {
 function split(digest: Uint8Array): ExtendedKey {
   const privateKey = digest.subarray(0, 32);
   // BIP-32: a key of 0 or >= n is invalid (probability below 2^-127).
-  if (!curve().isPrivateKey(privateKey)) throw new Error('BIP-32 derivation produced an invalid key; use another index');
+  if (!isPrivateKey(privateKey)) throw new Error('BIP-32 derivation produced an invalid key; use another index');
   return { privateKey, chainCode: digest.subarray(32) };
 }
 
@@ -41,7 +62,7 @@ const publicKeys = new WeakMap<ExtendedKey, Uint8Array>();
 
 function compressedPublicKey(key: ExtendedKey): Uint8Array {
   let publicKey = publicKeys.get(key);
-  if (!publicKey) publicKeys.set(key, (publicKey = curve().publicKey(key.privateKey, true)));
+  if (!publicKey) publicKeys.set(key, (publicKey = publicKeyOf(key.privateKey, true)));
   return publicKey;
 }
 
@@ -53,7 +74,9 @@ export function deriveChild(parent: ExtendedKey, index: number): ExtendedKey {
   new DataView(data.buffer).setUint32(33, index);
   const digest = createHmac('sha512', parent.chainCode).update(data).digest();
   const tweak = digest.subarray(0, 32);
-  const child = curve().isPrivateKey(tweak) ? curve().addPrivateKeys(parent.privateKey, tweak) : null;
+  // (key + tweak) mod n; a tweak of n or more, or a sum of 0, is an invalid child (BIP-32).
+  const sum = isPrivateKey(tweak) ? (toBigInt(parent.privateKey) + toBigInt(tweak)) % N : 0n;
+  const child = sum === 0n ? null : toBytes32(sum);
   if (!child) throw new Error(`BIP-32 derivation produced an invalid key at index ${index}; use another index`);
   return { privateKey: child, chainCode: digest.subarray(32) };
 }
