@@ -36,7 +36,7 @@ const PAGE_HEADERS: OutgoingHttpHeaders = {
 };
 
 /**
- * The built files: next to the bundled CLI (dist/bundle/cli.js → dist/bundle/explorer/), or,
+ * The built files: next to the bundled CLI (dist/bundle/cli.cjs → dist/bundle/explorer/), or,
  * for the library's unbundled modules (dist/src/server/explorer.js), in the same folder.
  */
 function explorerFolder(): string | undefined {
