@@ -3,11 +3,14 @@
 // impersonate it, transfer tokens, read the recipient's balance. Cold: nothing cached; warm: a
 // second run at the same pinned block (chain-sim's disk cache; Anvil's storage cache under an
 // isolated HOME; Hardhat's fork cache in its project directory). Reported: wall time from
-// start-up to the last answer, and the JSON-RPC calls the upstream answered (counted on its side).
+// start-up to the last answer, the JSON-RPC calls the upstream answered (counted on its side) and
+// the HTTP requests they came in (a batch is one; counted by a proxy in front of the upstream).
 //   node dist/bench/run.js --workloads fork [--holders H] [--only chain-sim,hardhat,anvil]
-//   node dist/bench/fork.js [--holders H]        (the same rows alone)
+//   node dist/bench/fork.js [--holders H] [--only chain-sim,anvil]        (the same rows alone)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +36,7 @@ async function post(url: string, method: string, params: unknown[] = []): Promis
 }
 
 async function upstreamChain(holders: number) {
-  const calls = { count: 0 };
+  const calls = { count: 0, httpRequests: 0 };
   const server = await createServer({
     quiet: false,
     verbose: true,
@@ -44,7 +47,8 @@ async function upstreamChain(holders: number) {
       if (/^\S+ \d/.test(line)) calls.count++;
     },
   });
-  const { url } = await server.listen(0, '127.0.0.1');
+  const { url: direct } = await server.listen(0, '127.0.0.1');
+  const { url, close: closeCounter } = await countingProxy(direct, calls);
   const rpc = (method: string, params: unknown[] = []) => server.node.dispatcher.call(method, params);
   const [alice] = (await rpc('eth_accounts')) as string[];
   const { abi, bytecode } = (await import(path.join(ROOT, 'fixtures/artifacts/Token.json'), { with: { type: 'json' } })).default as {
@@ -64,7 +68,33 @@ async function upstreamChain(holders: number) {
   // Pinned 200 blocks below the head: Hardhat caches fork data on disk only for blocks that deep (safe from reorgs).
   const head = BigInt((await rpc('eth_blockNumber')) as string);
   await rpc('chain_mine', ['0xc8']);
-  return { url, server, calls, token, head };
+  return { url, server, calls, token, head, closeCounter };
+}
+
+/**
+ * The upstream's address as the tools see it: a proxy that counts the HTTP requests (a batch of
+ * calls is one) and forwards each to the upstream as it is.
+ */
+async function countingProxy(target: string, counts: { httpRequests: number }): Promise<{ url: string; close: () => Promise<void> }> {
+  const proxy = createHttpServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      counts.httpRequests++;
+      fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) })
+        .then(async (answer) => {
+          const body = Buffer.from(await answer.arrayBuffer());
+          response.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': body.length });
+          response.end(body);
+        })
+        .catch(() => response.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((resolve) => (proxy.closeAllConnections(), proxy.close(() => resolve()))),
+  };
 }
 
 async function workload(url: string, token: string, holders: number, prefix: 'anvil' | 'hardhat'): Promise<void> {
@@ -156,19 +186,21 @@ export interface ForkBenchOptions {
 export async function forkMain({ holders, targets, log = (line) => process.stderr.write(`${line}\n`) }: ForkBenchOptions): Promise<string> {
   const chosen = FORK_TARGETS.filter((name) => targets.includes(name));
   const up = await upstreamChain(holders * 2);
-  type Figures = { coldMs?: number; coldCalls?: number; warmMs?: number; warmCalls?: number; error?: string };
+  type Figures = { coldMs?: number; coldCalls?: number; coldHttp?: number; warmMs?: number; warmCalls?: number; warmHttp?: number; error?: string };
   const figures: Partial<Record<TargetName, Figures>> = {};
   const scratch = mkdtempSync(path.join(tmpdir(), 'chain-sim-bench-fork-'));
   const measure = async (name: TargetName, run: 'cold' | 'warm', body: () => Promise<number>) => {
     const entry = (figures[name] ??= {});
     if (entry.error !== undefined) return;
     const before = up.calls.count;
+    const httpBefore = up.calls.httpRequests;
     try {
       const ms = await body();
       const calls = up.calls.count - before;
-      if (run === 'cold') Object.assign(entry, { coldMs: ms, coldCalls: calls });
-      else Object.assign(entry, { warmMs: ms, warmCalls: calls });
-      log(`fork ${name} ${run}: ${ms.toFixed(0)} ms, ${calls} upstream calls`);
+      const http = up.calls.httpRequests - httpBefore;
+      if (run === 'cold') Object.assign(entry, { coldMs: ms, coldCalls: calls, coldHttp: http });
+      else Object.assign(entry, { warmMs: ms, warmCalls: calls, warmHttp: http });
+      log(`fork ${name} ${run}: ${ms.toFixed(0)} ms, ${calls} upstream calls in ${http} HTTP requests`);
     } catch (error) {
       entry.error = error instanceof Error ? error.message : String(error);
       log(`fork ${name} ${run} FAILED: ${entry.error}`);
@@ -191,6 +223,7 @@ export async function forkMain({ holders, targets, log = (line) => process.stder
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+    await up.closeCounter();
     await up.server.close();
   }
   const row = (label: string, unit: string, pick: (f: Figures) => number | undefined): Row => ({
@@ -208,8 +241,10 @@ export async function forkMain({ holders, targets, log = (line) => process.stder
   const rows = [
     row('fork, cold: wall time', 'ms', (f) => f.coldMs),
     row('fork, cold: upstream JSON-RPC calls', 'calls', (f) => f.coldCalls),
+    row('fork, cold: upstream HTTP requests', 'requests', (f) => f.coldHttp),
     row('fork, warm (disk cache): wall time', 'ms', (f) => f.warmMs),
     row('fork, warm (disk cache): upstream JSON-RPC calls', 'calls', (f) => f.warmCalls),
+    row('fork, warm (disk cache): upstream HTTP requests', 'requests', (f) => f.warmHttp),
   ];
   return (
     `fork rows: ${holders} untouched token holders, each impersonated, given ETH, one transfer, one balanceOf call; ` +
@@ -221,7 +256,9 @@ export async function forkMain({ holders, targets, log = (line) => process.stder
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const at = process.argv.indexOf('--holders');
   const holders = at > 0 ? Number(process.argv[at + 1]) : 100;
-  forkMain({ holders, targets: [...FORK_TARGETS] })
+  const only = process.argv.indexOf('--only');
+  const targets = only > 0 ? FORK_TARGETS.filter((name) => process.argv[only + 1]!.split(',').includes(name)) : [...FORK_TARGETS];
+  forkMain({ holders, targets })
     .then((table) => {
       process.stdout.write(`\n${table}`);
       process.exit(0);

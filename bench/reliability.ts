@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { deriveAccounts, type Fees, TxSigner } from './accounts.js';
 import { asQuantity, asRecord, httpClient, type RpcClient } from './rpc.js';
+import { hangingUpstreamRows } from './reliabilityFork.js';
 import { CHAIN_ID, killAllChildren, makeTargets, MNEMONIC, TargetUnavailable, type TargetName } from './targets.js';
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -116,7 +117,7 @@ interface Probe {
   readonly sends: number[];
 }
 
-interface RowResult {
+export interface RowResult {
   readonly label: string;
   readonly target: TargetName;
   readonly ms?: number;
@@ -125,7 +126,7 @@ interface RowResult {
 }
 
 /** Sends transfers from one account with consecutive nonces (key 9 of the mnemonic: the set-up uses key 0). */
-class Sender {
+export class Sender {
   private nonce = 0;
   private readonly account = deriveAccounts(MNEMONIC, 10)[9]!;
   private readonly signer = new TxSigner(CHAIN_ID);
@@ -154,7 +155,7 @@ class Sender {
 }
 
 /** Probe `client` until `running` settles: reads every 10 ms, a send at once and then every 100 ms. */
-async function probeWhile(client: RpcClient, sender: Sender, running: Promise<unknown>): Promise<Probe> {
+export async function probeWhile(client: RpcClient, sender: Sender, running: Promise<unknown>): Promise<Probe> {
   let done = false;
   void running.then(
     () => (done = true),
@@ -319,6 +320,7 @@ export async function reliabilityMain(): Promise<number> {
     for (const name of targets) results.push(...(await runTarget(name, sizes, tmpDir)));
     // Rows by slow request, the targets side by side.
     results.sort((a, b) => SLOW_REQUESTS.findIndex((s) => s.label === a.label) - SLOW_REQUESTS.findIndex((s) => s.label === b.label));
+    results.push(...(await hangingUpstreamRows(targets)));
     process.stdout.write(
       `\nReliability: a probe client's latency while one slow request runs (${values.small ? 'small sizes' : 'full sizes'}), node ${process.version}, ${os.cpus().length} CPUs\n\n${renderRows(results, sizes)}\n`,
     );

@@ -52,19 +52,19 @@ export class Chain extends ChainControls {
   // ---- state reads and execution -------------------------------------------------------
 
   getBalance(address: Address, ref: BlockRef): Promise<bigint> {
-    return this.run('getBalance', (core) => state.getBalance(core, address, ref));
+    return this.runFetching('getBalance', (core) => state.getBalance(core, address, ref));
   }
   getTransactionCount(address: Address, ref: BlockRef): Promise<bigint> {
-    return this.run('getTransactionCount', (core) => state.getTransactionCount(core, address, ref));
+    return this.runFetching('getTransactionCount', (core) => state.getTransactionCount(core, address, ref));
   }
   getCode(address: Address, ref: BlockRef): Promise<Uint8Array> {
-    return this.run('getCode', (core) => state.getCode(core, address, ref));
+    return this.runFetching('getCode', (core) => state.getCode(core, address, ref));
   }
   getStorageAt(address: Address, slot: Uint8Array, ref: BlockRef): Promise<Uint8Array> {
-    return this.run('getStorageAt', (core) => state.getStorageAt(core, address, slot, ref));
+    return this.runFetching('getStorageAt', (core) => state.getStorageAt(core, address, slot, ref));
   }
   getProof(address: Address, slots: readonly Uint8Array[], ref: BlockRef): Promise<Proof> {
-    return this.run('getProof', (core) => state.getProof(core, address, slots, ref));
+    return this.runFetching('getProof', (core) => state.getProof(core, address, slots, ref));
   }
   /** The next block as the pool would make it now (eth_getBlockByNumber('pending')). */
   pendingBlock(): Promise<MinedBlock> {
@@ -74,13 +74,13 @@ export class Chain extends ChainControls {
   // task and run after it, outside the queue (chain/detached.ts); a tracer they call is not
   // part of any task.
   call(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<Uint8Array> {
-    return this.runDetachable('call', (core) => calls.call(core, request, ref, overrides));
+    return this.runFetchingDetachable('call', (core) => calls.call(core, request, ref, overrides));
   }
   createAccessList(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<AccessListOutcome> {
-    return this.runDetachable('createAccessList', (core) => calls.createAccessList(core, request, ref, overrides));
+    return this.runFetchingDetachable('createAccessList', (core) => calls.createAccessList(core, request, ref, overrides));
   }
   estimateGas(request: CallRequest, ref: BlockRef, overrides?: CallOverrides): Promise<bigint> {
-    return this.runDetachable('estimateGas', (core) => calls.estimate(core, request, ref, overrides));
+    return this.runFetchingDetachable('estimateGas', (core) => calls.estimate(core, request, ref, overrides));
   }
   traceCall(request: CallRequest, ref: BlockRef, tracer: ExecutionTracer, overrides?: CallOverrides): Promise<TracedRun> {
     return this.runDetachable('traceCall', (core) => calls.traceCall(core, request, ref, tracer, overrides));
@@ -115,27 +115,27 @@ export class Chain extends ChainControls {
 
   /** Decode, validate and pool a signed transaction; under automine, mine it right after answering (or first: SendOptions). */
   submitRawTransaction(raw: Uint8Array, options?: SendOptions): Promise<string> {
-    return this.run('submitRawTransaction', (core) => sending.submitRawTransaction(core, raw, options));
+    return this.runFetching('submitRawTransaction', (core) => sending.submitRawTransaction(core, raw, options));
   }
   /** Build, sign with an owned key (or send as an impersonated account), and submit (eth_sendTransaction). */
   sendTransaction(request: CallRequest, options?: SendOptions): Promise<string> {
-    return this.run('sendTransaction', (core) => sending.sendFrom(core, request, options));
+    return this.runFetching('sendTransaction', (core) => sending.sendFrom(core, request, options));
   }
   /** Build and submit without a signature, whoever `from` is (Anvil's eth_sendUnsignedTransaction). */
   sendUnsignedTransaction(request: CallRequest): Promise<string> {
-    return this.run('sendUnsignedTransaction', (core) => sending.sendFrom(core, request, { unsigned: true }));
+    return this.runFetching('sendUnsignedTransaction', (core) => sending.sendFrom(core, request, { unsigned: true }));
   }
   /** personal_sendTransaction: as eth_sendTransaction, opening a locked account with its passphrase. */
   sendWithPassphrase(request: CallRequest, passphrase: string): Promise<string> {
-    return this.run('sendWithPassphrase', (core) => sending.sendFrom(core, request, { passphrase }));
+    return this.runFetching('sendWithPassphrase', (core) => sending.sendFrom(core, request, { passphrase }));
   }
   /** Complete and sign with an owned key, without sending (eth_signTransaction); the nonce counts the pool. */
   signTransaction(request: CallRequest, passphrase?: string): Promise<Uint8Array> {
-    return this.run('signTransaction', (core) => sending.signTransaction(core, request, passphrase));
+    return this.runFetching('signTransaction', (core) => sending.signTransaction(core, request, passphrase));
   }
   /** The transaction eth_sendTransaction would send, unsigned, with every default filled (eth_fillTransaction). */
   completeTransaction(request: CallRequest): Promise<TypedTransaction> {
-    return this.run('completeTransaction', (core) => sending.fillTransaction(core, request, senderOfRequest(request, 'fillTransaction')));
+    return this.runFetching('completeTransaction', (core) => sending.fillTransaction(core, request, senderOfRequest(request, 'fillTransaction')));
   }
   /** Remove a pending transaction; false if it is not in the pool. */
   dropTransaction(hashHex: string): Promise<boolean> {

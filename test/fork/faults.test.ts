@@ -22,6 +22,8 @@ interface FakeUpstream {
   /** With rateError: the JSON-RPC error code of the refusals. */
   rateCode: number;
   requests: number;
+  /** Answer (as 'ok' would) the requests a 'timeout' kept unanswered so far. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -76,7 +78,20 @@ function answer(call: { id: unknown; method: string; params: unknown[] }): unkno
 }
 
 async function startFake(): Promise<FakeUpstream> {
-  const fake: FakeUpstream = { url: '', mode: 'ok', refusals: 0, retryAfter: '1', hugeBytes: 0, rateCode: 429, requests: 0, close: async () => {} };
+  const held: Array<() => void> = [];
+  const fake: FakeUpstream = {
+    url: '',
+    mode: 'ok',
+    refusals: 0,
+    retryAfter: '1',
+    hugeBytes: 0,
+    rateCode: 429,
+    requests: 0,
+    release: () => {
+      for (const answerNow of held.splice(0)) answerNow();
+    },
+    close: async () => {},
+  };
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -86,7 +101,15 @@ async function startFake(): Promise<FakeUpstream> {
       const calls = (Array.isArray(parsed) ? parsed : [parsed]) as Array<{ id: unknown; method: string; params: unknown[] }>;
       const bad = JSON.stringify(calls).includes(BAD);
       const mode = bad ? fake.mode : 'ok';
-      if (mode === 'timeout') return; // never answers
+      if (mode === 'timeout') {
+        // Never answers, unless released.
+        held.push(() => {
+          if (response.destroyed) return;
+          response.writeHead(200, { 'content-type': 'application/json' });
+          response.end(JSON.stringify(Array.isArray(parsed) ? calls.map(answer) : answer(calls[0]!)));
+        });
+        return;
+      }
       if (mode === 'drop') return request.socket.destroy();
       if (mode === '429' && fake.refusals > 0) {
         fake.refusals--;
@@ -355,16 +378,83 @@ describe('forking: a misbehaving upstream', function () {
     await expectRpcError(rpc('eth_call', [{ from: dev, to: BAD }, 'latest']), -32000, /fork upstream/);
     expect(await rpc('eth_blockNumber')).to.equal('0x64');
     expect(await rpc('eth_getTransactionCount', [dev, 'latest'])).to.equal('0x0');
-    // With its gas given the transaction is admitted; the block builder then cannot run it: it leaves the pool, nothing else changes.
-    const quiet = console.error;
-    console.error = () => {};
-    try {
-      await rpc('eth_sendTransaction', [{ from: dev, to: BAD, value: '0x1', gas: '0x5208' }]);
-      expect(await rpc('eth_blockNumber')).to.equal('0x65'); // an empty block: the transaction was dropped
-    } finally {
-      console.error = quiet;
-    }
+    // With its gas given the transaction is admitted; its block cannot be built: the send is refused and nothing changes.
+    await expectRpcError(rpc('eth_sendTransaction', [{ from: dev, to: BAD, value: '0x1', gas: '0x5208' }]), -32000, /fork upstream.*timed out/);
+    expect(await rpc('eth_blockNumber')).to.equal('0x64');
+    expect(await rpc('txpool_status')).to.deep.equal({ pending: '0x0', queued: '0x0' });
     expect(await rpc('eth_getTransactionCount', [dev, 'latest'])).to.equal('0x0');
     expect(await rpc('eth_getBalance', [dev, 'latest'])).to.equal('0x21e19e0c9bab2400000');
   });
+
+  describe('while a remote read hangs (issue 35: remote reads are awaited outside the queue)', () => {
+    const LOCAL = '0x00000000000000000000000000000000000000aa';
+
+    /** A read of BAD that the upstream never answers (within 10 s), and a way to tell whether it is still pending. */
+    function hangingRead(method: string, params: unknown[]): { pending: () => boolean; settled: Promise<unknown> } {
+      let done = false;
+      const settled = rpc(method, params).then(
+        (value) => ((done = true), value),
+        (error: unknown) => ((done = true), error),
+      );
+      return { pending: () => !done, settled };
+    }
+
+    beforeEach(async () => {
+      await provider.disconnect();
+      provider = createProvider({ quiet: true, forkCache: false, fork: fake.url, forkTimeout: 10_000, forkRetries: 0 });
+      const [dev] = await rpc<string[]>('eth_accounts');
+      // Everything a local transfer touches is fetched first (the coinbase, the recipient).
+      await rpc('eth_sendTransaction', [{ from: dev, to: LOCAL, value: '0x1' }]);
+      fake.mode = 'timeout';
+    });
+
+    for (const [what, method, params] of [
+      ['an account read', 'eth_getBalance', [BAD, 'latest']],
+      ['a call that needs a remote account', 'eth_call', [{ to: BAD }, 'latest']],
+      ['a storage read', 'eth_getStorageAt', [BAD, '0x1', 'latest']],
+    ] as const) {
+      it(`${what} pending: local reads answer and a local send is mined meanwhile`, async () => {
+        const [dev, other] = await rpc<string[]>('eth_accounts');
+        const requestsBefore = fake.requests;
+        const read = hangingRead(method, [...params]);
+        await until(() => fake.requests > requestsBefore); // the upstream has the request (and keeps it)
+        expect(await rpc('eth_getBalance', [LOCAL, 'latest'])).to.equal('0x1');
+        expect(await rpc('eth_getTransactionCount', [dev, 'latest'])).to.equal('0x1');
+        const hash = await rpc<string>('eth_sendTransaction', [{ from: dev, to: other, value: '0x2' }]);
+        const receipt = await rpc<{ status: string; blockNumber: string } | null>('eth_getTransactionReceipt', [hash]);
+        expect(receipt?.status).to.equal('0x1');
+        expect(receipt?.blockNumber).to.equal('0x66');
+        expect(read.pending(), 'the remote read is still waiting for its upstream').to.equal(true);
+        fake.mode = 'ok';
+        fake.release();
+        expect(await read.settled).to.not.be.instanceOf(Error);
+      });
+    }
+
+    it("a send that needs a remote account waits outside the queue; other senders' sends are mined meanwhile", async () => {
+      const [dev, other] = await rpc<string[]>('eth_accounts');
+      const requestsBefore = fake.requests;
+      // Its gas given: admitted at once; its block needs BAD's account, which the upstream keeps.
+      const waiting = hangingRead('eth_sendTransaction', [{ from: dev, to: BAD, value: '0x3', gas: '0x5208' }]);
+      await until(() => fake.requests > requestsBefore);
+      const hash = await rpc<string>('eth_sendTransaction', [{ from: other, to: LOCAL, value: '0x4' }]);
+      expect((await rpc<{ status: string; blockNumber: string }>('eth_getTransactionReceipt', [hash])).blockNumber).to.equal('0x66');
+      expect(await rpc('eth_getBalance', [LOCAL, 'latest'])).to.equal('0x5');
+      expect(waiting.pending(), 'the send waits for its upstream data').to.equal(true);
+      expect(await rpc('txpool_status')).to.deep.equal({ pending: '0x0', queued: '0x0' });
+      // The upstream answers: the send is mined, after the other one, and answered.
+      fake.mode = 'ok';
+      fake.release();
+      const sent = (await waiting.settled) as string;
+      const receipt = await rpc<{ status: string; blockNumber: string }>('eth_getTransactionReceipt', [sent]);
+      expect(receipt.status).to.equal('0x1');
+      expect(receipt.blockNumber).to.equal('0x67');
+      expect(await rpc('eth_getBalance', [BAD, 'latest'])).to.equal('0xde0b6b3a7640003');
+    });
+  });
 });
+
+/** Poll `condition` every 10 ms until it holds (the test's timeout bounds it). */
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 10));
+}

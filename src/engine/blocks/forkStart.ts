@@ -6,7 +6,7 @@
  * the state every local read and revert starts from.
  */
 import { type HeaderData, createBlock } from '@ethereumjs/block';
-import { Account, type Address } from '@ethereumjs/util';
+import { Account, Address, bigIntToBytes, createAddressFromString, setLengthLeft } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import type { BlockStore, MinedBlock } from './blocks.js';
 import { type ForkAwareStateManager, type RemoteState, installForkRoot } from '../state/forkState.js';
@@ -35,6 +35,28 @@ export interface ForkPoint {
 export interface ForkFunding {
   readonly addresses: readonly Address[];
   readonly balance: bigint;
+  /** Accounts every block reads (the coinbase), fetched with them. */
+  readonly warm?: readonly Address[];
+}
+
+/** EIP-4788's beacon roots contract (the library has its address as a constant, not a parameter). */
+const BEACON_ROOTS = '0x000f3df6d732807ef1319fb7b8bb8522d0beac02';
+
+/** The system contracts (and their caller) that blocks under the VM's rules call at their start and end. */
+function systemAccounts(vm: VM): Address[] {
+  const common = vm.common;
+  const found: Address[] = [];
+  const addressOf = (value: bigint) => new Address(setLengthLeft(bigIntToBytes(value), 20));
+  if (common.isActivatedEIP(4788)) found.push(createAddressFromString(BEACON_ROOTS));
+  for (const [eip, param] of [
+    [2935, 'historyStorageAddress'],
+    [7002, 'withdrawalRequestPredeployAddress'],
+    [7251, 'consolidationRequestPredeployAddress'],
+  ] as const) {
+    if (common.isActivatedEIP(eip)) found.push(addressOf(common.param(param)));
+  }
+  if (common.isActivatedEIP(2935)) found.push(addressOf(common.param('systemAddress')));
+  return found;
 }
 
 /** Put `vm` on the fork point's state and return its block, to be the store's first (the store must be empty). */
@@ -45,8 +67,14 @@ export async function startFork(vm: VM, store: BlockStore, trieNodes: TrieNodeDB
     put: (hash, encoded) => trieNodes.put(bytesToUnprefixedHex(hash), encoded),
   });
   state.remote = point.remote;
-  // All at once: the upstream gets one batch instead of one round trip per account.
-  const accounts = await Promise.all(funding.addresses.map((address) => state.getAccount(address)));
+  // All at once: the upstream gets one batch instead of one round trip per account. With them, what
+  // every block reads (the coinbase, the system contracts of the rules in force): the first block
+  // then waits for no upstream read of its own, and no send waits for them one at a time.
+  const warm = [...(funding.warm ?? []), ...systemAccounts(vm)].filter((address) => !funding.addresses.some((funded) => funded.equals(address)));
+  const [accounts] = await Promise.all([
+    Promise.all(funding.addresses.map((address) => state.getAccount(address))),
+    Promise.all(warm.map((address) => point.remote.account(address))),
+  ]);
   for (const [i, address] of funding.addresses.entries()) {
     const account = accounts[i] ?? new Account();
     account.balance = funding.balance;

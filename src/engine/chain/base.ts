@@ -18,6 +18,7 @@ import type { StateReading } from '../state/stateReading.js';
 import type { PoolOrder, TxPool } from '../transactions/txpool.js';
 import { ChainCore } from './core.js';
 import { DetachedWork } from './detached.js';
+import { RemoteReadPending } from '../state/remoteMiss.js';
 import * as history from './history.js';
 import type { BlockRef, ChainEvents, EngineOptions } from './types.js';
 
@@ -107,6 +108,37 @@ export class ChainBase extends EventEmitter<ChainEvents> {
     if (this.queue.running) return Promise.reject(new ReentryError(what));
     const core = this.core;
     return this.queue.run(() => fn(core));
+  }
+
+  /**
+   * Queue `fn` on the core like `run`, with the upstream's misses deferred (remoteMiss.ts): on a
+   * fork, a value the upstream has not sent yet is not awaited inside the task. The task ends,
+   * its fetch is awaited here, outside the queue, while other tasks run, and `fn` runs again as
+   * a new task (it finds the value, or fails with the fetch's error). `fn` must leave no effect
+   * behind when a miss ends it (reads, calls; sends until their transaction is pooled).
+   */
+  protected async runFetching<T>(what: string, fn: (core: ChainCore) => Promise<T>): Promise<T> {
+    for (;;) {
+      const outcome = await this.run(what, (core) =>
+        core.deferringMisses(async (): Promise<{ answer: T } | { miss: RemoteReadPending }> => {
+          try {
+            return { answer: await fn(core) };
+          } catch (error) {
+            if (error instanceof RemoteReadPending) return { miss: error };
+            throw error;
+          }
+        }),
+      );
+      if ('answer' in outcome) return outcome.answer;
+      const failure = await outcome.miss.settled;
+      if (failure) throw failure;
+    }
+  }
+
+  /** runFetching for calls, whose work on the past runs after the task (runDetachable). */
+  protected async runFetchingDetachable<T>(what: string, fn: (core: ChainCore) => Promise<T | DetachedWork<T>>): Promise<T> {
+    const outcome = await this.runFetching(what, fn);
+    return outcome instanceof DetachedWork ? (outcome as DetachedWork<T>).run() : outcome;
   }
 
   /**

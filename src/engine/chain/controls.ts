@@ -141,14 +141,14 @@ export class ChainControls extends ChainBase {
 
   /** Change an account outside any transaction; no block is mined (as Hardhat and Anvil). */
   modifyAccount(address: Address, change: AccountChange): Promise<void> {
-    return this.run('modifyAccount', (core) => state.modifyAccount(core, address, change));
+    return this.runFetching('modifyAccount', (core) => state.modifyAccount(core, address, change));
   }
   /** hardhat_setNonce: never lower than the account's, and not while transactions wait in the pool. */
   raiseNonce(address: Address, nonce: bigint): Promise<void> {
-    return this.run('raiseNonce', (core) => state.raiseNonce(core, address, nonce));
+    return this.runFetching('raiseNonce', (core) => state.raiseNonce(core, address, nonce));
   }
   setStorageAt(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
-    return this.run('setStorageAt', (core) => state.setStorageAt(core, address, slot, value));
+    return this.runFetching('setStorageAt', (core) => state.setStorageAt(core, address, slot, value));
   }
   /** Write accounts over the current state without mining (chain_loadState, fixtures). */
   loadState(alloc: Alloc): Promise<void> {

@@ -180,7 +180,7 @@ export class ChainCore {
     this.state.remote = undefined;
     await this.state.setStateRoot(EMPTY_TRIE_ROOT);
     if (fork) {
-      const funding = { addresses: options.accounts.map((a) => a.address), balance: options.balance };
+      const funding = { addresses: options.accounts.map((a) => a.address), balance: options.balance, warm: [options.coinbase] };
       await startFork(this.vm, this.blocks, this.trieNodes, fork, funding);
       return;
     }
@@ -198,6 +198,22 @@ export class ChainCore {
       header: options.genesis?.header,
     });
     this.blocks.append(genesis);
+  }
+
+  /**
+   * Run `fn` with the upstream's misses deferred (forkState.ts, remoteMiss.ts): a value not
+   * fetched yet throws RemoteReadPending instead of being awaited while the queue is held.
+   * `fn` must leave no effect behind when it throws, so that it can run again from the start.
+   */
+  async deferringMisses<T>(fn: () => Promise<T>): Promise<T> {
+    const state = this.state;
+    const was = state.deferMisses;
+    state.deferMisses = state.remote !== undefined;
+    try {
+      return await fn();
+    } finally {
+      state.deferMisses = was;
+    }
   }
 
   get state(): TrackingStateManager {

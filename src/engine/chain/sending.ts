@@ -14,6 +14,7 @@ import { mineExecutable, reportRefused } from '../mining/producer.js';
 import { hashHexOf, senderOf, translateTxError, validateAdmission } from '../transactions/validation.js';
 import { decodeSubmission } from '../transactions/blobSidecar.js';
 import { answerNow, estimate } from './calls.js';
+import { RemoteReadPending } from '../state/remoteMiss.js';
 import type { ChainCore } from './core.js';
 import { type SendOptions, senderOfRequest } from './types.js';
 
@@ -110,12 +111,23 @@ async function admit(core: ChainCore, tx: TypedTransaction, sender: Address, { a
     assertMinable(core.clock.peekNext(core.blocks.headTimestamp));
   }
   core.pool.add(tx, sender, hashHex);
-  core.hooks.emit('pendingTransaction', hashHex);
-  if (automine && awaitOutcome) {
-    const { dropped, failures } = await mineExecutable(core);
-    reportRefused(core, dropped);
-    const failure = failures.get(hashHex);
-    if (failure) throw new TransactionFailedError(hashHex, failure.error, failure.returnValue);
+  // On a fork the block is built before the answer, its misses deferred (remoteMiss.ts): a block that
+  // needs a value the upstream has not sent yet takes the transaction back out of the pool, and the
+  // send runs again once the value came. The answer still comes with the block in, as everywhere.
+  const forked = core.state.remote !== undefined;
+  if (!forked || !automine) core.hooks.emit('pendingTransaction', hashHex);
+  if (automine && (awaitOutcome || forked)) {
+    let outcome: Awaited<ReturnType<typeof mineExecutable>>;
+    try {
+      outcome = await mineExecutable(core);
+    } catch (error) {
+      if (error instanceof RemoteReadPending) core.pool.remove(hashHex);
+      throw error;
+    }
+    if (forked) core.hooks.emit('pendingTransaction', hashHex);
+    reportRefused(core, outcome.dropped);
+    const failure = outcome.failures.get(hashHex);
+    if (failure && awaitOutcome) throw new TransactionFailedError(hashHex, failure.error, failure.returnValue);
   } else if (automine) {
     // As Anvil does it: the client reads the hash while the server builds the block. Admission
     // checked everything the block builder checks, so a transaction it still refuses means a

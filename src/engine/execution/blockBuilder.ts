@@ -1,4 +1,5 @@
 import { checkpointDepth, unwindTo } from '../state/unwind.js';
+import { RemoteReadPending } from '../state/remoteMiss.js';
 import { pace } from '../util/pace.js';
 import { Block, type HeaderData } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
@@ -65,30 +66,43 @@ export async function mineBlock(vm: VM, parent: MinedBlock, candidates: readonly
     parentBeaconBlockRoot: common.isActivatedEIP(4788) ? new Uint8Array(32) : undefined,
   };
   const preStateRoot = await vm.stateManager.getStateRoot();
+  const outerDepth = checkpointDepth(vm);
   // No withdrawals list, not an empty one: the block and its header default to an empty list and
   // the empty trie's root, which the library would otherwise compute by building a trie.
-  const builder = await startBlock(vm, { parentBlock: parent.block, headerData });
+  let built: Awaited<ReturnType<BlockBuilder['build']>>;
   const included: PooledTransaction[] = [];
   const results: RunTxResult[] = [];
   const dropped: Array<{ entry: PooledTransaction; reason: string }> = [];
   const failures = new Map<string, ExecutionFailure>();
-  const depth = checkpointDepth(vm);
-  for (const entry of candidates) {
-    if (entry.tx.gasLimit > template.gasLimit - builder.gasUsed) continue; // waits for the next block
-    // A block of thousands of transactions lets the event loop turn between them (pace.ts).
-    await pace();
-    try {
-      const result = await addTransaction(vm, builder, entry.tx, entry.sender);
-      results.push(result);
-      included.push(entry);
-      const failure = result.execResult.exceptionError;
-      if (failure) failures.set(entry.hashHex, { error: failure.error, returnValue: result.execResult.returnValue });
-    } catch (error) {
-      await unwindTo(vm, depth); // an exception out of the state (unwind.ts): nothing of the transaction stays
-      dropped.push({ entry, reason: error instanceof Error ? error.message : String(error) });
+  try {
+    const builder = await startBlock(vm, { parentBlock: parent.block, headerData });
+    const depth = checkpointDepth(vm);
+    for (const entry of candidates) {
+      if (entry.tx.gasLimit > template.gasLimit - builder.gasUsed) continue; // waits for the next block
+      // A block of thousands of transactions lets the event loop turn between them (pace.ts).
+      await pace();
+      try {
+        const result = await addTransaction(vm, builder, entry.tx, entry.sender);
+        results.push(result);
+        included.push(entry);
+        const failure = result.execResult.exceptionError;
+        if (failure) failures.set(entry.hashHex, { error: failure.error, returnValue: result.execResult.returnValue });
+      } catch (error) {
+        await unwindTo(vm, depth); // an exception out of the state (unwind.ts): nothing of the transaction stays
+        if (error instanceof RemoteReadPending) throw error;
+        dropped.push({ entry, reason: error instanceof Error ? error.message : String(error) });
+      }
     }
+    // Sealing runs system calls too (EIP-7002, EIP-7251 requests), which read accounts.
+    built = await builder.build();
+  } catch (error) {
+    // A value the upstream has not sent yet (remoteMiss.ts): no block, the state as it was; the caller mines again once it came.
+    if (!(error instanceof RemoteReadPending)) throw error;
+    // The builder's checkpoint (opened by startBlock or the first transaction) is reverted with the rest.
+    await unwindTo(vm, outerDepth);
+    throw error;
   }
-  const { block } = await builder.build();
+  const { block } = built;
   // Where the block holds copies of the transactions (the library's own build, see below):
   // give them the hashes the pool already computed instead of serialising them again.
   block.transactions.forEach((tx, i) => {

@@ -17,6 +17,7 @@ import { forkAt } from '../rules/forkSchedule.js';
 import { PRELOADED_PARAMS, isPostMerge } from '../rules/hardforks.js';
 import { type BlockTemplate, type ExecutionFailure, type MiningOutcome, type NextBlockOverrides, mineBlock } from '../execution/blockBuilder.js';
 import type { PooledTransaction } from '../transactions/txpool.js';
+import { RemoteReadPending } from '../state/remoteMiss.js';
 
 /** The header fields of the next block at `timestamp`, as every builder takes them. */
 export function nextTemplate(core: ChainCore, timestamp: bigint): BlockTemplate {
@@ -99,15 +100,32 @@ export async function mineWith(core: ChainCore, entries: PooledTransaction[] | u
   const candidates = entries ?? (await core.executable());
   const parent = core.head;
   await core.hashHead();
+  const clock = core.clock.save();
+  const gasLimit = core.blockGasLimit;
   const blockTimestamp = timestamp ?? core.clock.takeNext(parent.block.header.timestamp);
   assertMinable(blockTimestamp);
   if (core.schedule) core.enterFork(parent.number + 1n, blockTimestamp);
-  const outcome = await mineBlock(core.vm, parent, candidates, nextTemplate(core, blockTimestamp));
+  let outcome: MiningOutcome;
+  try {
+    outcome = await mineBlock(core.vm, parent, candidates, nextTemplate(core, blockTimestamp));
+  } catch (error) {
+    if (error instanceof RemoteReadPending) {
+      // No block (mineBlock rolled the state back): the clock, the rules and the gas limit as they were.
+      core.clock.restore(clock);
+      core.blockGasLimit = gasLimit;
+      core.alignVm(core.vm, parent.number, parent.block.header.timestamp);
+    }
+    throw error;
+  }
   core.appendMined(outcome);
   return outcome;
 }
 
-/** Automine: one block per executable transaction, until none is left. Returns what the blocks could not take (it left the pool). */
+/**
+ * Automine: one block per executable transaction, until none is left. Returns what the blocks
+ * could not take (it left the pool). While the upstream's misses are deferred (forkState.ts), a
+ * miss ends it with RemoteReadPending, that block rolled back (the blocks before it stay).
+ */
 export async function mineExecutable(core: ChainCore): Promise<Pick<MiningOutcome, 'dropped' | 'failures'>> {
   const dropped: Array<MiningOutcome['dropped'][number]> = [];
   const failures = new Map<string, ExecutionFailure>();

@@ -24,6 +24,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, type Address, KECCAK256_NULL, concatBytes, createAccountFromRLP, equalsBytes, bytesToHex, unpadBytes } from '@ethereumjs/util';
 import { keccak256 } from '../util/keccak256.js';
+import { RemoteReadPending } from './remoteMiss.js';
 import { nibblesOf } from './trieRoot.js';
 import { EMPTY_TRIE_ROOT } from './trieRoot.js';
 import { type TrieNodeStore, updateTrie } from './trieUpdate.js';
@@ -43,6 +44,10 @@ export interface RemoteState {
   storage(address: Address, slot: Uint8Array): Promise<Uint8Array>;
   /** Code fetched with an account, by its hash. */
   code(codeHash: Uint8Array): Uint8Array | undefined;
+  /** The account if it was fetched already, without waiting: null when it does not exist there, undefined when not fetched yet. */
+  fetchedAccount(address: Address): RemoteAccount | null | undefined;
+  /** The slot's value if it was fetched already, without waiting; undefined when not fetched yet. */
+  fetchedStorage(address: Address, slot: Uint8Array): Uint8Array | undefined;
 }
 
 /** 33 bytes: keccak of it is no storage slot's key (slots are 32 bytes). */
@@ -69,6 +74,12 @@ const forkBackedRoots = new Map<string, boolean>();
 export class ForkAwareStateManager extends MerkleStateManager {
   /** The upstream's state under the overlay; undefined on a chain that is not a fork. */
   remote: RemoteState | undefined;
+  /**
+   * True while a task that can be run again holds the queue (the facade's runFetching, automine):
+   * a value not fetched yet is not awaited, its fetch starts and RemoteReadPending is thrown
+   * (remoteMiss.ts). False otherwise (copies, work outside the queue, tasks with effects): awaited.
+   */
+  deferMisses = false;
 
   override async getAccount(address: Address): Promise<Account | undefined> {
     if (!this.remote) return super.getAccount(address);
@@ -83,7 +94,13 @@ export class ForkAwareStateManager extends MerkleStateManager {
   }
 
   private async remoteAccount(address: Address): Promise<Account | undefined> {
-    const remote = await this.remote!.account(address);
+    const remoteState = this.remote!;
+    let remote = remoteState.fetchedAccount(address);
+    if (remote === undefined) {
+      const fetch = remoteState.account(address);
+      if (this.deferMisses) throw new RemoteReadPending(fetch, `account ${address.toString()}`);
+      remote = await fetch;
+    }
     if (!remote) return undefined;
     const codeless = remote.code.length === 0;
     // Only code can have storage (an EIP-7702 delegation is code too): a plain account's storage is empty.
@@ -111,7 +128,13 @@ export class ForkAwareStateManager extends MerkleStateManager {
     if (!account) return new Uint8Array();
     let value = await this._getStorageTrie(address, account).get(key);
     if (value === null && (await this.isForkBacked(account.storageRoot))) {
-      value = RLP.encode(unpadBytes(await this.remote.storage(address, key)));
+      let remote = this.remote.fetchedStorage(address, key);
+      if (remote === undefined) {
+        const fetch = this.remote.storage(address, key);
+        if (this.deferMisses) throw new RemoteReadPending(fetch, `slot ${bytesToHex(key)} of ${address.toString()}`);
+        remote = await fetch;
+      }
+      value = RLP.encode(unpadBytes(remote));
     }
     this._caches?.storage?.put(address, key, value ?? ZERO_SLOT);
     return RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
