@@ -4,9 +4,13 @@
 // here); its dependencies come from the npm registry, through the project's own lock file.
 //
 //   CHAIN_SIM_HARDHAT_SUITE=/work/.mirror/ethereum-attestation-service+eas-contracts/repo \
-//     node dist/bench/hardhatSuite.js [--ref v1.4.0] [--repeat 3] [--workdir DIR] [--json FILE]
+//   CHAIN_SIM_HARDHAT3_SUITE=/work/.mirror/NomicFoundation+hardhat/repo \
+//     node dist/bench/hardhatSuite.js [--ref v1.4.0] [--ref3 hardhat@3.12.0] [--repeat 3] [--workdir DIR] [--json FILE]
 //
-// Without CHAIN_SIM_HARDHAT_SUITE it says so and exits 0 (test/e2e/hardhat-suite.test.ts is pending then).
+// Each variable set adds its suite to the run and a row to the table: CHAIN_SIM_HARDHAT_SUITE a
+// Hardhat 2 project (this file), CHAIN_SIM_HARDHAT3_SUITE Hardhat 3's sample projects
+// (hardhat3Suite.ts). With neither it says so and exits 0 (test/e2e/hardhat-suite.test.ts is
+// pending then). For the Hardhat 2 project:
 // Steps: `git archive REF` into the work folder; install (pnpm-lock.yaml: pnpm, with
 // --shamefully-hoist so that test files resolve their tools as under npm; package-lock.json: npm ci),
 // install scripts off; link chain-sim (this checkout, built) into its node_modules; write two
@@ -20,11 +24,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { HARDHAT3_SUITE_ENV, HARDHAT3_SUITE_REF, runHardhat3Suite } from './hardhat3Suite.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENV = 'CHAIN_SIM_HARDHAT_SUITE';
 
-interface Outcome {
+export interface Outcome {
   readonly passes: number;
   readonly pending: number;
   readonly failures: number;
@@ -231,42 +236,70 @@ export async function runHardhatSuite(repository: string, ref: string, workdir: 
   return { project: path.basename(path.dirname(gitDirOf(repository))), ref, tests: reports.hardhat?.stats.tests ?? 0, hardhat, chainSim, differing };
 }
 
-export function renderSuite(result: SuiteResult): string {
+const rowOf = (result: SuiteResult): string => {
   const h = median(result.hardhat.map((o) => o.wallSeconds));
   const c = median(result.chainSim.map((o) => o.wallSeconds));
   const counts = (outcomes: readonly Outcome[]) => [...new Set(outcomes.map((o) => `${o.passes}/${o.passes + o.failures + o.pending}`))].join(', ');
+  return `| ${result.project} ${result.ref} (${result.tests} tests), median of ${result.hardhat.length} | ${counts(result.hardhat)} | ${counts(result.chainSim)} | ${h.toFixed(1)} | ${c.toFixed(1)} | ${(c / h).toFixed(2)}x |`;
+};
+
+/** One table for the suites of one run (a row each), then each suite's runs and differing tests. */
+export function renderSuites(results: readonly SuiteResult[]): string {
   const lines = [
     `| suite | Hardhat's network: passing | chain-sim: passing | Hardhat's network: wall (s) | chain-sim: wall (s) | chain-sim/hardhat |`,
     '| --- | ---: | ---: | ---: | ---: | ---: |',
-    `| ${result.project} ${result.ref} (${result.tests} tests), median of ${result.hardhat.length} | ${counts(result.hardhat)} | ${counts(result.chainSim)} | ${h.toFixed(1)} | ${c.toFixed(1)} | ${(c / h).toFixed(2)}x |`,
+    ...results.map(rowOf),
     '',
-    `Each run: \`hardhat test --no-compile\` as a whole process (start-up included). Hardhat's runs: ${result.hardhat.map((o) => o.wallSeconds.toFixed(1)).join(', ')} s; chain-sim's: ${result.chainSim.map((o) => o.wallSeconds.toFixed(1)).join(', ')} s.`,
+    'Each run: `hardhat test --no-compile` as a whole process (start-up included).',
   ];
-  if (result.differing.length === 0) lines.push('', 'No test differs between the two networks.');
-  else {
-    lines.push('', 'Tests that differ (first run of each):');
-    for (const d of result.differing)
-      lines.push(`- ${d.title}: Hardhat's network ${d.hardhat}, chain-sim ${d.chainSim}${d.error ? ` (${d.error.replace(/\s+/g, ' ')})` : ''}`);
+  for (const result of results) {
+    lines.push(
+      '',
+      `${result.project} ${result.ref}: Hardhat's runs ${result.hardhat.map((o) => o.wallSeconds.toFixed(1)).join(', ')} s; chain-sim's ${result.chainSim.map((o) => o.wallSeconds.toFixed(1)).join(', ')} s.`,
+    );
+    if (result.differing.length === 0) lines.push('No test differs between the two networks.');
+    else {
+      lines.push('Tests that differ (first run of each):');
+      for (const d of result.differing)
+        lines.push(`- ${d.title}: Hardhat's network ${d.hardhat}, chain-sim ${d.chainSim}${d.error ? ` (${d.error.replace(/\s+/g, ' ')})` : ''}`);
+    }
   }
   return lines.join('\n');
 }
 
+export const renderSuite = (result: SuiteResult): string => renderSuites([result]);
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { ref: { type: 'string' }, repeat: { type: 'string' }, workdir: { type: 'string' }, json: { type: 'string' } },
+    options: { ref: { type: 'string' }, ref3: { type: 'string' }, repeat: { type: 'string' }, workdir: { type: 'string' }, json: { type: 'string' } },
   });
   const repository = process.env[ENV];
-  if (repository === undefined || repository === '') {
-    log(`${ENV} is not set: nothing to run (set it to a fetched repository, e.g. /work/.mirror/ethereum-attestation-service+eas-contracts/repo)`);
+  const repository3 = process.env[HARDHAT3_SUITE_ENV];
+  if (!repository && !repository3) {
+    log(
+      `neither ${ENV} nor ${HARDHAT3_SUITE_ENV} is set: nothing to run (set them to fetched repositories, e.g. /work/.mirror/ethereum-attestation-service+eas-contracts/repo and /work/.mirror/NomicFoundation+hardhat/repo)`,
+    );
     return;
   }
-  const ref = values.ref ?? 'v1.4.0';
   const repeat = Number(values.repeat ?? '3');
   if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`--repeat: expected a whole number of runs, got ${values.repeat}`);
-  const workdir = values.workdir ?? path.join(os.tmpdir(), `chain-sim-hardhat-suite-${path.basename(path.dirname(gitDirOf(repository)))}-${ref}`);
-  const result = await runHardhatSuite(repository, ref, workdir, repeat);
-  if (values.json) writeFileSync(values.json, JSON.stringify(result, null, 2));
-  console.log(renderSuite(result));
+  const results: SuiteResult[] = [];
+  if (repository) {
+    const ref = values.ref ?? 'v1.4.0';
+    const workdir = values.workdir ?? path.join(os.tmpdir(), `chain-sim-hardhat-suite-${path.basename(path.dirname(gitDirOf(repository)))}-${ref}`);
+    results.push(await runHardhatSuite(repository, ref, workdir, repeat));
+  }
+  if (repository3) {
+    const ref = values.ref3 ?? HARDHAT3_SUITE_REF;
+    results.push(await runHardhat3Suite(repository3, ref, hardhat3Workdir(repository3, ref), repeat));
+  }
+  if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));
+  console.log(renderSuites(results));
+}
+
+/** Where the Hardhat 3 suite is set up (kept between runs: installing takes minutes). */
+export function hardhat3Workdir(repository: string, ref: string): string {
+  return path.join(os.tmpdir(), `chain-sim-hardhat3-suite-${path.basename(path.dirname(gitDirOf(repository)))}-${ref.replace(/[^\w.-]/g, '_')}`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

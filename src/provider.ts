@@ -119,16 +119,23 @@ export class ChainSimProvider extends EventEmitter {
 }
 
 /**
- * An explained failure's Solidity frames on top of the error's JavaScript stack, as Hardhat's
- * in-process network gives them: `at Token._transfer (contracts/Token.sol:63)`, innermost first.
+ * An explained failure's Solidity frames as the lines of a JavaScript stack, as Hardhat's
+ * in-process network gives them: `at Token._transfer (contracts/Token.sol:63)`, innermost first
+ * (none when the failure was not explained: no artifacts, or code they do not hold).
  */
-function withSolidityStack(error: ProviderRpcError): ProviderRpcError {
-  const frames = (error.decoded as { stack?: unknown } | undefined)?.stack;
-  if (!Array.isArray(frames) || frames.length === 0 || error.stack === undefined) return error;
-  const lines = frames.map((frame: { contract?: string; function?: string; file?: string; address?: string; line?: number }) => {
+export function solidityStackLines(decoded: unknown): string[] {
+  const frames = (decoded as { stack?: unknown } | undefined)?.stack;
+  if (!Array.isArray(frames)) return [];
+  return frames.map((frame: { contract?: string; function?: string; file?: string; address?: string; line?: number }) => {
     const where = `${frame.file ?? frame.address ?? 'unknown'}${frame.line === undefined ? '' : `:${frame.line}`}`;
     return `    at ${frame.contract}.${frame.function} (${where})`;
   });
+}
+
+/** The error with its explained failure's Solidity frames on top of its JavaScript stack. */
+function withSolidityStack(error: ProviderRpcError): ProviderRpcError {
+  const lines = solidityStackLines(error.decoded);
+  if (lines.length === 0 || error.stack === undefined) return error;
   const [head, ...rest] = error.stack.split('\n');
   error.stack = [head, ...lines, ...rest].join('\n');
   return error;

@@ -207,6 +207,11 @@ export const SWITCH_ROWS = {
   },
   /** How console.log prints addresses: checksummed (as Anvil and forge) or lowercase (as Hardhat; chain-sim/hardhat asks for it). Code only. */
   consoleAddresses: { default: 'checksum', parse: choice('consoleAddresses', ['checksum', 'lowercase']) },
+  /**
+   * With artifacts, begin each console.log line with the contract that printed it (`[Vault] ...`);
+   * false prints the line alone, as Hardhat does (chain-sim/hardhat asks for that). Code only.
+   */
+  consoleContractNames: { default: true, parse: bool('consoleContractNames') },
   /** Do not print Solidity console.log lines. */
   noConsoleLog: { flag: 'no-console-log', cli: 'boolean', help: "don't print Solidity console.log lines", default: false, parse: bool('no-console-log') },
   /**

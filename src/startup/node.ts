@@ -103,8 +103,12 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   // Interval mining has no caller to reject: its failure (a bug) is logged, not thrown as an unhandled 'error' event.
   chain.on('error', (error) => console.error('chain-sim: internal error in a background task (mining, console.log):', error));
   // Solidity's console.log, printed as Hardhat, Ganache and Anvil print it.
-  // With artifacts, each line says which contract printed it.
-  if (!options.noConsoleLog) chain.on('consoleLog', (line, source) => options.logger(attributedLine(contracts, line, source.code, source.creation)));
+  // With artifacts, each line says which contract printed it (unless asked not to, as Hardhat prints them).
+  if (!options.noConsoleLog) {
+    chain.on('consoleLog', (line, source) =>
+      options.logger(options.consoleContractNames ? attributedLine(contracts, line, source.code, source.creation) : line),
+    );
+  }
   for (const privateKey of fixtures?.privateKeys ?? []) await chain.addOwnedAccount({ address: createAddressFromPrivateKey(privateKey), privateKey });
   await applyStartupSettings(chain, options, saved !== undefined);
   if (saved) await restoreState(chain, saved, options.stateFile!);

@@ -63,7 +63,7 @@ describe('chain-sim/hardhat: Hardhat 2 in process', function () {
     rmSync(out, { recursive: true, force: true });
   });
 
-  const PASSING = /15 passing/;
+  const PASSING = /16 passing/;
 
   it("runs the project's tests (hardhat-ethers, chai matchers, network helpers, console.log, reset to a fork) on chain-sim", async () => {
     const run = await hardhat(['test', '--no-compile']);
@@ -90,6 +90,19 @@ describe('chain-sim/hardhat: Hardhat 2 in process', function () {
       .to.match(PASSING)
       .and.not.match(/failing/);
     expect(run.stdout).to.contain('(chain-sim)');
+  });
+
+  it('explains failures with the project’s artifacts, with the new code after a recompile in the same process', async () => {
+    try {
+      const run = await hardhat(['run', 'scripts/recompile.cjs']);
+      expect(run.code, run.stdout + run.stderr).to.equal(0);
+      const { before, after } = JSON.parse(run.stdout.trim().split('\n').pop()!);
+      const message = "VM Exception while processing transaction: reverted with custom error 'Nope(7)'";
+      expect(before).to.deep.equal({ message, frame: 'at Edited.fail (contracts/Edited.sol:10)' });
+      expect(after).to.deep.equal({ message, frame: 'at Edited.fail (contracts/Edited.sol:15)' });
+    } finally {
+      rmSync(join(PROJECT, 'contracts', 'Edited.sol'), { force: true });
+    }
   });
 
   describe('every networks.hardhat setting has the effect it has on Hardhat’s network', () => {

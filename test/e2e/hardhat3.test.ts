@@ -134,6 +134,24 @@ describe('Hardhat 3 in process: chain-sim/hardhat serves the simulated networks'
     expect(result.code, result.output).to.equal(0);
   });
 
+  it('explains failures with the project’s artifacts, with the new code after a rebuild on the same connection', async () => {
+    try {
+      const result = await run(
+        resolve(PROJECT, stamp.node),
+        ['node_modules/hardhat/dist/src/cli.js', 'run', '--config', 'hardhat.chain-sim.config.ts', 'scripts/recompile.ts'],
+        { HARDHAT_OUT: out },
+      );
+      expect(result.code, result.output).to.equal(0);
+      const line = result.output.trim().split('\n').pop()!;
+      const { before, after } = JSON.parse(line) as Record<'before' | 'after', { message: string; frame: string }>;
+      for (const failure of [before, after]) expect(failure.message, line).to.contain("reverted with custom error 'Nope(7)'");
+      expect(before.frame).to.equal('at Edited.fail (contracts/Edited.sol:10)');
+      expect(after.frame).to.equal('at Edited.fail (contracts/Edited.sol:15)');
+    } finally {
+      rmSync(join(PROJECT, 'contracts', 'Edited.sol'), { force: true });
+    }
+  });
+
   it('refuses, when the config loads, to come after the plugins that extend connections', async () => {
     const result = await mocha({ CHAIN_SIM_LAST: '1' });
     expect(result.code).to.not.equal(0);

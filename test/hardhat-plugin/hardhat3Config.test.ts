@@ -64,6 +64,7 @@ describe('chain-sim/hardhat: a Hardhat 3 simulated network → chain-sim options
     expect(rest).to.deep.equal({
       hardhatNode: true,
       consoleAddresses: 'lowercase',
+      consoleContractNames: false,
       chainId: 31337,
       networkId: 31337,
       hardfork: 'osaka',

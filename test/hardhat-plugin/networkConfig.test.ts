@@ -37,6 +37,7 @@ describe('chain-sim/hardhat: networks.hardhat → chain-sim options', () => {
     expect(rest).to.deep.equal({
       hardhatNode: true,
       consoleAddresses: 'lowercase',
+      consoleContractNames: false,
       chainId: 31337,
       hardfork: 'osaka',
       gasLimit: 60_000_000,

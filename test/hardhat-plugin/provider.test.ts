@@ -8,7 +8,6 @@
 import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import { Interface } from 'ethers';
-import { contractLocator } from '../../src/hardhat/hardhat2/contractNames.js';
 import {
   HardhatNetworkProvider,
   type HardhatProviderErrors,
@@ -18,6 +17,7 @@ import {
 } from '../../src/hardhat/hardhat2/provider.js';
 import type { ChainSimOptions } from '../../src/options.js';
 import { createServer } from '../../src/server/index.js';
+import { compileProject, deploy, hardhat3Project, word } from '../helpers/artifacts.js';
 import { ADDRESSES, artifact } from '../helpers/chain.js';
 
 const require = createRequire(import.meta.url);
@@ -33,8 +33,8 @@ const STRICT = { throwOnTransactionFailures: true, throwOnCallFailures: true };
 
 describe('chain-sim/hardhat: the provider under the hardhat network', () => {
   const made: HardhatNetworkProvider[] = [];
-  const provider = (options: ChainSimOptions = {}, behaviour = STRICT, locate?: ConstructorParameters<typeof HardhatNetworkProvider>[3]) => {
-    const p = new HardhatNetworkProvider({ hardhatNode: true, logger: () => {}, ...options }, behaviour, errors, locate);
+  const provider = (options: ChainSimOptions = {}, behaviour = STRICT) => {
+    const p = new HardhatNetworkProvider({ hardhatNode: true, logger: () => {}, ...options }, behaviour, errors);
     made.push(p);
     return p;
   };
@@ -171,23 +171,27 @@ describe('chain-sim/hardhat: the provider under the hardhat network', () => {
     }
   });
 
-  it('names the contract and function a failure entered, from artifacts, in the error stack', async () => {
-    const named = { contractName: 'Token', sourceName: 'contracts/Token.sol', abi: token.abi as never, bytecode: token.bytecode, deployedBytecode: '' };
-    const p0 = provider();
-    const to = await deployToken(p0);
-    named.deployedBytecode = (await p0.request({ method: 'eth_getCode', params: [to, 'latest'] })) as string;
-    const p = provider(
-      {},
-      STRICT,
-      contractLocator(async () => [named]),
-    );
-    const at = await deployToken(p);
-    const send = (await failing(p, 'eth_sendTransaction', [
-      { from: OTHER, to: at, gas: '0x100000', data: TOKEN.encodeFunctionData('transfer', [OWNER, 5n]) },
-    ])) as Error;
-    expect(send.stack!.split('\n')[1]).to.equal('    at Token.transfer (contracts/Token.sol)');
-    const deployment = token.bytecode + TOKEN.encodeDeploy(['T', 'T', 1n]).slice(2, 10); // truncated arguments: the constructor reverts
-    const created = (await failing(p, 'eth_sendTransaction', [{ from: OWNER, data: deployment, gas: '0x1000000' }])) as Error;
-    expect(created.stack!.split('\n')[1]).to.equal('    at Token.constructor (contracts/Token.sol)');
+  it('explains a failure with the project’s artifacts: the custom error in the message, the Solidity frames in the stack', async () => {
+    const run = compileProject();
+    const p = provider({ artifacts: hardhat3Project() });
+    const at = await deploy(p, run, 'Token', word(1000));
+    const token = new Interface(run.output.contracts['contracts/Token.sol']!.Token!.abi as never);
+    const transfer = { from: OTHER, to: at, gas: '0x100000', data: token.encodeFunctionData('transfer', [OWNER, 5n]) };
+    const expected = "VM Exception while processing transaction: reverted with custom error 'InsufficientBalance(0, 5)'";
+    const frames = ['    at Token._transfer (contracts/Token.sol:63)', '    at Token.transfer (contracts/Token.sol:31)'];
+    const send = (await failing(p, 'eth_sendTransaction', [transfer])) as HardhatRevertError;
+    expect(send).to.be.instanceOf(HardhatRevertError);
+    expect(send.message).to.equal(expected);
+    expect(send.data).to.equal(token.encodeErrorResult('InsufficientBalance', [0n, 5n]));
+    expect(send.stack!.split('\n').slice(1, 3)).to.deep.equal(frames);
+    const call = (await failing(p, 'eth_call', [transfer, 'latest'])) as HardhatRevertError;
+    expect(call.message).to.equal(expected);
+    expect(call.stack!.split('\n').slice(1, 3)).to.deep.equal(frames);
+    // Without artifacts (none, not even the working directory's): Hardhat's words for an unknown error, no frames.
+    const bare = provider({ artifacts: false });
+    const elsewhere = await deploy(bare, run, 'Token', word(1000));
+    const unexplained = (await failing(bare, 'eth_call', [{ ...transfer, to: elsewhere }, 'latest'])) as HardhatRevertError;
+    expect(unexplained.message).to.match(/^VM Exception while processing transaction: reverted with an unrecognized custom error/);
+    expect(unexplained.stack!.split('\n')[1]).to.not.match(/\.sol/);
   });
 });

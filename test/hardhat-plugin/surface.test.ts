@@ -26,7 +26,7 @@ describe('chain-sim/hardhat: the package export', () => {
     ]);
     // The Hardhat 3 plugin: its hooks load on use.
     expect(module.default).to.include({ id: 'chain-sim', npmPackage: 'chain-sim' });
-    expect(Object.keys(module.default.hookHandlers).sort()).to.deep.equal(['config', 'network']);
+    expect(Object.keys(module.default.hookHandlers).sort()).to.deep.equal(['config', 'hre', 'network', 'solidity']);
     expect(module.registeredWithHardhat2).to.equal(false);
   });
 

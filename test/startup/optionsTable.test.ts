@@ -81,6 +81,7 @@ describe('options table', () => {
       slotsInAnEpoch: 0,
       genesisNumber: 0n,
       consoleAddresses: 'checksum',
+      consoleContractNames: true,
       noConsoleLog: false,
       noCreate2Deployer: false,
       printTraces: false,

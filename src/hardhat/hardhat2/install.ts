@@ -15,11 +15,11 @@
  * (compile, clean) pay nothing for it.
  */
 import { createRequire } from 'node:module';
+import { buildInfoFolder } from '../projectArtifacts.js';
 import type { OptionError } from '../../options.js';
-import type { ArtifactLike } from './contractNames.js';
 import { HardhatConfigError, checkHardhatNetwork } from './fields.js';
 import type { HardhatNetworkSettings } from './networkConfig.js';
-import type { HardhatProviderErrors } from './provider.js';
+import type { HardhatNetworkProvider, HardhatProviderErrors } from './provider.js';
 import type { Eip1193Provider, HardhatContext, HardhatNetworkConfig, HardhatNetworkUserConfig, HardhatRuntime } from './types.js';
 
 export const HARDHAT_NETWORK_NAME = 'hardhat';
@@ -34,11 +34,6 @@ interface LazyProvider {
 
 type HardhatPluginErrorClass = new (pluginName: string, message: string, parent?: Error) => Error;
 
-interface HardhatArtifacts {
-  getAllFullyQualifiedNames(): Promise<string[]>;
-  readArtifact(name: string): Promise<ArtifactLike>;
-}
-
 /** The environment extender: runs for every Hardhat Runtime Environment, acts on the `hardhat` network only. */
 export function installOn(hre: HardhatRuntime, context: HardhatContext): void {
   if (hre.network.name !== HARDHAT_NETWORK_NAME) return;
@@ -52,10 +47,16 @@ export function installOn(hre: HardhatRuntime, context: HardhatContext): void {
     throw error instanceof HardhatConfigError ? new HardhatPluginError(PLUGIN_NAME, error.message, error) : error;
   }
 
+  // The chain, once the network's first request has started it: a recompile reloads its artifacts.
+  let started: HardhatNetworkProvider | undefined;
+  reloadAfterCompile(hre, () => started);
+
   const factory = async (): Promise<unknown> => {
-    const [{ hardhatNetworkSettings }, { HardhatNetworkProvider }, { contractLocator }, { OPTION_DECLARATIONS, OptionError, resolveOptions }] =
-      await Promise.all([import('./networkConfig.js'), import('./provider.js'), import('./contractNames.js'), import('../../options.js')]);
+    const [{ hardhatNetworkSettings }, { HardhatNetworkProvider }, { artifactsOption }, { OPTION_DECLARATIONS, OptionError, resolveOptions }] =
+      await Promise.all([import('./networkConfig.js'), import('./provider.js'), import('../projectArtifacts.js'), import('../../options.js')]);
     const settings = hardhatNetworkSettings(resolved, user);
+    // The project's contracts, for decoded errors and Solidity stack traces (src/contracts/).
+    settings.options.artifacts = artifactsOption(hre.config.paths.root, hre.config.paths.artifacts);
     // chain-sim's own checks of the mapped values, in Hardhat's field names.
     try {
       resolveOptions(settings.options);
@@ -70,9 +71,9 @@ export function installOn(hre: HardhatRuntime, context: HardhatContext): void {
     const { BackwardsCompatibilityProviderAdapter } = hardhat('hardhat/internal/core/providers/backwards-compatibility') as {
       BackwardsCompatibilityProviderAdapter: new (provider: Eip1193Provider) => unknown;
     };
-    const artifacts = (hre as unknown as { artifacts: HardhatArtifacts }).artifacts;
-    const locate = contractLocator(async () => Promise.all((await artifacts.getAllFullyQualifiedNames()).map((name) => artifacts.readArtifact(name))));
-    let provider: Eip1193Provider = new HardhatNetworkProvider(settings.options, settings, errors, locate);
+    const network = new HardhatNetworkProvider(settings.options, settings, errors);
+    started = network;
+    let provider: Eip1193Provider = network;
     for (const extender of context.providerExtenders) provider = await extender(provider, hre.config, HARDHAT_NETWORK_NAME);
     provider = applyProviderWrappers(provider, resolved, [...context.providerExtenders]);
     return new BackwardsCompatibilityProviderAdapter(provider);
@@ -88,6 +89,21 @@ export function installOn(hre: HardhatRuntime, context: HardhatContext): void {
     };
     hre.network.provider = new LazyInitializationProviderAdapter(factory);
   }
+}
+
+/**
+ * After Hardhat's compile task (run from the command line, by `hardhat test`, or by a script's
+ * hre.run('compile')), the chain reads the project's build-info again.
+ */
+function reloadAfterCompile(hre: HardhatRuntime, chain: () => HardhatNetworkProvider | undefined): void {
+  const run = hre.run;
+  if (typeof run !== 'function') return;
+  hre.run = async (task: unknown, ...rest: unknown[]) => {
+    const result = await run.call(hre, task, ...rest);
+    const name = typeof task === 'string' ? task : (task as { task?: unknown } | undefined)?.task;
+    if (name === 'compile') await chain()?.reloadArtifacts(buildInfoFolder(hre.config.paths.artifacts));
+    return result;
+  };
 }
 
 /** chain-sim's complaint about an option, naming the Hardhat field it came from. */

@@ -37,8 +37,9 @@ export function hardhatNetworkSettings(resolved: HardhatNetworkConfig, user: Har
   };
   // Hardhat's forms, asked for explicitly: the HardhatNetwork/ client version, failed sends answered with Hardhat's error.
   options.hardhatNode = true;
-  // console.log's addresses as Hardhat prints them (lowercase, where chain-sim checksums by default).
+  // console.log lines as Hardhat prints them: addresses in lowercase (chain-sim checksums by default), no contract name before them.
   options.consoleAddresses = 'lowercase';
+  options.consoleContractNames = false;
   set('chainId', resolved.chainId, 'chainId');
   set('hardfork', resolved.hardfork === 'merge' ? 'paris' : resolved.hardfork, 'hardfork');
   set('gasLimit', resolved.blockGasLimit, 'blockGasLimit');
@@ -93,19 +94,29 @@ function genesisAccounts(accounts: HardhatNetworkConfig['accounts']): { privateK
 }
 
 /** Keys derived as Hardhat derives them: `path/initialIndex+i` from the mnemonic with its BIP-39 passphrase. */
+/**
+ * The keys Hardhat derives, remembered by what they derive from: Hardhat 3 makes a chain per
+ * connection, and deriving 20 keys (a seed, then elliptic-curve work per level and per key) took
+ * most of a connection's start.
+ */
+const derivedKeys = new Map<string, readonly string[]>();
+
 export function derivedAccounts(
   hd: { mnemonic: string; path: string; initialIndex: number; count: number; passphrase: string; balance: bigint },
   network = 'hardhat',
 ): { privateKey: string; balance: bigint }[] {
   const { mnemonic, path, initialIndex, count, passphrase, balance } = hd;
-  let parent: ReturnType<typeof derivePath>;
-  try {
-    parent = derivePath(mnemonicToSeed(mnemonic, passphrase ?? ''), path.replace(/\/$/, ''));
-  } catch (error) {
-    throw new HardhatConfigError('accounts.path', error instanceof Error ? error.message : String(error), network);
+  const key = JSON.stringify([mnemonic, passphrase ?? '', path, initialIndex, count]);
+  let keys = derivedKeys.get(key);
+  if (keys === undefined) {
+    let parent: ReturnType<typeof derivePath>;
+    try {
+      parent = derivePath(mnemonicToSeed(mnemonic, passphrase ?? ''), path.replace(/\/$/, ''));
+    } catch (error) {
+      throw new HardhatConfigError('accounts.path', error instanceof Error ? error.message : String(error), network);
+    }
+    keys = Array.from({ length: count }, (_, i) => `0x${Buffer.from(deriveChild(parent, initialIndex + i).privateKey).toString('hex')}`);
+    derivedKeys.set(key, keys);
   }
-  return Array.from({ length: count }, (_, i) => ({
-    privateKey: `0x${Buffer.from(deriveChild(parent, initialIndex + i).privateKey).toString('hex')}`,
-    balance,
-  }));
+  return keys.map((privateKey) => ({ privateKey, balance }));
 }

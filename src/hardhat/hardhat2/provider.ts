@@ -13,12 +13,15 @@
  *   2's does), and emits `hardhatNetworkReset`; evm_revert emits `hardhatNetworkRevertSnapshot`;
  * - subscriptions arrive as EIP-1193 `message` events and as Hardhat's legacy `notification`;
  * - hardhat_getStackTraceFailuresCount (asked by `hardhat test`) answers 0 and
- *   hardhat_addCompilationResult (`hardhat node` after a recompile) true, as Hardhat's do.
+ *   hardhat_addCompilationResult (`hardhat node` after a recompile) true, as Hardhat's do;
+ * - with the project's artifacts (the plugins pass Hardhat's artifacts folder as `artifacts`, and
+ *   reloadArtifacts() after a recompile), a failure's message names its custom error and its
+ *   stack starts with the Solidity frames (src/contracts/, as for every in-process provider).
  */
 import { EventEmitter } from 'node:events';
 import { hexToBytes } from '@ethereumjs/util';
 import type { ChainSimOptions } from '../../options/table.js';
-import { type ChainSimProvider, ProviderRpcError, createProvider } from '../../provider.js';
+import { type ChainSimProvider, ProviderRpcError, createProvider, solidityStackLines } from '../../provider.js';
 import { hardhatFailureMessage } from '../../rpc/hardhatErrors.js';
 import { HardhatRevertError } from './revertError.js';
 
@@ -30,16 +33,6 @@ export interface HardhatProviderErrors {
   readonly InvalidArgumentsError: new (message: string, parent?: Error) => Error & { data?: unknown };
   readonly InvalidInputError: new (message: string, parent?: Error) => Error & { data?: unknown };
 }
-
-/** What a failed execution carries, for whoever names the contract (contractNames.ts). */
-export interface FailedExecution {
-  readonly method: string;
-  readonly params: readonly unknown[];
-  readonly transactionHash: string | undefined;
-}
-
-/** Adds lines to a revert error's stack naming the Solidity code that failed, as far as it is known. */
-export type FailureLocator = (failure: FailedExecution, provider: HardhatNetworkProvider) => Promise<readonly string[]>;
 
 export const RESET_EVENT = 'hardhatNetworkReset';
 export const REVERT_SNAPSHOT_EVENT = 'hardhatNetworkRevertSnapshot';
@@ -65,7 +58,6 @@ export class HardhatNetworkProvider extends EventEmitter {
     private readonly options: ChainSimOptions,
     private readonly behaviour: HardhatNetworkBehaviour,
     private readonly errors: HardhatProviderErrors,
-    private readonly locate?: FailureLocator,
   ) {
     super();
   }
@@ -100,6 +92,21 @@ export class HardhatNetworkProvider extends EventEmitter {
       this.innerForked = this.options.forking !== undefined;
     }
     return this.inner;
+  }
+
+  /**
+   * Reads the project's artifacts again (after a recompile), so that failures are explained with
+   * the new code at once rather than when the registry next looks at its files. Nothing to do
+   * before the chain starts: it reads them then.
+   */
+  async reloadArtifacts(folder: string): Promise<void> {
+    if (this.inner === undefined) return;
+    try {
+      await this.inner.request({ method: 'chain_loadArtifacts', params: [folder] });
+    } catch (error) {
+      // A folder without compiler output (nothing compiled) is no failure of the build that asked.
+      if (!(error instanceof ProviderRpcError)) throw error;
+    }
   }
 
   /** Stops the chain's background work (interval mining); the process exits without it too. */
@@ -154,15 +161,14 @@ export class HardhatNetworkProvider extends EventEmitter {
       // The node's "Error: " prefix (Hardhat's HTTP server adds it) is not in-process Hardhat's.
       const message = sendFailure.message.replace(/^Error: /, '');
       if (code === -32000) throw this.providerError(message, code, { data: sendFailure.data, transactionHash: sendFailure.txHash });
-      throw await this.located(new HardhatRevertError(message, sendFailure.data, sendFailure.txHash), { method, params, transactionHash: sendFailure.txHash });
+      throw withFrames(new HardhatRevertError(message, sendFailure.data, sendFailure.txHash), error.decoded);
     }
     if (code === 3 && typeof data === 'string') {
       if (method === 'eth_call' && !this.behaviour.throwOnCallFailures) return data;
-      throw await this.located(new HardhatRevertError(hardhatFailureMessage('revert', hexToBytes(data as `0x${string}`)), data, undefined), {
-        method,
-        params,
-        transactionHash: undefined,
-      });
+      // Hardhat's message, with the custom error named when the artifacts explain the failure.
+      const explained = (error.decoded as { message?: unknown } | undefined)?.message;
+      const message = typeof explained === 'string' ? explained : hardhatFailureMessage('revert', hexToBytes(data as `0x${string}`));
+      throw withFrames(new HardhatRevertError(message, data, undefined), error.decoded);
     }
     if (code === -32601) throw this.providerError(`Method ${method} is not supported`, -32004, { method, params });
     if (code === -32602) {
@@ -178,22 +184,16 @@ export class HardhatNetworkProvider extends EventEmitter {
     error.data = data;
     return error;
   }
+}
 
-  /** The error with the failing contract named in its stack, when the locator knows it. */
-  private async located(error: HardhatRevertError, failure: FailedExecution): Promise<HardhatRevertError> {
-    if (this.locate === undefined) return error;
-    let frames: readonly string[] = [];
-    try {
-      frames = await this.locate(failure, this);
-    } catch {
-      // Naming the contract is a courtesy: the error stands without it.
-    }
-    if (frames.length > 0 && error.stack !== undefined) {
-      const [first, ...rest] = error.stack.split('\n');
-      error.stack = [first, ...frames.map((frame) => `    at ${frame}`), ...rest].join('\n');
-    }
-    return error;
+/** Hardhat's revert error with the failure's Solidity frames (when explained) on top of its stack. */
+function withFrames(error: HardhatRevertError, decoded: unknown): HardhatRevertError {
+  const lines = solidityStackLines(decoded);
+  if (lines.length > 0 && error.stack !== undefined) {
+    const [first, ...rest] = error.stack.split('\n');
+    error.stack = [first, ...lines, ...rest].join('\n');
   }
+  return error;
 }
 
 interface SendFailure {

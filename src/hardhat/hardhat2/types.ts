@@ -84,9 +84,14 @@ export interface Eip1193Provider {
 
 /** The Hardhat Runtime Environment, the parts the plugin reads and replaces. */
 export interface HardhatRuntime {
-  readonly config: { readonly networks: Readonly<Record<string, unknown>>; readonly paths: { readonly root: string; readonly configFile: string } };
+  readonly config: {
+    readonly networks: Readonly<Record<string, unknown>>;
+    readonly paths: { readonly root: string; readonly configFile: string; readonly artifacts: string };
+  };
   readonly userConfig: { readonly networks?: Readonly<Record<string, unknown>> };
   readonly network: { readonly name: string; readonly config: unknown; provider: unknown };
+  /** Runs a task (`compile`, or `{ scope, task }`); the plugin wraps it to see compiles end. */
+  run: (task: unknown, ...rest: unknown[]) => Promise<unknown>;
 }
 
 export type ProviderExtender = (provider: Eip1193Provider, config: unknown, network: string) => Eip1193Provider | Promise<Eip1193Provider>;

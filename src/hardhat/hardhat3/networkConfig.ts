@@ -24,7 +24,7 @@ export async function hardhat3NetworkSettings(network: string, config: EdrNetwor
     throw refuse('transactionGasCap', `chain-sim applies the hardfork's own transaction gas cap (EIP-7825's from osaka on)${REMOVE_ADVICE}`);
   }
   const sources = new Map<string, string>();
-  const options: ChainSimOptions = { hardhatNode: true, consoleAddresses: 'lowercase' };
+  const options: ChainSimOptions = { hardhatNode: true, consoleAddresses: 'lowercase', consoleContractNames: false };
   const set = <K extends keyof ChainSimOptions>(key: K, value: ChainSimOptions[K], field: string) => {
     options[key] = value;
     sources.set(key, field);

@@ -8,8 +8,9 @@
  */
 import { EventEmitter } from 'node:events';
 import { callbackify } from 'node:util';
-import { type FailureLocator, HardhatNetworkProvider, RESET_EVENT, REVERT_SNAPSHOT_EVENT } from '../hardhat2/provider.js';
+import { HardhatNetworkProvider, RESET_EVENT, REVERT_SNAPSHOT_EVENT } from '../hardhat2/provider.js';
 import type { HardhatNetworkSettings } from '../hardhat2/networkConfig.js';
+import { OPEN_CHAINS } from './openChains.js';
 import { InvalidArgumentsError, InvalidInputError, ProviderClosedError, ProviderError } from './errors.js';
 import type { HookManager, JsonRpcRequest, JsonRpcResponse, NetworkConnection } from './types.js';
 
@@ -24,10 +25,10 @@ export class Hardhat3Provider extends EventEmitter {
     private readonly hooks: HookManager,
     /** The connection this provider belongs to (the hook chain is told which). */
     private readonly connection: () => NetworkConnection,
-    locate?: FailureLocator,
   ) {
     super();
-    this.#core = new HardhatNetworkProvider(settings.options, settings, { ProviderError, InvalidArgumentsError, InvalidInputError }, locate);
+    this.#core = new HardhatNetworkProvider(settings.options, settings, { ProviderError, InvalidArgumentsError, InvalidInputError });
+    OPEN_CHAINS.add(this);
     for (const event of EVENTS) this.#core.on(event, (...args: unknown[]) => this.emit(event, ...args));
   }
 
@@ -68,10 +69,16 @@ export class Hardhat3Provider extends EventEmitter {
     callbackify(answer)(callback as (error: NodeJS.ErrnoException | null, response: JsonRpcResponse) => void);
   }
 
+  /** Reads the project's artifacts again (after a build), where the chain has started. */
+  async reloadArtifacts(folder: string): Promise<void> {
+    await this.#core?.reloadArtifacts(folder);
+  }
+
   /** Ends the chain (connection.close() comes here); later requests are refused. */
   async close(): Promise<void> {
     const core = this.#core;
     this.#core = undefined;
+    OPEN_CHAINS.delete(this);
     this.removeAllListeners();
     await core?.close();
   }

@@ -83,5 +83,14 @@ export interface ArtifactManager {
 export interface HookContext {
   readonly hooks: HookManager;
   readonly artifacts: ArtifactManager;
-  readonly config: { readonly paths: { readonly root: string } };
+  readonly config: {
+    readonly paths: { readonly root: string; readonly artifacts?: string };
+    /** The resolved networks (optional here: the plugin leaves what it cannot read to Hardhat). */
+    readonly networks?: Readonly<Record<string, NetworkConnection['networkConfig'] | undefined>>;
+    readonly defaultChainType?: string;
+    /** The resolved plugin list, Hardhat's built-ins first. */
+    readonly plugins?: readonly { readonly id: string; readonly hookHandlers?: { readonly network?: unknown } }[];
+  };
+  /** `--network`, when given: the network that network.create() without a name connects to. */
+  readonly globalOptions?: { readonly network?: string };
 }

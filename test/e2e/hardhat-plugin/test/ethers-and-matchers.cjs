@@ -121,6 +121,16 @@ describe(`hardhat-ethers and the chai matchers (${onChainSim ? 'chain-sim' : "Ha
     expect(call.message).to.contain("reverted with reason string 'not the owner'");
   });
 
+  it('names the custom error and the Solidity line of a failure, as Hardhat does', async () => {
+    const { vault, unlockTime } = await loadFixture(deployBoth);
+    const error = await vault.withdraw().then(
+      () => undefined,
+      (e) => e,
+    );
+    expect(error.message).to.match(new RegExp(`^VM Exception while processing transaction: reverted with custom error 'TooEarly\\(\\d+, ${unlockTime}\\)'$`));
+    expect(error.stack.split('\n')[1].trim()).to.equal('at Vault.withdraw (contracts/Vault.sol:28)');
+  });
+
   it('prints console.log lines as Hardhat prints them (addresses in lowercase)', async () => {
     const { owner, vault, unlockTime } = await loadFixture(deployBoth);
     await time.increaseTo(unlockTime);

@@ -30,6 +30,21 @@ describe('Hardhat 3 simulated networks on chain-sim, in process', () => {
     expect(await second.provider.request({ method: 'eth_blockNumber' })).to.equal('0x0');
   });
 
+  it('serves a network’s own config without Hardhat’s default implementation (no EDR provider started)', async () => {
+    // chain-sim numbers the connections it creates itself from 1,000,000; Hardhat's own count from 0.
+    const plain = await network.create();
+    const named = await network.create('default');
+    const cached = await network.getOrCreate();
+    for (const connection of [plain, named, cached]) expect(connection.id).to.be.at.least(1_000_000);
+    expect(named.id).to.not.equal(plain.id);
+    expect(await named.provider.request({ method: 'web3_clientVersion' })).to.match(/^HardhatNetwork\/chain-sim\//);
+    // An override is Hardhat's to resolve: its connection, then chain-sim's chain.
+    const overridden = await network.create({ override: { chainId: 4242 } });
+    expect(overridden.id).to.be.below(1_000_000);
+    expect(await overridden.provider.request({ method: 'eth_chainId' })).to.equal('0x1092');
+    for (const connection of [plain, named, overridden]) await connection.close();
+  });
+
   it('applies network.create() overrides', async () => {
     const { provider } = await network.create({ override: { chainId: 4242, mining: { auto: false } } });
     expect(await provider.request({ method: 'eth_chainId' })).to.equal('0x1092');
