@@ -44,7 +44,7 @@ export { createChainCommon, HARDFORK_NAMES, isPostMerge, newestLiveHardfork, PRE
 export type { ForkOverlay } from './state/forkOverlay.js';
 export type { RemoteAccount, RemoteState } from './state/forkState.js';
 export type { AccountOverride, BlockOverrides, CallOverrides, StateOverride } from './state/overrides.js';
-export type { ChainSnapshot } from './state/snapshots.js';
+export type { ChainSnapshot, SnapshotSummary } from './state/snapshots.js';
 export type { AccountState, Alloc } from './state/stateDump.js';
 export { type CollectedAccount, collectPiece, piecesOf, type StatePiece, type StateReading, StateReadingLost } from './state/stateReading.js';
 export type { BlockToTrace } from './tracers/blockTrace.js';

@@ -3,7 +3,8 @@
  * HTTP: the page sees the ten accounts and their keys; a transfer sent by ethers appears live; a
  * failing transaction opens with its reason and Solidity stack (the project of
  * test/contracts/project compiled by solc-js, loaded with --artifacts); a view function called from
- * the form returns the right value; a snapshot reverted from the page rewinds the blocks; search
+ * the form returns the right value; a snapshot reverted from the page rewinds the blocks; the
+ * node's snapshots and impersonated accounts are listed, those another client made over HTTP too; search
  * finds a block, a transaction and an address; a chain of 1,000,000 blocks opens its first page
  * with its own blocks only, within the budget; a foreign origin reads nothing and a rebinding
  * name gets 403. CHAIN_SIM_SCREENSHOTS=1 writes the views to docs/explorer/.
@@ -140,11 +141,52 @@ describe('e2e: the explorer page in Chromium', function () {
     await shoot(page, 'controls');
     await page.locator('table.snapshots button.revert').first().click();
     await page.locator('.message').getByText('reverted: true').waitFor();
-    expect(await page.locator('table.snapshots').count()).to.equal(0);
+    // The list is the node's (chain_snapshots), asked again after the revert: evm_revert used the snapshot up.
+    await page.locator('table.snapshots').waitFor({ state: 'detached', timeout: LIVE_MS });
     await page.goto(`${url}/#/blocks`);
     await page.locator(`table.blocks tbody tr[data-block="${before}"]`).waitFor({ timeout: LIVE_MS });
     expect(await page.locator('table.blocks tbody tr').first().getAttribute('data-block')).to.equal(String(before));
     expect(Number(await call<string>('eth_blockNumber'))).to.equal(before);
+  });
+
+  it("lists the node's snapshots and impersonated accounts, those made over HTTP by another client too", async () => {
+    const whale = '0x00000000000000000000000000000000000a11ce';
+    await call('hardhat_impersonateAccount', [whale]);
+    await call('hardhat_setBalance', [whale, '0xde0b6b3a7640000']);
+    await page.goto(`${url}/#/accounts`);
+    const row = page.locator('table.impersonated tr', { hasText: whale });
+    await row.waitFor({ timeout: LIVE_MS });
+    expect(await row.textContent()).to.contain('1 ETH');
+
+    const first = await call<string>('evm_snapshot');
+    await page.goto(`${url}/#/controls`);
+    await page.locator(`table.snapshots tr[data-snapshot="${first}"]`).waitFor({ timeout: LIVE_MS });
+    await page.locator('#snapshot').click();
+    await page.locator('.message').getByText('snapshot: 0x').waitFor();
+    const fromPage = (await page.locator('.message').textContent())!.replace('snapshot: ', '');
+    const later = await call<string>('anvil_snapshot');
+    // Another client's snapshot shows when the view is opened again.
+    await page.goto(`${url}/#/accounts`);
+    await page.goto(`${url}/#/controls`);
+    await page.locator(`table.snapshots tr[data-snapshot="${later}"]`).waitFor({ timeout: LIVE_MS });
+    expect(await page.locator('table.snapshots tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-snapshot')))).to.deep.equal([
+      later,
+      fromPage,
+      first,
+    ]);
+
+    // Reverting the page's snapshot removes it and the later one taken over HTTP, on the node and on the page.
+    await page.locator(`table.snapshots tr[data-snapshot="${fromPage}"] button.revert`).click();
+    await page.locator('.message').getByText('reverted: true').waitFor();
+    await page.locator(`table.snapshots tr[data-snapshot="${later}"]`).waitFor({ state: 'detached', timeout: LIVE_MS });
+    expect(await page.locator('table.snapshots tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-snapshot')))).to.deep.equal([first]);
+    expect((await call<Array<{ id: string }>>('chain_snapshots')).map((s) => s.id)).to.deep.equal([first]);
+
+    // Stopped over HTTP: gone from the page.
+    await call('hardhat_stopImpersonatingAccount', [whale]);
+    expect(await call('evm_revert', [first])).to.equal(true);
+    await page.goto(`${url}/#/accounts`);
+    await page.locator('table.impersonated tr', { hasText: whale }).waitFor({ state: 'detached', timeout: LIVE_MS });
   });
 
   it('controls: automine off shows a send as pending until "mine a block"; impersonate, set a balance, travel in time', async () => {

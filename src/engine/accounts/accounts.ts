@@ -143,6 +143,11 @@ export class AccountRegistry {
     this.impersonateAll = false;
   }
 
+  /** The addresses impersonated one by one, in the order they were (auto-impersonation is `impersonateAll`). */
+  impersonatedAddresses(): Address[] {
+    return [...this.impersonated].map((text) => createAddressFromString(text));
+  }
+
   isImpersonated(address: Address): boolean {
     return this.impersonateAll || this.impersonated.has(address.toString());
   }

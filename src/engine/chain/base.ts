@@ -47,7 +47,10 @@ export type PoolReader = Pick<TxPool, 'size' | 'get' | 'all'>;
 export type ClockReader = Readonly<Pick<BlockClock, 'nowSeconds' | 'peekNext' | 'blockInterval' | 'offset' | 'save' | 'allowSameTimestamp'>>;
 /** The node's accounts as readers (and signers of messages) see them. */
 export type AccountReader = Readonly<
-  Pick<AccountRegistry, 'list' | 'privateKeyOf' | 'addresses' | 'holds' | 'signingKeyOf' | 'senderKeyOf' | 'isImpersonated' | 'impersonateAll'>
+  Pick<
+    AccountRegistry,
+    'list' | 'privateKeyOf' | 'addresses' | 'holds' | 'signingKeyOf' | 'senderKeyOf' | 'isImpersonated' | 'impersonatedAddresses' | 'impersonateAll'
+  >
 >;
 
 /** Settings that change no state of their own, only what later blocks and answers use. */

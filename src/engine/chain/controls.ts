@@ -15,7 +15,7 @@ import { type CollectedAccount, type StatePiece, type StateReading, type StepBud
 import { sweepUnreachable } from '../state/loadSweep.js';
 import { isPostMerge } from '../rules/hardforks.js';
 import type { EncodedBlock, ImportSummary } from '../blocks/importer.js';
-import type { ChainSnapshot } from '../state/snapshots.js';
+import type { ChainSnapshot, SnapshotSummary } from '../state/snapshots.js';
 import type { AccountState, Alloc } from '../state/stateDump.js';
 import { ChainBase, type ChainSettings, type PersistableState } from './base.js';
 import type { ChainCore } from './core.js';
@@ -178,6 +178,10 @@ export class ChainControls extends ChainBase {
 
   snapshot(): Promise<number> {
     return this.run('snapshot', (core) => history.snapshot(core));
+  }
+  /** The live snapshots, oldest first: a queued read, so it sees every snapshot and revert sent before it. */
+  snapshots(): Promise<SnapshotSummary[]> {
+    return this.run('snapshots', (core) => core.snapshots.list());
   }
   /** Go back to a snapshot; false when the id is unknown. `consume` gives evm_revert's one-shot semantics. */
   revert(id: number, consume: boolean): Promise<boolean> {

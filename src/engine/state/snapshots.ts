@@ -25,6 +25,15 @@ export interface ChainSnapshot {
   readonly trieMark?: number;
 }
 
+/** What a listing of the live snapshots tells of each (chain_snapshots). */
+export interface SnapshotSummary {
+  readonly id: number;
+  /** The head's number when it was taken: a revert makes that block the head again. */
+  readonly blockNumber: bigint;
+  /** The chain's clock then (seconds, time travel included): a revert makes the clock read it again. */
+  readonly timestamp: bigint;
+}
+
 /** Snapshot ids are 1, 2, 3, ... (as Ganache and Hardhat number them); later ids are discarded on revert. */
 export class SnapshotRegistry {
   private readonly snapshots = new Map<number, ChainSnapshot>();
@@ -47,6 +56,15 @@ export class SnapshotRegistry {
       if (other > id || (consume && other === id)) this.snapshots.delete(other);
     }
     return snapshot;
+  }
+
+  /** The live snapshots, oldest first (ids only grow, and a Map keeps insertion order). */
+  list(): SnapshotSummary[] {
+    return [...this.snapshots].map(([id, snapshot]) => ({
+      id,
+      blockNumber: snapshot.headNumber,
+      timestamp: BigInt(Math.floor(snapshot.clock.savedAtMs / 1000)) + snapshot.clock.offsetSeconds,
+    }));
   }
 
   /** Discard the snapshots `stale` picks (a rollback drops those taken on blocks no longer in the chain). */

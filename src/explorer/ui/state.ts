@@ -1,8 +1,8 @@
 /**
  * What the page shares between its views: the head block number (moved by the WebSocket's
- * newHeads), the pending transactions seen, the node's metadata (a fork's pinned block), and what
- * the page itself remembers across reloads of the tab (sessionStorage): the snapshots it took and
- * the addresses it impersonated, which no JSON-RPC method lists.
+ * newHeads), the pending transactions seen, the node's metadata (a fork's pinned block), the
+ * node's snapshots and impersonated addresses (asked each time: other clients change them), and
+ * the contracts identified.
  */
 import { rpc } from './rpc.js';
 
@@ -13,53 +13,19 @@ export interface Metadata {
   readonly forkedNetwork?: { readonly chainId: number; readonly forkBlockNumber: number; readonly forkBlockHash: string };
 }
 
+/** A live snapshot, as chain_snapshots lists it (quantities in hex). */
 export interface Snapshot {
   readonly id: string;
-  readonly block: number;
-  readonly takenAt: string;
+  readonly blockNumber: string;
+  /** The chain's clock when it was taken. */
+  readonly timestamp: string;
 }
 
-const stored = <T>(key: string, fallback: T): T => {
-  try {
-    const text = sessionStorage.getItem(key);
-    return text === null ? fallback : (JSON.parse(text) as T);
-  } catch {
-    return fallback;
-  }
-};
-const store = (key: string, value: unknown): void => sessionStorage.setItem(key, JSON.stringify(value));
+/** The node's live snapshots, oldest first, whoever took them (a test, another tab, this one). */
+export const listSnapshots = (): Promise<Snapshot[]> => rpc<Snapshot[]>('chain_snapshots');
 
-/** The snapshots taken from this tab, oldest first. */
-export const snapshots = {
-  list: (): Snapshot[] => stored<Snapshot[]>('chain-sim.snapshots', []),
-  add(snapshot: Snapshot): void {
-    store('chain-sim.snapshots', [...snapshots.list(), snapshot]);
-  },
-  /** A revert consumes its snapshot and invalidates every later one (evm_revert's rule). */
-  revertTo(id: string): void {
-    const list = snapshots.list();
-    const at = list.findIndex((s) => s.id === id);
-    store('chain-sim.snapshots', at < 0 ? list : list.slice(0, at));
-  },
-  clear(): void {
-    store('chain-sim.snapshots', []);
-  },
-};
-
-/** Addresses impersonated from this tab. */
-export const impersonated = {
-  list: (): string[] => stored<string[]>('chain-sim.impersonated', []),
-  add(address: string): void {
-    const list = impersonated.list();
-    if (!list.includes(address)) store('chain-sim.impersonated', [...list, address]);
-  },
-  remove(address: string): void {
-    store(
-      'chain-sim.impersonated',
-      impersonated.list().filter((a) => a !== address),
-    );
-  },
-};
+/** The addresses impersonated on the node, by any client. */
+export const listImpersonated = (): Promise<string[]> => rpc<string[]>('chain_impersonatedAccounts');
 
 export interface ContractInfo {
   readonly address: string;

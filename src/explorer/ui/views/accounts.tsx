@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { ether, toBig, toHex, toNumber } from '../format.js';
 import { AddressLink, Show, TxLink, useLive, useLoad } from '../hooks.js';
 import { rpc, rpcBatch } from '../rpc.js';
-import { identify, impersonated } from '../state.js';
+import { identify, listImpersonated } from '../state.js';
 
 interface AccountRow {
   readonly address: string;
@@ -117,7 +117,8 @@ export function AccountsView() {
     const keys = await rpc<Array<{ address: string; privateKey: string }>>('chain_accountKeys').catch(() => []);
     return { rows: await loadAccounts(addresses), keys: new Map(keys.map((k) => [k.address.toLowerCase(), k.privateKey])) };
   }, [live.tick]);
-  const others = useLoad(() => loadAccounts(impersonated.list()), [live.tick]);
+  // Asked again on each new head, and whenever the view opens: impersonation sends no event.
+  const others = useLoad(async () => loadAccounts(await listImpersonated()), [live.tick]);
   const deployments = useLoad(() => loadDeployments(live.head), [live.head]);
   return (
     <section>
@@ -127,7 +128,7 @@ export function AccountsView() {
       <Show loaded={others}>
         {(rows) =>
           rows.length === 0 ? (
-            <p class="muted">None impersonated from this page (Controls → Impersonate).</p>
+            <p class="muted">No account impersonated (Controls → Impersonate, or hardhat_impersonateAccount from any client).</p>
           ) : (
             <table class="impersonated">
               <tbody>
@@ -143,7 +144,6 @@ export function AccountsView() {
                         type="button"
                         onClick={async () => {
                           await rpc('hardhat_stopImpersonatingAccount', [row.address]);
-                          impersonated.remove(row.address);
                           location.reload();
                         }}
                       >

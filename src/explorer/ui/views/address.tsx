@@ -9,7 +9,7 @@ import { argumentOf, decodeLog, decodeResult, encodeCall, isRead, isWrite, signa
 import { ether, toBig, toHex, toNumber } from '../format.js';
 import { AddressLink, BlockLink, Show, TxLink, messageOf, useLive, useLoad } from '../hooks.js';
 import { rpc } from '../rpc.js';
-import { type AbiEntry, type Metadata, abiOf, identify, impersonated } from '../state.js';
+import { type AbiEntry, type Metadata, abiOf, identify, listImpersonated } from '../state.js';
 
 /** How far back the events list looks (eth_getLogs over a range, not the whole of a long chain). */
 const EVENT_BLOCKS = 10_000;
@@ -146,11 +146,12 @@ interface Log {
 export function AddressView({ address, metadata }: { address: string; metadata: Metadata | undefined }) {
   const live = useLive();
   const account = useLoad(async () => {
-    const [balance, nonce, code, accounts] = await Promise.all([
+    const [balance, nonce, code, accounts, impersonated] = await Promise.all([
       rpc<string>('eth_getBalance', [address, 'latest']),
       rpc<string>('eth_getTransactionCount', [address, 'latest']),
       rpc<string>('eth_getCode', [address, 'latest']),
       rpc<string[]>('eth_accounts'),
+      listImpersonated(),
     ]);
     const info = code === '0x' ? null : await identify(address);
     const fork = metadata?.forkedNetwork;
@@ -171,6 +172,7 @@ export function AddressView({ address, metadata }: { address: string; metadata: 
       info,
       own: accounts.map((a) => a.toLowerCase()).includes(address),
       accounts,
+      impersonated,
       remote,
     };
   }, [address, live.tick]);
@@ -185,7 +187,7 @@ export function AddressView({ address, metadata }: { address: string; metadata: 
   }, [address, live.head]);
   return (
     <Show loaded={account}>
-      {({ balance, nonce, codeSize, info, own, accounts, remote }) => {
+      {({ balance, nonce, codeSize, info, own, accounts, impersonated, remote }) => {
         const abi = abiOf(info);
         const name = info?.contract?.name;
         return (
@@ -242,7 +244,7 @@ export function AddressView({ address, metadata }: { address: string; metadata: 
               <>
                 <h3>Write contract</h3>
                 {abi.filter(isWrite).map((entry) => (
-                  <FunctionForm key={signature(entry)} address={address} entry={entry} senders={[...accounts, ...impersonated.list()]} />
+                  <FunctionForm key={signature(entry)} address={address} entry={entry} senders={[...accounts, ...impersonated]} />
                 ))}
               </>
             )}

@@ -1,13 +1,13 @@
 /**
  * The controls a developer reaches for, each one JSON-RPC call: mine a block, automine and
- * interval mining, time travel, snapshots (the ones this tab took, listed), impersonation and
+ * interval mining, time travel, snapshots (the node's, listed by chain_snapshots), impersonation and
  * balances.
  */
 import { useState } from 'preact/hooks';
-import { toHex, when } from '../format.js';
+import { toHex, toNumber, when } from '../format.js';
 import { BlockLink, Show, messageOf, useLive, useLoad } from '../hooks.js';
 import { rpc } from '../rpc.js';
-import { forgetIdentifications, impersonated, snapshots } from '../state.js';
+import { forgetIdentifications, listSnapshots } from '../state.js';
 
 /** `1.5` ether as wei. */
 export function parseEther(text: string): bigint {
@@ -16,8 +16,10 @@ export function parseEther(text: string): bigint {
   return BigInt(match[1]!) * 10n ** 18n + BigInt((match[2] ?? '').padEnd(18, '0'));
 }
 
-function useAction(): [string | undefined, (label: string, run: () => Promise<unknown>) => Promise<void>] {
+/** The last action's message, the way to run one, and how many have ended (what reads the node's state again). */
+function useAction(): [string | undefined, (label: string, run: () => Promise<unknown>) => Promise<void>, number] {
   const [message, setMessage] = useState<string | undefined>();
+  const [ended, setEnded] = useState(0);
   const act = async (label: string, run: () => Promise<unknown>) => {
     try {
       const result = await run();
@@ -25,22 +27,22 @@ function useAction(): [string | undefined, (label: string, run: () => Promise<un
     } catch (error) {
       setMessage(`${label} failed: ${messageOf(error)}`);
     }
+    setEnded((n) => n + 1);
   };
-  return [message, act];
+  return [message, act, ended];
 }
 
 export function ControlsView() {
   const live = useLive();
-  const [message, act] = useAction();
+  const [message, act, ended] = useAction();
   const [interval, setIntervalText] = useState('0');
   const [seconds, setSeconds] = useState('3600');
   const [who, setWho] = useState('');
   const [balanceOf, setBalanceOf] = useState('');
   const [amount, setAmount] = useState('100');
-  const [, setVersion] = useState(0);
-  const refresh = () => setVersion((v) => v + 1);
-  const automine = useLoad(() => rpc<boolean>('hardhat_getAutomine'), [live.tick, message]);
-  const list = snapshots.list();
+  const automine = useLoad(() => rpc<boolean>('hardhat_getAutomine'), [live.tick, ended]);
+  // Asked again after each action here and each new head: a test or another client may take or revert one.
+  const snapshots = useLoad(listSnapshots, [live.tick, ended]);
   return (
     <section class="controls">
       <h2>Controls</h2>
@@ -99,56 +101,48 @@ export function ControlsView() {
       </div>
       <div class="panel">
         <h3>Snapshots</h3>
-        <button
-          type="button"
-          id="snapshot"
-          onClick={() =>
-            act('snapshot', async () => {
-              const id = await rpc<string>('evm_snapshot');
-              snapshots.add({ id, block: live.head, takenAt: toHex(Math.floor(Date.now() / 1000)) });
-              refresh();
-              return id;
-            })
-          }
-        >
+        <button type="button" id="snapshot" onClick={() => act('snapshot', () => rpc<string>('evm_snapshot'))}>
           take a snapshot
         </button>
-        {list.length === 0 ? (
-          <p class="muted">No snapshots taken from this tab.</p>
-        ) : (
-          <table class="snapshots">
-            <tbody>
-              {[...list].reverse().map((s) => (
-                <tr key={s.id} data-snapshot={s.id}>
-                  <td class="mono">{s.id}</td>
-                  <td>
-                    at block <BlockLink number={s.block} />
-                  </td>
-                  <td class="muted">{when(s.takenAt)}</td>
-                  <td>
-                    <button
-                      type="button"
-                      class="revert"
-                      onClick={() =>
-                        act('reverted', async () => {
-                          const done = await rpc<boolean>('evm_revert', [s.id]);
-                          snapshots.revertTo(s.id);
-                          forgetIdentifications();
-                          // A revert sends no newHeads: the page's head and lists are asked for again.
-                          dispatchEvent(new Event('chain-sim:refresh'));
-                          refresh();
-                          return done;
-                        })
-                      }
-                    >
-                      revert
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <Show loaded={snapshots}>
+          {(list) =>
+            list.length === 0 ? (
+              <p class="muted">No snapshots on the node.</p>
+            ) : (
+              <table class="snapshots">
+                <tbody>
+                  {[...list].reverse().map((s) => (
+                    <tr key={s.id} data-snapshot={s.id}>
+                      <td class="mono">{s.id}</td>
+                      <td>
+                        at block <BlockLink number={toNumber(s.blockNumber)} />
+                      </td>
+                      <td class="muted">{when(s.timestamp)}</td>
+                      <td>
+                        <button
+                          type="button"
+                          class="revert"
+                          onClick={() =>
+                            act('reverted', async () => {
+                              // evm_revert uses the snapshot up and discards the later ones: the list, asked again, shows it.
+                              const done = await rpc<boolean>('evm_revert', [s.id]);
+                              forgetIdentifications();
+                              // A revert sends no newHeads: the page's head and lists are asked for again.
+                              dispatchEvent(new Event('chain-sim:refresh'));
+                              return done;
+                            })
+                          }
+                        >
+                          revert
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )
+          }
+        </Show>
       </div>
       <div class="panel">
         <h3>Impersonate</h3>
@@ -157,7 +151,6 @@ export function ControlsView() {
             e.preventDefault();
             act('impersonating', async () => {
               await rpc('hardhat_impersonateAccount', [who.trim()]);
-              impersonated.add(who.trim().toLowerCase());
               return who.trim();
             });
           }}

@@ -1,5 +1,6 @@
 /**
- * Which accounts the node sends from: impersonation (with Hardhat's and Anvil's names), Anvil's
+ * Which accounts the node sends from: impersonation (with Hardhat's and Anvil's names, and
+ * chain_impersonatedAccounts, the list of them), Anvil's
  * anvil_impersonateSignature, and Ganache's evm_addAccount / evm_removeAccount.
  */
 import type { Address } from '@ethereumjs/util';
@@ -30,6 +31,8 @@ export const accountMethods = [
       return true;
     },
   ),
+  // No tool lists them (Hardhat, Anvil and Ganache keep the set to themselves); the explorer page does.
+  defineMethod('chain_impersonatedAccounts', [], ({ chain }) => chain.accounts.impersonatedAddresses().map((who) => who.toString())),
   defineMethod({ name: 'chain_autoImpersonateAccount', aliases: ['anvil_autoImpersonateAccount'] }, [param('enabled', boolean)], async ({ chain }, enabled) => {
     await chain.configure({ impersonateAll: enabled });
     return true;

@@ -1,6 +1,6 @@
 /**
- * Rewriting history: snapshots and reverts (with Ganache's, Hardhat's and Anvil's names), and
- * Anvil's anvil_rollback and anvil_reorg (foundry crates/anvil: api.rs, core/src/types.rs ReorgOptions).
+ * Rewriting history: snapshots and reverts (with Ganache's, Hardhat's and Anvil's names), the
+ * list of live snapshots (chain_snapshots), and Anvil's anvil_rollback and anvil_reorg (foundry crates/anvil: api.rs, core/src/types.rs ReorgOptions).
  */
 import type { ReorgItem } from '../../../engine/index.js';
 import { arrayOf, callRequest, count, data, fail, index } from '../../codec.js';
@@ -31,6 +31,11 @@ export const historyMethods = [
   // chain_revert keeps the snapshot for further reverts; evm_revert uses it up, as in Ganache/Hardhat.
   defineMethod('chain_revert', [param('snapshotId', snapshotId)], ({ chain }, id) => chain.revert(id, false)),
   defineMethod({ name: 'evm_revert', aliases: ['anvil_revert'] }, [param('snapshotId', snapshotId)], ({ chain }, id) => chain.revert(id, true)),
+
+  // No tool lists its snapshots; the explorer page does (the ids as chain_snapshot answers them).
+  defineMethod('chain_snapshots', [], async ({ chain }) =>
+    (await chain.snapshots()).map((s) => ({ id: encodeQuantity(s.id), blockNumber: encodeQuantity(s.blockNumber), timestamp: encodeQuantity(s.timestamp) })),
+  ),
 
   // Anvil answers null for all three.
   defineMethod('anvil_rollback', [optionalParam('depth', count)], async ({ chain }, depth) => {
