@@ -110,6 +110,18 @@ const SLOW_REQUESTS: readonly SlowRequest[] = [
   { label: 'anvil_mine of M blocks', request: (_, z) => ['anvil_mine', [quantity(z.mineBlocks)]] },
 ];
 
+/** Every request this bench sends, counted (the summary row's total). */
+let requestsSent = 0;
+function counted(client: RpcClient): RpcClient {
+  return {
+    request(method, params) {
+      requestsSent++;
+      return client.request(method, params);
+    },
+    close: () => client.close(),
+  };
+}
+
 interface Probe {
   /** eth_blockNumber round trips asked while the slow request ran, ms. */
   readonly reads: number[];
@@ -123,11 +135,23 @@ export interface RowResult {
   readonly ms?: number;
   readonly outcome: string;
   readonly probe?: Probe;
+  /** The node's peak resident memory while it ran, MB (sampled every 50 ms; spawned servers only). */
+  readonly peakMb?: number;
+}
+
+/** A target's summary: what the state lost (sends answered but not in the state at the end). */
+interface Summary {
+  readonly target: TargetName;
+  readonly sends: number;
+  readonly lost: number | undefined;
+  readonly note: string;
 }
 
 /** Sends transfers from one account with consecutive nonces (key 9 of the mnemonic: the set-up uses key 0). */
 export class Sender {
   private nonce = 0;
+  /** Sends whose receipt was seen: each moved 1 wei to RECIPIENT. */
+  mined = 0;
   private readonly account = deriveAccounts(MNEMONIC, 10)[9]!;
   private readonly signer = new TxSigner(CHAIN_ID);
 
@@ -138,7 +162,7 @@ export class Sender {
   /** Milliseconds from the send until its receipt is there. */
   async send(client: RpcClient): Promise<number> {
     const raw = this.signer.sign(this.account, {
-      to: '0x000000000000000000000000000000000000bEEF',
+      to: RECIPIENT,
       nonce: this.nonce++,
       gasLimit: 21_000n,
       value: 1n,
@@ -148,11 +172,20 @@ export class Sender {
     const hash = await client.request('eth_sendRawTransaction', [raw]);
     for (;;) {
       const receipt = await client.request('eth_getTransactionReceipt', [hash]);
-      if (receipt !== null) return performance.now() - started;
+      if (receipt !== null) {
+        this.mined++;
+        return performance.now() - started;
+      }
       await sleep(2);
     }
   }
+
+  get address(): string {
+    return this.account.address;
+  }
 }
+
+const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
 
 /** Probe `client` until `running` settles: reads every 10 ms, a send at once and then every 100 ms. */
 export async function probeWhile(client: RpcClient, sender: Sender, running: Promise<unknown>): Promise<Probe> {
@@ -213,7 +246,23 @@ async function setUp(client: RpcClient, sizes: Sizes): Promise<Stage> {
   return { loop, bigLoopTx, structLoopTx, oldBlock, emptyFrom: quantity(head + 1n), emptyTo: quantity(head + BigInt(sizes.emptyBlocks)) };
 }
 
-async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string): Promise<RowResult[]> {
+/** The highest of `rssMb` sampled every 50 ms until `running` settles. */
+async function peakWhile(rssMb: () => number | undefined, running: Promise<unknown>): Promise<number | undefined> {
+  let done = false;
+  void running.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  let peak = rssMb();
+  while (!done) {
+    await sleep(50);
+    const now = rssMb();
+    if (now !== undefined && (peak === undefined || now > peak)) peak = now;
+  }
+  return peak;
+}
+
+async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string, summaries: Summary[]): Promise<RowResult[]> {
   const target = makeTargets({ tmpDir })[name];
   let running: Awaited<ReturnType<typeof target.start>>;
   try {
@@ -222,10 +271,10 @@ async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string): Promis
     const why = error instanceof TargetUnavailable ? error.message : String(error);
     return SLOW_REQUESTS.map((slow) => ({ label: slow.label, target: name, outcome: `not run: ${why}` }));
   }
-  const { client } = running;
+  const client = counted(running.client);
   // The slow requests and the set-up on connections of their own, with timeouts of their own.
-  const slowClient = httpClient(running.url!, { timeoutMs: SLOW_TIMEOUT_MS });
-  const setUpClient = httpClient(running.url!, { timeoutMs: SET_UP_TIMEOUT_MS });
+  const slowClient = counted(httpClient(running.url!, { timeoutMs: SLOW_TIMEOUT_MS }));
+  const setUpClient = counted(httpClient(running.url!, { timeoutMs: SET_UP_TIMEOUT_MS }));
   const results: RowResult[] = [];
   try {
     log(`reliability: ${name}: set-up (${sizes.emptyBlocks} empty blocks, loops of ${sizes.bigLoopGas} and ${sizes.structLoopGas} gas)`);
@@ -238,6 +287,9 @@ async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string): Promis
     }
     const sender = new Sender();
     await sender.start(client);
+    // State lost: every send answered with a receipt moved 1 wei to RECIPIENT and took a nonce; both are read back at the end.
+    const balanceBefore = asQuantity('eth_getBalance', await client.request('eth_getBalance', [RECIPIENT, 'latest']));
+    const nonceBefore = asQuantity('eth_getTransactionCount', await client.request('eth_getTransactionCount', [sender.address, 'latest']));
     for (const slow of SLOW_REQUESTS) {
       const skipped = slow.skip?.[name];
       if (skipped) {
@@ -253,9 +305,19 @@ async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string): Promis
         (result) => ({ ms: performance.now() - started, outcome: describeAnswer(result) }),
         (error: unknown) => ({ ms: performance.now() - started, outcome: `error: ${error instanceof Error ? error.message.slice(0, 90) : String(error)}` }),
       );
-      const probe = await probeWhile(client, sender, request);
-      results.push({ label: slow.label, target: name, ...(await answered), probe });
+      const [probe, peakMb] = await Promise.all([probeWhile(client, sender, request), peakWhile(running.rssMb, request)]);
+      results.push({ label: slow.label, target: name, ...(await answered), probe, peakMb });
     }
+    const balanceAfter = asQuantity('eth_getBalance', await client.request('eth_getBalance', [RECIPIENT, 'latest']));
+    const nonceAfter = asQuantity('eth_getTransactionCount', await client.request('eth_getTransactionCount', [sender.address, 'latest']));
+    const inState = Number(balanceAfter - balanceBefore);
+    const lost = sender.mined - Math.min(inState, Number(nonceAfter - nonceBefore));
+    summaries.push({
+      target: name,
+      sends: sender.mined,
+      lost,
+      note: `${inState} of ${sender.mined} mined transfers in the balance, nonce +${nonceAfter - nonceBefore}`,
+    });
   } finally {
     slowClient.close();
     setUpClient.close();
@@ -290,14 +352,34 @@ function renderRows(results: readonly RowResult[], sizes: Sizes): string {
       .replace('C calls', `${count(sizes.simulateCalls)} calls`)
       .replace('G-gas', `${gas(sizes.simulateCallGas)}-gas`);
   const lines = [
-    '| slow request | target | its time (ms) | its outcome | eth_blockNumber probes | p50 (ms) | p99 (ms) | max (ms) | sends | send p50 (ms) | send max (ms) |',
-    '| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| slow request | target | its time (ms) | its outcome | held (probe p99 < 50 ms, sends < 100 ms) | eth_blockNumber probes | p50 (ms) | p99 (ms) | max (ms) | sends | send p50 (ms) | send max (ms) | peak RSS (MB) |',
+    '| --- | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const r of results) {
     const reads = r.probe?.reads ?? [];
     const sends = r.probe?.sends ?? [];
     lines.push(
-      `| ${label(r.label)} | ${r.target} | ${ms(r.ms)} | ${r.outcome} | ${r.probe ? reads.length : '—'} | ${ms(percentile(reads, 50))} | ${ms(percentile(reads, 99))} | ${ms(percentile(reads, 100))} | ${r.probe ? sends.length : '—'} | ${ms(percentile(sends, 50))} | ${ms(percentile(sends, 100))} |`,
+      `| ${label(r.label)} | ${r.target} | ${ms(r.ms)} | ${r.outcome} | ${held(r)} | ${r.probe ? reads.length : '—'} | ${ms(percentile(reads, 50))} | ${ms(percentile(reads, 99))} | ${ms(percentile(reads, 100))} | ${r.probe ? sends.length : '—'} | ${ms(percentile(sends, 50))} | ${ms(percentile(sends, 100))} | ${r.peakMb === undefined ? '—' : Math.round(r.peakMb)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Whether the goal held: reads' p99 under 50 ms and every send mined within 100 ms. */
+function held(r: RowResult): string {
+  if (!r.probe) return '—';
+  const p99 = percentile(r.probe.reads, 99);
+  const slowest = percentile(r.probe.sends, 100);
+  const reads = p99 === undefined || p99 < 50;
+  const sends = slowest === undefined || slowest < 100;
+  return reads && sends ? 'yes' : `no (${[reads ? '' : 'reads', sends ? '' : 'sends'].filter(Boolean).join(', ')})`;
+}
+
+function renderSummary(summaries: readonly Summary[]): string {
+  const lines = ['| target | requests sent (all targets) | faults injected | sends mined | state lost |', '| --- | ---: | ---: | ---: | --- |'];
+  for (const s of summaries) {
+    lines.push(
+      `| ${s.target} | ${requestsSent.toLocaleString('en-US')} | 0 (this bench injects none: test/fork/faults.test.ts does) | ${s.sends} | ${s.lost ?? '—'} (${s.note}) |`,
     );
   }
   return lines.join('\n');
@@ -317,12 +399,13 @@ export async function reliabilityMain(): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     const results: RowResult[] = [];
-    for (const name of targets) results.push(...(await runTarget(name, sizes, tmpDir)));
+    const summaries: Summary[] = [];
+    for (const name of targets) results.push(...(await runTarget(name, sizes, tmpDir, summaries)));
     // Rows by slow request, the targets side by side.
     results.sort((a, b) => SLOW_REQUESTS.findIndex((s) => s.label === a.label) - SLOW_REQUESTS.findIndex((s) => s.label === b.label));
     results.push(...(await hangingUpstreamRows(targets)));
     process.stdout.write(
-      `\nReliability: a probe client's latency while one slow request runs (${values.small ? 'small sizes' : 'full sizes'}), node ${process.version}, ${os.cpus().length} CPUs\n\n${renderRows(results, sizes)}\n`,
+      `\nReliability: a probe client's latency while one slow request runs (${values.small ? 'small sizes' : 'full sizes'}), node ${process.version}, ${os.cpus().length} CPUs\n\n${renderRows(results, sizes)}\n\n${renderSummary(summaries)}\n`,
     );
     return 0;
   } finally {

@@ -45,7 +45,7 @@ export class Chain extends ChainControls {
 
   static async create(options: EngineOptions): Promise<Chain> {
     const chain = new Chain();
-    await chain.init(options, () => chain.mine(1n));
+    await chain.init(options, (wanted) => chain.mineOnTimer(wanted));
     return chain;
   }
 
@@ -174,6 +174,11 @@ export class Chain extends ChainControls {
       throw new EngineError('invalidInput', `cannot mine ${count} blocks in one call: at most ${MAX_BLOCKS_PER_MINE}`);
     }
     return this.mineInTurns('mineManyAhead', (core) => mineManyAhead(core, count, interval));
+  }
+
+  /** Interval mining's block: none if the interval was changed or stopped while it waited for its turn (policy.ts). */
+  private mineOnTimer(wanted: () => boolean): Promise<void> {
+    return this.mineInTurns('mineOnTimer', async (core) => (wanted() ? mineMany(core, 1n) : { left: 0n, step: 1n }));
   }
 
   /** A run of blocks, a turn of the queue at a time: tasks queued meanwhile run between turns (mineMany.ts). */

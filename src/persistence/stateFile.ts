@@ -13,7 +13,7 @@
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { clip, type AccountState, type Alloc, type StatePiece } from '../engine/index.js';
 import { encodeQuantity as hex } from '../rpc/encode.js';
-import type { Json, JsonObject } from '../rpc/json.js';
+import type { Json, JsonObject, PlainJson } from '../rpc/json.js';
 
 export interface StateFile {
   readonly chainId?: bigint;
@@ -29,7 +29,7 @@ export interface StateFile {
    */
   readonly blocks?: readonly Json[] | AsyncIterable<Json>;
   /** `--state` on a fork: the fork and its overlay (fork/savedFork.ts checks it); `alloc` is then the overlay's accounts. */
-  readonly fork?: Json;
+  readonly fork?: PlainJson;
   /**
    * A streamed file's accounts, read again from the file one line at a time (stateStream.ts),
    * each account's fields then its slots in batches; `alloc` is then empty.
@@ -221,7 +221,7 @@ export function decodeStateFile(json: unknown, where = 'state'): StateFile {
     clockOffset: top.clockOffset === undefined ? undefined : signedInteger(top.clockOffset, `${where}.clockOffset`, MAX_UINT64),
     privateKeys,
     alloc,
-    fork: top.fork as Json | undefined,
+    fork: top.fork as PlainJson | undefined,
     blocks:
       top.blocks === undefined
         ? undefined

@@ -6,7 +6,7 @@
 import { clip } from '../engine/index.js';
 import { type ClientRules, type KnownClient, type RulesChoice, rulesFor } from './clientRules.js';
 import { ErrorCode, RpcError, toRpcError } from './errors.js';
-import type { Json } from './json.js';
+import { type Json, JsonArrayView, materialize } from './json.js';
 import type { RpcContext } from './method.js';
 import type { MethodTable } from './table.js';
 
@@ -65,8 +65,19 @@ export class Dispatcher {
     return this.table.has(method);
   }
 
-  /** Run one method with already-parsed params; throws RpcError on failure (the provider path). */
+  /**
+   * Run one method with already-parsed params; throws RpcError on failure (the provider path).
+   * The answer is plain JSON: views of long arrays (json.ts) are made into arrays for the
+   * code in process that gets it.
+   */
   async call(method: string, params: unknown): Promise<Json> {
+    const viewsBefore = JsonArrayView.made;
+    const result = await this.answer(method, params);
+    return JsonArrayView.made === viewsBefore ? result : materialize(result);
+  }
+
+  /** Run one method; its answer may hold views of long arrays (json.ts), which the servers write as they format them. */
+  private async answer(method: string, params: unknown): Promise<Json> {
     const started = performance.now();
     let failure: RpcError | undefined;
     try {
@@ -123,7 +134,7 @@ export class Dispatcher {
       return errorResponse(replyId, new RpcError(ErrorCode.invalidRequest, 'invalid request: method must be a string'));
     }
     try {
-      const result = await this.call(fields.method, fields.params);
+      const result = await this.answer(fields.method, fields.params);
       return hasId ? { jsonrpc: '2.0', id: replyId, result } : undefined;
     } catch (error) {
       // call() only throws RpcError; anything else would be a bug here.

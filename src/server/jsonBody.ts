@@ -8,9 +8,9 @@
  * JSON.stringify's (test/server/jsonBody.test.ts compares them); smaller answers, nearly all,
  * still go through JSON.stringify in one piece.
  */
-import { once } from 'node:events';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { pace } from '../engine/index.js';
+import { JsonArrayView } from '../rpc/json.js';
 
 /** Answers with more values than this (arrays' and objects' members, counted) are written in slices. */
 export const LARGE_NODES = 50_000;
@@ -27,6 +27,11 @@ export function countNodes(value: unknown, limit: number): number {
     const next = stack.pop();
     count++;
     if (typeof next !== 'object' || next === null) continue;
+    // A view's items are made only when written: counted as its first item's size each, without making them.
+    if (next instanceof JsonArrayView) {
+      if (next.length > 0) count += next.length * countNodes(next.at(0), limit);
+      continue;
+    }
     // Values past the limit are never looked at: a 666,000-record array is not copied to count 50,000.
     if (Array.isArray(next)) {
       for (let i = 0; i < next.length && count + stack.length < limit; i++) stack.push(next[i]);
@@ -50,7 +55,7 @@ export function* jsonPieces(value: unknown, batchNodes = BATCH_NODES): Generator
     yield JSON.stringify(value) ?? 'null';
     return;
   }
-  if (Array.isArray(value)) {
+  if (Array.isArray(value) || value instanceof JsonArrayView) {
     yield '[';
     let batch: unknown[] = [];
     let batched = 0;
@@ -63,7 +68,9 @@ export function* jsonPieces(value: unknown, batchNodes = BATCH_NODES): Generator
       batch = [];
       batched = 0;
     };
-    for (const item of value) {
+    // A view's items are made here, a batch at a time, and are garbage once their batch is written.
+    const items: Iterable<unknown> = value instanceof JsonArrayView ? viewItems(value) : value;
+    for (const item of items) {
       const size = countNodes(item, batchNodes);
       if (size >= batchNodes) {
         yield* flush();
@@ -114,6 +121,23 @@ export function* jsonPieces(value: unknown, batchNodes = BATCH_NODES): Generator
   yield '}';
 }
 
+/** Resolves when the response can take more, or is closed; leaves no listener behind (one wait per full socket). */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+function* viewItems(view: JsonArrayView): Generator<unknown> {
+  for (let i = 0; i < view.length; i++) yield view.at(i);
+}
+
 /** Write `value` as the JSON body of a 200 answer a slice at a time (see above); stops if the client goes away. */
 export async function writeLargeJson(res: ServerResponse, value: unknown, headers: OutgoingHttpHeaders): Promise<void> {
   res.writeHead(200, { ...headers, 'content-type': 'application/json' });
@@ -124,7 +148,7 @@ export async function writeLargeJson(res: ServerResponse, value: unknown, header
     if (res.destroyed) return;
     const more = res.write(pending);
     pending = '';
-    if (!more) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    if (!more) await drainedOrClosed(res);
     const turn = pace();
     if (turn !== undefined) await turn;
   }

@@ -96,7 +96,7 @@ export class ChainBase extends EventEmitter<ChainEvents> {
   }
 
   /** Build the core; `mineOne` queues one block (interval mining). */
-  protected async init(options: EngineOptions, mineOne: () => Promise<void>): Promise<void> {
+  protected async init(options: EngineOptions, mineOne: (wanted: () => boolean) => Promise<void>): Promise<void> {
     this.core = await ChainCore.create(options, {
       // Listeners are not part of the task that emits: they may queue calls (and they are not awaited).
       emit: (event, ...args) => this.queue.outsideTask(() => (this.emit as (event: string, ...args: unknown[]) => boolean)(event, ...args)),

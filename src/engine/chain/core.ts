@@ -64,7 +64,7 @@ export interface CoreHooks {
   /** Run `task` right after the current task, before everything waiting (SerialQueue.runNext). */
   readonly afterAnswer: (task: () => Promise<void>) => void;
   /** Queue one block (interval mining's timer; never called from a task). */
-  readonly mineOne: () => Promise<void>;
+  readonly mineOne: (wanted: () => boolean) => Promise<void>;
 }
 
 export class ChainCore {

@@ -18,17 +18,22 @@ export class MiningPolicy {
   automine: boolean;
   private timer: NodeJS.Timeout | undefined;
   private periodMs: number | undefined;
+  /** Counts changes of the interval: a block the timer asked for is mined only if none came since (`mineOne`'s `wanted`). */
+  private generation = 0;
 
   /**
    * @param configured the mode at start-up and after every reset
    * @param pow proof-of-work mode: blocks come from sealed work
-   * @param mineOne queues one block (interval mining; called from a timer, never from a task)
+   * @param mineOne queues one block (interval mining; called from a timer, never from a task),
+   *   to be mined only if `wanted()` still holds when its task runs: the block waited in the
+   *   queue, and interval mining may have been changed or stopped meanwhile (the change's
+   *   answer said no block comes from the old interval any more)
    * @param failed reports a failed interval block (a bug: there is no caller to answer)
    */
   constructor(
     private readonly configured: MiningMode,
     private readonly pow: boolean,
-    private readonly mineOne: () => Promise<void>,
+    private readonly mineOne: (wanted: () => boolean) => Promise<void>,
     private readonly failed: (error: unknown) => void,
   ) {
     this.automine = configured.automine;
@@ -63,12 +68,14 @@ export class MiningPolicy {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.periodMs = ms > 0 ? ms : undefined;
+    const generation = ++this.generation;
     if (ms <= 0) return;
+    const wanted = (): boolean => this.generation === generation;
     const arm = () => {
       const wait = maxMs > ms ? ms + Math.floor(Math.random() * (maxMs - ms + 1)) : ms;
       this.timer = setTimeout(() => {
         arm();
-        this.mineOne().catch(this.failed);
+        this.mineOne(wanted).catch(this.failed);
       }, wait);
       this.timer.unref();
     };

@@ -9,6 +9,7 @@ import type { RunTxResult, VM } from '@ethereumjs/vm';
 import { type Address, bigIntToBytes, createAddressFromBigInt, setLengthLeft } from '@ethereumjs/util';
 import { executionErrorText, revertReason } from '../execution/revert.js';
 import { TraceBudget, traceTooLarge } from './budget.js';
+import { type StructLogFields, StructLogStore } from './structLogStore.js';
 
 export { TraceBudget, traceTooLarge };
 
@@ -95,11 +96,12 @@ export interface StructLog {
 }
 
 export class StructLogTracer implements ExecutionTracer {
-  readonly logs: StructLog[] = [];
+  /** The records, in columns (structLogStore.ts): `logs.at(i)` makes one as a StructLog. */
+  readonly logs = new StructLogStore();
   private outputBytes = 0;
   private readonly storage = new Map<string, Map<string, string>>();
-  /** The latest record of each open call depth (none yet: undefined), to mark the one where a frame failed. */
-  private readonly lastAtDepth: Array<StructLog | undefined> = [];
+  /** The index of the latest record of each open call depth (none yet: undefined), to mark the one where a frame failed. */
+  private readonly lastAtDepth: Array<number | undefined> = [];
   /** Each open frame's return data buffer: what its last call or creation returned. */
   private readonly returnData: Uint8Array[] = [];
   private readonly createdDepths: boolean[] = [];
@@ -131,13 +133,16 @@ export class StructLogTracer implements ExecutionTracer {
         // ethereumjs charges a callee's gas apart from the CALL or CREATE that passes it;
         // go-ethereum counts it in the opcode's cost (without the stipend a value transfer adds).
         const caller = this.lastAtDepth[this.lastAtDepth.length - 1];
-        if (caller) caller.gasCost += message.gasLimit - (caller.op !== 'CREATE' && caller.op !== 'CREATE2' && message.value > 0n ? CALL_STIPEND : 0n);
+        if (caller !== undefined) {
+          const op = this.logs.opAt(caller);
+          this.logs.addGasCost(caller, message.gasLimit - (op !== 'CREATE' && op !== 'CREATE2' && message.value > 0n ? CALL_STIPEND : 0n));
+        }
         this.lastAtDepth.push(undefined);
       },
       afterMessage: (result) => {
         const failure = result.execResult.exceptionError;
         const last = this.lastAtDepth.pop();
-        if (failure && failure.error !== 'revert' && last) last.error = executionErrorText(failure.error);
+        if (failure && failure.error !== 'revert' && last !== undefined) this.logs.setError(last, executionErrorText(failure.error));
         this.returnData.pop();
         const created = this.createdDepths.pop();
         // The caller's RETURNDATA: a call's output, a creation's only when it reverted.
@@ -177,22 +182,28 @@ export class StructLogTracer implements ExecutionTracer {
       }
       storage = new Map(slots);
     }
-    const log: StructLog = {
+    const fields: StructLogFields = {
       pc: step.pc,
       op,
       gas: step.gasLeft,
       gasCost: BigInt(step.opcode.dynamicFee ?? step.opcode.fee),
       depth: step.depth + 1,
       refund: step.gasRefund,
-      stack: this.options.disableStack ? undefined : [...step.stack],
+      // The interpreter's own array: the store copies its words (no array kept per record).
+      stack: this.options.disableStack ? undefined : step.stack,
       memory: this.options.enableMemory ? step.memory.slice() : undefined,
       returnData: this.options.enableReturnData ? this.returnData[this.returnData.length - 1] : undefined,
       storage,
     };
-    const bytes = 100 + 40 * (log.stack?.length ?? 0) + (log.memory?.length ?? 0) + (log.returnData?.length ?? 0) + 140 * (storage?.size ?? 0);
-    if (this.budget.take(bytes)) this.logs.push(log);
-    if (limit > 0) this.outputBytes += measure ? measure(log) : bytes;
-    this.lastAtDepth[this.lastAtDepth.length - 1] = log;
+    const bytes = 100 + 40 * (fields.stack?.length ?? 0) + (fields.memory?.length ?? 0) + (fields.returnData?.length ?? 0) + 140 * (storage?.size ?? 0);
+    if (!this.budget.take(bytes)) {
+      // Past the budget the trace is refused (tooLarge); nothing more is kept.
+      this.lastAtDepth[this.lastAtDepth.length - 1] = undefined;
+      return;
+    }
+    const index = this.logs.push(fields);
+    if (limit > 0) this.outputBytes += measure ? measure(this.logs.at(index)) : bytes;
+    this.lastAtDepth[this.lastAtDepth.length - 1] = index;
   }
 }
 

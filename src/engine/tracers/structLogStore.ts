@@ -1,0 +1,180 @@
+/**
+ * The struct logger's records in columns of typed arrays: one record per opcode, and a trace
+ * of a 1M-gas loop has 262,000 of them. As one object each (with its stack's array and its
+ * gas as bigints) they took about 180 bytes and several heap objects a record, all live until
+ * the answer was written: the old generation grew by 48 MB during the trace and every major
+ * collection marked them all, pausing the node (and every other client) for up to 240 ms at a
+ * time on a loaded machine. Here a record is about 40 bytes of typed arrays plus its stack's
+ * words, and the collector has a handful of buffers to look at whatever the trace's length.
+ * `at(i)` makes record i as a `StructLog` when the answer is written.
+ */
+import type { StructLog } from './tracing.js';
+
+const U64_LIMIT = 1n << 64n;
+
+/** A growable column of unsigned integers: 64-bit words, larger values kept aside. */
+class WordColumn {
+  private words = new BigUint64Array(1024);
+  private readonly large = new Map<number, bigint>();
+  length = 0;
+
+  push(value: bigint): void {
+    if (this.length === this.words.length) {
+      const grown = new BigUint64Array(this.words.length * 2);
+      grown.set(this.words);
+      this.words = grown;
+    }
+    this.set(this.length++, value);
+  }
+
+  set(index: number, value: bigint): void {
+    if (value >= 0n && value < U64_LIMIT) {
+      this.words[index] = value;
+      if (this.large.size > 0) this.large.delete(index);
+    } else {
+      this.words[index] = 0n;
+      this.large.set(index, value);
+    }
+  }
+
+  get(index: number): bigint {
+    return (this.large.size > 0 ? this.large.get(index) : undefined) ?? this.words[index]!;
+  }
+}
+
+/** A growable column of 32-bit integers. */
+class IntColumn {
+  private values = new Int32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+
+  get(index: number): number {
+    return this.values[index]!;
+  }
+}
+
+/** What a record holds beyond the columns: rare (options off by default, SLOAD/SSTORE, failures). */
+interface RecordExtras {
+  memory?: Uint8Array;
+  returnData?: Uint8Array;
+  storage?: ReadonlyMap<string, string>;
+  error?: string;
+}
+
+export interface StructLogFields {
+  readonly pc: number;
+  readonly op: string;
+  readonly gas: bigint;
+  readonly gasCost: bigint;
+  readonly depth: number;
+  readonly refund: bigint;
+  /** undefined: no stack recorded (disableStack). */
+  readonly stack: readonly bigint[] | undefined;
+  readonly memory?: Uint8Array;
+  readonly returnData?: Uint8Array;
+  readonly storage?: ReadonlyMap<string, string>;
+}
+
+export class StructLogStore {
+  private readonly pcs = new IntColumn();
+  /** Index into `opNames` (a trace uses a few dozen names). */
+  private readonly ops = new IntColumn();
+  private readonly opNames: string[] = [];
+  private readonly opIndex = new Map<string, number>();
+  private readonly depths = new IntColumn();
+  private readonly gas = new WordColumn();
+  private readonly gasCosts = new WordColumn();
+  private readonly refunds = new WordColumn();
+  /** Where record i's stack starts in `stackWords`; -1: none recorded. Its end is the next record's start. */
+  private readonly stackStarts = new IntColumn();
+  private readonly stackWords = new WordColumn();
+  private readonly extras = new Map<number, RecordExtras>();
+
+  get length(): number {
+    return this.pcs.length;
+  }
+
+  /** Adds a record; answers its index. */
+  push(fields: StructLogFields): number {
+    const index = this.pcs.length;
+    this.pcs.push(fields.pc);
+    let op = this.opIndex.get(fields.op);
+    if (op === undefined) {
+      op = this.opNames.length;
+      this.opNames.push(fields.op);
+      this.opIndex.set(fields.op, op);
+    }
+    this.ops.push(op);
+    this.depths.push(fields.depth);
+    this.gas.push(fields.gas);
+    this.gasCosts.push(fields.gasCost);
+    this.refunds.push(fields.refund);
+    if (fields.stack) {
+      this.stackStarts.push(this.stackWords.length);
+      for (const item of fields.stack) this.stackWords.push(item);
+    } else {
+      this.stackStarts.push(-1);
+    }
+    if (fields.memory || fields.returnData || fields.storage) {
+      this.extras.set(index, { memory: fields.memory, returnData: fields.returnData, storage: fields.storage });
+    }
+    return index;
+  }
+
+  /** go-ethereum counts a callee's gas in its CALL's or CREATE's cost: added once the callee starts. */
+  addGasCost(index: number, gas: bigint): void {
+    this.gasCosts.set(index, this.gasCosts.get(index) + gas);
+  }
+
+  opAt(index: number): string {
+    return this.opNames[this.ops.get(index)]!;
+  }
+
+  /** Why the frame halted at record `index`. */
+  setError(index: number, error: string): void {
+    const extras = this.extras.get(index);
+    if (extras) extras.error = error;
+    else this.extras.set(index, { error });
+  }
+
+  /** Record `index` as a StructLog (a new object each time). */
+  at(index: number): StructLog {
+    const extras = this.extras.get(index);
+    const start = this.stackStarts.get(index);
+    let stack: bigint[] | undefined;
+    if (start >= 0) {
+      let end = this.stackWords.length;
+      for (let next = index + 1; next < this.length; next++) {
+        const nextStart = this.stackStarts.get(next);
+        if (nextStart >= 0) {
+          end = nextStart;
+          break;
+        }
+      }
+      stack = new Array<bigint>(end - start);
+      for (let i = start; i < end; i++) stack[i - start] = this.stackWords.get(i);
+    }
+    const log: StructLog = {
+      pc: this.pcs.get(index),
+      op: this.opAt(index),
+      gas: this.gas.get(index),
+      gasCost: this.gasCosts.get(index),
+      depth: this.depths.get(index),
+      refund: this.refunds.get(index),
+      stack,
+      memory: extras?.memory,
+      returnData: extras?.returnData,
+      storage: extras?.storage,
+    };
+    if (extras?.error !== undefined) log.error = extras.error;
+    return log;
+  }
+}
