@@ -159,8 +159,11 @@ export class LeanBlockBuilder extends BlockBuilder {
       typeof self._minerValue !== 'bigint'
     )
       return undefined;
-    const { baseFeePerGas, coinbase, gasLimit } = self.headerData;
-    if (typeof baseFeePerGas !== 'bigint' || !(coinbase instanceof Address) || typeof gasLimit !== 'bigint') return undefined;
+    const { baseFeePerGas, coinbase: given, gasLimit } = self.headerData;
+    // By its bytes: an Address of another copy of @ethereumjs/util is an Address too.
+    const bytes = (given as { bytes?: unknown } | undefined)?.bytes;
+    if (typeof baseFeePerGas !== 'bigint' || !(bytes instanceof Uint8Array) || bytes.length !== 20 || typeof gasLimit !== 'bigint') return undefined;
+    const coinbase = new Address(bytes);
     if (tx.gasLimit > gasLimit - this.gasUsed) return undefined; // the library's error
     if (!plainTransfersApply(vm)) return undefined;
     if (!self.checkpointed) {

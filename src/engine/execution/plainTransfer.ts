@@ -13,7 +13,7 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Capability } from '@ethereumjs/tx';
-import { Account, type Address, KECCAK256_NULL, equalsBytes } from '@ethereumjs/util';
+import { Account, type Address, KECCAK256_NULL, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
 import { Bloom, type RunTxResult, type VM } from '@ethereumjs/vm';
 import { CONSOLE_ADDRESS } from './consoleLog.js';
 
@@ -37,11 +37,10 @@ export function plainTransfersApply(vm: VM): boolean {
   return vm.DEBUG !== true;
 }
 
-/** The precompiles and system addresses live below 2^16 (EIP-7951's at 0x100 included). */
-function isLowAddress(address: Address): boolean {
-  const bytes = address.bytes;
-  for (let i = 0; i < 18; i++) if (bytes[i] !== 0) return false;
-  return true;
+/** Whether `address` is one of the VM's active precompiles (the rules' and chain-sim's own): a call runs it, with gas. */
+function isPrecompile(vm: VM, address: Address): boolean {
+  const precompiles = (vm.evm as { precompiles?: Map<string, unknown> }).precompiles;
+  return precompiles === undefined || precompiles.has(bytesToUnprefixedHex(address.bytes));
 }
 
 const isEmpty = (account: Account): boolean => account.nonce === 0n && account.balance === 0n && equalsBytes(account.codeHash, KECCAK256_NULL);
@@ -60,7 +59,7 @@ export async function applyPlainTransfer(
   const to = tx.to;
   if (to === undefined || tx.type > 2 || tx.data.length !== 0 || tx.value < 0n) return undefined;
   if ('accessList' in tx && (tx.accessList as unknown[]).length > 0) return undefined;
-  if (isLowAddress(to) || to.equals(CONSOLE_ADDRESS)) return undefined;
+  if (isPrecompile(vm, to) || to.equals(CONSOLE_ADDRESS)) return undefined;
   if (tx.getIntrinsicGas() !== TRANSFER_GAS || tx.gasLimit < TRANSFER_GAS) return undefined;
   const { baseFee, coinbase } = block;
 
