@@ -14,6 +14,7 @@ import { asSentBy } from '../transactions/impersonation.js';
 import type { ExecutionTracer } from '../tracers/tracing.js';
 import { orderedTrieRoot } from '../state/trieRoot.js';
 import type { PooledTransaction } from '../transactions/txpool.js';
+import { applyPlainTransfer, plainTransfersApply } from './plainTransfer.js';
 
 /** Header fields set for the next block only; it uses them up. */
 export interface NextBlockOverrides {
@@ -126,6 +127,17 @@ export async function mineBlock(vm: VM, parent: MinedBlock, candidates: readonly
  * All of these reach the builder's private list of transactions; if that is ever renamed,
  * the library's own ways are used.
  */
+/** Tests turn the plain-transfer path off to compare it with the VM's (test/engine/plainTransfer.test.ts). */
+export const PLAIN_TRANSFERS = { enabled: true, applied: 0 };
+
+/** The library builder's fields addPlainTransfer keeps as its addTransaction does. */
+interface BuilderInternals {
+  checkpointed: boolean;
+  _minerValue: bigint;
+  readonly transactionResults: RunTxResult[];
+  readonly headerData: { readonly baseFeePerGas?: unknown; readonly coinbase?: unknown; readonly gasLimit?: unknown };
+}
+
 export class LeanBlockBuilder extends BlockBuilder {
   private readonly setsListAside: boolean;
   /** While build() runs the library's on an empty list: the roots of the real one. */
@@ -144,6 +156,42 @@ export class LeanBlockBuilder extends BlockBuilder {
 
   private set included(list: TypedTransaction[]) {
     (this as unknown as { transactions: TypedTransaction[] }).transactions = list;
+  }
+
+  /**
+   * A plain value transfer from `sender` applied without the EVM (plainTransfer.ts), with the
+   * bookkeeping the library's addTransaction does for it; undefined when it must run in the VM.
+   */
+  async addPlainTransfer(vm: VM, tx: TypedTransaction, sender: Address): Promise<RunTxResult | undefined> {
+    const self = this as unknown as BuilderInternals;
+    const list = this.included;
+    if (
+      !PLAIN_TRANSFERS.enabled ||
+      !list ||
+      !Array.isArray(self.transactionResults) ||
+      typeof self.checkpointed !== 'boolean' ||
+      typeof self._minerValue !== 'bigint'
+    )
+      return undefined;
+    const { baseFeePerGas, coinbase: given, gasLimit } = self.headerData;
+    // By its bytes: an Address of another copy of @ethereumjs/util is an Address too.
+    const bytes = (given as { bytes?: unknown } | undefined)?.bytes;
+    if (typeof baseFeePerGas !== 'bigint' || !(bytes instanceof Uint8Array) || bytes.length !== 20 || typeof gasLimit !== 'bigint') return undefined;
+    const coinbase = new Address(bytes);
+    if (tx.gasLimit > gasLimit - this.gasUsed) return undefined; // the library's error
+    if (!plainTransfersApply(vm)) return undefined;
+    if (!self.checkpointed) {
+      await vm.evm.journal.checkpoint();
+      self.checkpointed = true;
+    }
+    const result = await applyPlainTransfer(vm, tx, sender, { baseFee: baseFeePerGas, coinbase, gasUsedBefore: this.gasUsed });
+    if (!result) return undefined;
+    PLAIN_TRANSFERS.applied++;
+    list.push(tx);
+    self.transactionResults.push(result);
+    this.gasUsed += result.blockGasSpent;
+    self._minerValue += result.minerValue;
+    return result;
   }
 
   override async addTransaction(tx: TypedTransaction, opts?: Parameters<BlockBuilder['addTransaction']>[1]): Promise<RunTxResult> {
@@ -203,11 +251,23 @@ export async function startBlock(vm: VM, opts: Omit<BuildBlockOpts, 'blockOpts'>
     blockOpts: { putBlockIntoBlockchain: false, skipConsensusFormatValidation: true, params: PRELOADED_PARAMS },
   });
   await builder.initState();
+  // The builder opens its checkpoint at the first transaction when no system call opened it
+  // (before Cancun). Opened here, mineBlock's unwinding after a refused transaction (unwindTo)
+  // stops above it: it used to revert it, and the block's build then failed to commit.
+  const internals = builder as unknown as Partial<BuilderInternals>;
+  if (internals.checkpointed === false) {
+    await vm.evm.journal.checkpoint();
+    internals.checkpointed = true;
+  }
   return builder;
 }
 
 /** Runs a transaction in the block being built; a sender with code may send too (contractSenders.ts). */
 export async function addTransaction(vm: VM, builder: BlockBuilder, tx: TypedTransaction, sender: Address): Promise<RunTxResult> {
+  if (builder instanceof LeanBlockBuilder) {
+    const done = await builder.addPlainTransfer(vm, tx, sender);
+    if (done) return done;
+  }
   const senderDone = await letContractSend(vm.stateManager, sender);
   try {
     return await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });
