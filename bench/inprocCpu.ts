@@ -9,15 +9,15 @@
 // Each workload runs once unmeasured (it signs its transactions then, and warms the code), then
 // `repeat` measured times, each inside a snapshot that is reverted (the same nonces recur, so
 // the signatures are reused). Printed: per run, µs of CPU per operation and operations/s.
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deriveAccounts, TxSigner } from './accounts.js';
 import { providerClient, type Eip1193Provider } from './rpc.js';
-import { CHAIN_ID, MNEMONIC } from './targets.js';
+import { newHardhatNetwork } from './hardhatInproc.js';
+import { CHAIN_ID, hardhatProject, MNEMONIC } from './targets.js';
 import { loadTokenArtifact } from './token.js';
 import { ACCOUNT_COUNT, Session, WORKLOADS, warmUp } from './workloads.js';
 
@@ -28,16 +28,8 @@ async function chainSimProvider(entry: string): Promise<Eip1193Provider> {
   return module.createProvider();
 }
 
-function hardhatProvider(): Eip1193Provider {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'chain-sim-inproc-hardhat-'));
-  const network = { chainId: Number(CHAIN_ID), accounts: { mnemonic: MNEMONIC }, loggingEnabled: false };
-  writeFileSync(path.join(dir, 'hardhat.config.cjs'), `module.exports = ${JSON.stringify({ networks: { hardhat: network } })};\n`);
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  process.chdir(dir);
-  process.env.HARDHAT_DISABLE_TELEMETRY_PROMPT = 'true';
-  const require = createRequire(path.join(dir, 'hardhat.config.cjs'));
-  const hre = require('hardhat') as { network: { provider: Eip1193Provider } };
-  return hre.network.provider;
+async function hardhatProvider(): Promise<Eip1193Provider> {
+  return newHardhatNetwork(hardhatProject(mkdtempSync(path.join(os.tmpdir(), 'chain-sim-inproc-hardhat-'))));
 }
 
 async function main(): Promise<void> {
@@ -51,7 +43,7 @@ async function main(): Promise<void> {
     },
   });
   const n = Number(values.n);
-  const provider = values.target === 'hardhat' ? hardhatProvider() : await chainSimProvider(values.entry);
+  const provider = values.target === 'hardhat' ? await hardhatProvider() : await chainSimProvider(values.entry);
   const session = new Session(providerClient(provider), deriveAccounts(MNEMONIC, ACCOUNT_COUNT), new TxSigner(CHAIN_ID), loadTokenArtifact);
   await session.checkFunded();
   await warmUp(session, 200);

@@ -7,12 +7,13 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { anvilBinary } from './anvil.js';
+import { loadHardhat, newHardhatNetwork } from './hardhatInproc.js';
 import { asQuantity, httpClient, providerClient, type Eip1193Provider, type RpcClient } from './rpc.js';
 
 export const MNEMONIC = 'test test test test test test test test test test test junk';
 export const CHAIN_ID = 1337n;
 
-export const TARGET_NAMES = ['chain-sim', 'chain-sim-inproc', 'ganache', 'hardhat', 'anvil'] as const;
+export const TARGET_NAMES = ['chain-sim', 'chain-sim-inproc', 'ganache', 'hardhat', 'hardhat-inproc', 'anvil'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 export interface Running {
@@ -245,6 +246,26 @@ export function makeTargets(options: TargetOptions): Record<TargetName, Target> 
       env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
     })),
 
+    // Hardhat 2's in-process network, the peer of chain-sim-inproc. Start-up is measured like
+    // chain-sim-inproc's: loading Hardhat (once per process, as a test run does) is excluded;
+    // timed is creating a new network provider with Hardhat's createProvider up to its first
+    // eth_chainId answer (EDR builds its chain on that first request). Each start is a new
+    // provider, not a hardhat_reset of the last one, so every start-up sample pays the same.
+    'hardhat-inproc': {
+      name: 'hardhat-inproc',
+      async start() {
+        requireFile(path.join(ROOT, 'node_modules', 'hardhat', 'package.json'));
+        const config = hardhatProject(options.tmpDir);
+        loadHardhat(config);
+        const started = performance.now();
+        const client = providerClient(await newHardhatNetwork(config));
+        await expectChainId(client);
+        const startupMs = performance.now() - started;
+        // Nothing to close: the provider runs nothing on its own and is collected once dropped.
+        return { client, startupMs, rssMb: () => undefined, stop: async () => client.close() };
+      },
+    },
+
     anvil: cliTarget('anvil', (port) => ({
       // The platform binary directly (the wrapper package relies on a postinstall step).
       command: requireFile(anvilBinary(ROOT)),
@@ -254,7 +275,7 @@ export function makeTargets(options: TargetOptions): Record<TargetName, Target> 
 }
 
 /** Writes a minimal hardhat project into tmpDir (idempotent) and returns its config path. */
-function hardhatProject(tmpDir: string): string {
+export function hardhatProject(tmpDir: string): string {
   const config = path.join(tmpDir, 'hardhat.config.cjs');
   if (!existsSync(config)) {
     // loggingEnabled:false is hardhat's equivalent of the other tools' quiet flags.
