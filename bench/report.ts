@@ -1,5 +1,6 @@
 // Renders results as one markdown table: a row per metric, a column per
-// target, then chain-sim's figure divided by each peer's.
+// target, then chain-sim's figure divided by each peer's (over HTTP), and the
+// in-process provider's divided by Hardhat's in-process network's.
 import type { TargetName } from './targets.js';
 
 export type Cell = { value: number } | { skipped: string } | { error: string };
@@ -13,6 +14,8 @@ export interface Row {
 
 const PEERS: readonly TargetName[] = ['ganache', 'hardhat', 'anvil'];
 const CHAIN_SIM: readonly TargetName[] = ['chain-sim', 'chain-sim-inproc'];
+/** In-process pairs, like for like (no HTTP on either side): [ours, peer]. */
+const INPROC_PAIRS: readonly (readonly [TargetName, TargetName])[] = [['chain-sim-inproc', 'hardhat-inproc']];
 
 const numberOf = (cell: Cell | undefined): number | undefined => (cell !== undefined && 'value' in cell ? cell.value : undefined);
 
@@ -35,15 +38,20 @@ export function renderTable(rows: readonly Row[], targets: readonly TargetName[]
   const base = CHAIN_SIM.find((name) => targets.includes(name) && rows.some((row) => numberOf(row.cells[name]) !== undefined));
   const peers = base === undefined ? [] : PEERS.filter((peer) => targets.includes(peer));
 
-  const header = ['metric', ...targets, ...peers.map((peer) => `${base}/${peer}`)];
+  const pairs: (readonly [TargetName, TargetName])[] = [
+    ...peers.map((peer) => [base!, peer] as const),
+    ...INPROC_PAIRS.filter(([ours, peer]) => targets.includes(ours) && targets.includes(peer)),
+  ];
+
+  const header = ['metric', ...targets, ...pairs.map(([ours, peer]) => `${ours}/${peer}`)];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const row of rows) {
     const direction = row.higherIsBetter ? 'higher is better' : 'lower is better';
     const cells = [`${row.label} (${row.unit}, ${direction})`, ...targets.map((target) => formatCell(row.cells[target]))];
-    for (const peer of peers) {
-      const ours = numberOf(row.cells[base!]);
+    for (const [ours, peer] of pairs) {
+      const mine = numberOf(row.cells[ours]);
       const theirs = numberOf(row.cells[peer]);
-      cells.push(ours !== undefined && theirs !== undefined && theirs > 0 ? formatRatio(ours / theirs) : '');
+      cells.push(mine !== undefined && theirs !== undefined && theirs > 0 ? formatRatio(mine / theirs) : '');
     }
     lines.push(`| ${cells.join(' | ')} |`);
   }

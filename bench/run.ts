@@ -325,7 +325,7 @@ async function main(): Promise<number> {
   process.stdout.write(
     `\nchain-sim bench: N=${options.n}, median of ${options.repeat} runs, start-up median of ${options.startupRuns}, warm-up ${options.warmup}, node ${process.version}, ` +
       `${cpus.length}x ${cpus[0]?.model.trim() ?? 'cpu'}, ${seconds.toFixed(0)} s total\n` +
-      `Transfers time send + receipt per transaction. Ratio columns: chain-sim's figure / the peer's, read with the row's direction.\n\n` +
+      `Transfers time send + receipt per transaction. Ratio columns: chain-sim's figure / the peer's (chain-sim-inproc/hardhat-inproc: both in process), read with the row's direction.\n\n` +
       `${renderTable(buildRows(results, options), options.targets, observations(results))}\n`,
   );
   if (options.json !== undefined) {
