@@ -185,6 +185,8 @@ export interface ForkBenchOptions {
 /** Run the fork rows; returns the markdown (a title line and the table, with ratios). */
 export async function forkMain({ holders, targets, log = (line) => process.stderr.write(`${line}\n`) }: ForkBenchOptions): Promise<string> {
   const chosen = FORK_TARGETS.filter((name) => targets.includes(name));
+  // No upstream to start and no empty table to print (e.g. --only chain-sim-inproc,hardhat-inproc).
+  if (chosen.length === 0) return `fork rows: skipped, none of ${FORK_TARGETS.join(', ')} selected.\n`;
   const up = await upstreamChain(holders * 2);
   type Figures = { coldMs?: number; coldCalls?: number; coldHttp?: number; warmMs?: number; warmCalls?: number; warmHttp?: number; error?: string };
   const figures: Partial<Record<TargetName, Figures>> = {};
