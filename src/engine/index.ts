@@ -41,7 +41,7 @@ export { startPow } from './pow/start.js';
 export { forkConfig, type ForkRules, TIME_FORKS } from './rules/forkConfig.js';
 export { type BlobParams, type ForkActivation, forkAt, type ForkSchedule } from './rules/forkSchedule.js';
 export { createChainCommon, HARDFORK_NAMES, isPostMerge, newestLiveHardfork, PRELOADED_PARAMS } from './rules/hardforks.js';
-export type { ForkOverlay } from './state/forkOverlay.js';
+export type { ForkOverlay, ForkOverlayLookup } from './state/forkOverlay.js';
 export type { RemoteAccount, RemoteState } from './state/forkState.js';
 export type { AccountOverride, BlockOverrides, CallOverrides, StateOverride } from './state/overrides.js';
 export type { ChainSnapshot, SnapshotSummary } from './state/snapshots.js';

@@ -29,6 +29,7 @@ import {
   StateReadingLost,
   collectPiece,
   type AccountState,
+  type Alloc,
 } from '../engine/index.js';
 import { captureState, withRestarts } from './stateCapture.js';
 import { SavedBlockDecoder } from './savedBlocks.js';
@@ -144,13 +145,20 @@ export async function restoreState(chain: Chain, saved: StateFile, path: string)
       await chain.adoptSavedBlocks(entries);
     }
     if (saved.fork === undefined) {
-      if (saved.accounts) await loadInBatches(chain, saved.accounts());
+      if (saved.accounts) await loadInBatches(chain, saved.accounts(), (batch) => chain.loadPieces(batch));
       else await chain.loadState(saved.alloc);
     } else {
       const { overlay } = decodeSavedFork(saved.fork);
-      const alloc = saved.accounts ? await allocOf(saved.accounts()) : new Map(saved.alloc);
-      // The overlay's entries over the fork's start state (forkOverlay.ts), not a plain load that would drop the upstream's storage.
-      await chain.restoreForkOverlay({ ...overlay, alloc });
+      // The overlay's entries over the fork's start state (forkOverlay.ts), not a plain load that would drop the upstream's storage;
+      // in batches as a plain load (it used to collect every account first: about 2 KB a slot, all at once).
+      const facts = { upstreamStorage: new Set(overlay.upstreamStorage), zeroSlots: overlay.zeroSlots };
+      const pieces = saved.accounts ? saved.accounts() : piecesOfAlloc(saved.alloc);
+      await loadInBatches(
+        chain,
+        pieces,
+        (batch) => chain.restoreForkPieces(batch, facts),
+        () => chain.restoreForkDeletions(overlay.deleted),
+      );
     }
     for (const privateKey of saved.privateKeys ?? []) await chain.addOwnedAccount({ address: createAddressFromPrivateKey(privateKey), privateKey });
     if (saved.clockOffset !== undefined) {
@@ -181,26 +189,41 @@ const LOAD_COSTS = { account: 1024, slot: 1024 } as const;
 
 /**
  * Apply a streamed file's accounts in batches of about LOAD_BATCH_BYTES, each one task flushed
- * to the trie, then delete the intermediate trie nodes the batches left (loadSweep.ts). At
- * start-up only: nothing else may write meanwhile.
+ * to the trie by `apply` (a plain state's `loadPieces`, a fork overlay's `restoreForkPieces`),
+ * after `first` if given, then delete the intermediate trie nodes the batches left
+ * (loadSweep.ts). At start-up only: nothing else may write meanwhile.
  */
-async function loadInBatches(chain: Chain, pieces: AsyncIterable<StatePiece>): Promise<void> {
+async function loadInBatches(
+  chain: Chain,
+  pieces: AsyncIterable<StatePiece> | Iterable<StatePiece>,
+  apply: (batch: readonly StatePiece[]) => Promise<void>,
+  first?: () => Promise<void>,
+): Promise<void> {
   const mark = await chain.beginBulkLoad();
+  if (first) await first();
   let batch: StatePiece[] = [];
   let bytes = 0;
   for await (const piece of pieces) {
     batch.push(piece);
     bytes += piece.kind === 'account' ? LOAD_COSTS.account + piece.code.length : piece.kind === 'storage' ? LOAD_COSTS.slot * piece.slots.length : 0;
     if (bytes < LOAD_BATCH_BYTES) continue;
-    await chain.loadPieces(batch);
+    await apply(batch);
     batch = [];
     bytes = 0;
   }
-  if (batch.length > 0) await chain.loadPieces(batch);
+  if (batch.length > 0) await apply(batch);
   await chain.endBulkLoad(mark);
 }
 
-/** Accounts read from pieces into one map (a fixture, a fork's overlay). */
+/** An alloc already in memory (a state file written before streaming) as the pieces a streamed one yields. */
+function* piecesOfAlloc(alloc: Alloc): Generator<StatePiece> {
+  for (const [address, account] of alloc) {
+    yield { kind: 'account', address, balance: account.balance, nonce: account.nonce, code: account.code };
+    if (account.storage.size > 0) yield { kind: 'storage', address, slots: [...account.storage] };
+  }
+}
+
+/** Accounts read from pieces into one map (a fixture). */
 async function allocOf(pieces: AsyncIterable<StatePiece>): Promise<Map<string, AccountState>> {
   const alloc = new Map<string, CollectedAccount>();
   for await (const piece of pieces) collectPiece(alloc, piece);

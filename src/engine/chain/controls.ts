@@ -10,7 +10,7 @@ import type { ReservedBlocks } from '../blocks/emptyRanges.js';
 import { EngineError, rejected } from '../util/errors.js';
 import { type UnexplainedState, findUnexplainedState } from '../blocks/exportCheck.js';
 import type { ForkPoint } from '../blocks/forkStart.js';
-import { type ForkOverlay, restoreForkOverlay } from '../state/forkOverlay.js';
+import { type ForkOverlayLookup, restoreForkDeletions, restoreForkPieces } from '../state/forkOverlay.js';
 import { type CollectedAccount, type StatePiece, type StateReading, type StepBudget, StateCursor, collectPiece, piecesOf } from '../state/stateReading.js';
 import { sweepUnreachable } from '../state/loadSweep.js';
 import { isPostMerge } from '../rules/hardforks.js';
@@ -263,11 +263,16 @@ export class ChainControls extends ChainBase {
       sweepUnreachable(core.trieNodes, mark, await core.vm.stateManager.getStateRoot(), core.snapshots.size === 0),
     );
   }
-  /** A saved fork's local changes, written over the fork's start state (forkOverlay.ts). */
-  restoreForkOverlay(overlay: Omit<ForkOverlay, 'stateRoot'>): Promise<void> {
-    return this.run('restoreForkOverlay', async (core) => {
-      await restoreForkOverlay(core.state, overlay);
-    });
+  /**
+   * A saved fork's local changes, written over the fork's start state (forkOverlay.ts): first the
+   * deleted accounts, then the accounts in batches of pieces, each one task flushed at its end
+   * (inside beginBulkLoad/endBulkLoad, as `loadPieces`).
+   */
+  restoreForkDeletions(deleted: readonly string[]): Promise<void> {
+    return this.run('restoreForkDeletions', (core) => restoreForkDeletions(core.state, deleted));
+  }
+  restoreForkPieces(pieces: readonly StatePiece[], facts: ForkOverlayLookup): Promise<void> {
+    return this.run('restoreForkPieces', (core) => restoreForkPieces(core.state, pieces, facts));
   }
   /** anvil_impersonateSignature: ECRECOVER answers `address` for `signature` from now on (signatureOverrides.ts). */
   impersonateSignature(signature: Uint8Array, address: Address): Promise<void> {

@@ -13,6 +13,7 @@
 import { Account, createAddressFromString, hexToBytes, KECCAK256_NULL } from '@ethereumjs/util';
 import { FORK_STORAGE_ROOT } from './forkState.js';
 import type { AccountState, TrackingStateManager } from './stateDump.js';
+import type { StatePiece } from './stateReading.js';
 import { EMPTY_TRIE_ROOT } from './trieRoot.js';
 
 export interface ForkOverlay {
@@ -28,18 +29,43 @@ export interface ForkOverlay {
   readonly stateRoot: Uint8Array;
 }
 
-/** Write a saved overlay over the fork's start state (call inside the chain's queue); returns the new state root. */
-export async function restoreForkOverlay(state: TrackingStateManager, overlay: Omit<ForkOverlay, 'stateRoot'>): Promise<Uint8Array> {
-  const upstreamStorage = new Set(overlay.upstreamStorage);
-  for (const addressHex of overlay.deleted) await state.putAccount(createAddressFromString(addressHex), undefined);
-  for (const [addressHex, saved] of overlay.alloc) {
-    const address = createAddressFromString(addressHex);
-    const storageRoot = upstreamStorage.has(addressHex) ? FORK_STORAGE_ROOT : EMPTY_TRIE_ROOT;
-    await state.putAccount(address, new Account(saved.nonce, saved.balance, storageRoot, KECCAK256_NULL));
-    if (saved.code.length > 0) await state.putCode(address, saved.code);
-    for (const [slot, value] of saved.storage) await state.putStorage(address, hexToBytes(slot as `0x${string}`), value);
-    // Zero written over a storage that continues the upstream's is kept as an explicit zero (batchFlush.ts).
-    for (const slot of overlay.zeroSlots.get(addressHex) ?? []) await state.putStorage(address, hexToBytes(slot as `0x${string}`), new Uint8Array(32));
+/** The overlay's facts a dump of accounts cannot hold (a state file keeps them in its header). */
+export type ForkOverlayFacts = Pick<ForkOverlay, 'deleted' | 'upstreamStorage' | 'zeroSlots'>;
+
+/** The facts as the batches of a restore look them up. */
+export interface ForkOverlayLookup {
+  readonly upstreamStorage: ReadonlySet<string>;
+  readonly zeroSlots: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * First step of a saved overlay's restore over the fork's start state (call inside the chain's
+ * queue): the accounts deleted here get their tombstones.
+ */
+export async function restoreForkDeletions(state: TrackingStateManager, deleted: readonly string[]): Promise<void> {
+  for (const addressHex of deleted) await state.putAccount(createAddressFromString(addressHex), undefined);
+  await state.getStateRoot();
+}
+
+/**
+ * Then the overlay's accounts, a batch of pieces (stateReading.ts) at a time, in order, flushed
+ * at the end so that a restore of any size holds one batch in the caches: an account's fields
+ * replace it (its storage the upstream's or empty, as the facts say, with its zeroed slots), its
+ * storage pieces follow, in this batch or later ones.
+ */
+export async function restoreForkPieces(state: TrackingStateManager, pieces: readonly StatePiece[], facts: ForkOverlayLookup): Promise<void> {
+  for (const piece of pieces) {
+    const address = createAddressFromString(piece.address);
+    if (piece.kind === 'account') {
+      const storageRoot = facts.upstreamStorage.has(piece.address) ? FORK_STORAGE_ROOT : EMPTY_TRIE_ROOT;
+      await state.putAccount(address, new Account(piece.nonce, piece.balance, storageRoot, KECCAK256_NULL));
+      if (piece.code.length > 0) await state.putCode(address, piece.code);
+      // Zero written over a storage that continues the upstream's is kept as an explicit zero (batchFlush.ts).
+      for (const slot of facts.zeroSlots.get(piece.address) ?? []) await state.putStorage(address, hexToBytes(slot as `0x${string}`), new Uint8Array(32));
+    } else if (piece.kind === 'storage') {
+      for (const [slot, value] of piece.slots) await state.putStorage(address, hexToBytes(slot as `0x${string}`), value);
+    }
+    // 'deleted' and 'zeroSlots' pieces come from the facts (restoreForkDeletions, above).
   }
-  return state.getStateRoot();
+  await state.getStateRoot();
 }
