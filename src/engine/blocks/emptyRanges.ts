@@ -2,7 +2,7 @@
  * Reserved runs of empty blocks (chain_mine of many blocks): reserving one is O(1); its
  * blocks' headers and hashes are computed on first use, in order, once, and kept.
  */
-import { pace } from '../util/pace.js';
+import { pace, sliceUsedUp } from '../util/pace.js';
 import { type Block, createBlock, createBlockFromBytesArray } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { type Address, equalsBytes } from '@ethereumjs/util';
@@ -181,16 +181,36 @@ export class EmptyRun {
    * of hashing), and the reads of other clients go on meanwhile.
    */
   async materializePaced(index: number): Promise<void> {
-    const waiting: Array<{ run: EmptyRun; through: number }> = [];
-    for (let p = this.spec.parent; p instanceof RangeBlock && p.run.done <= p.index; p = p.run.spec.parent) waiting.unshift({ run: p.run, through: p.index });
-    waiting.push({ run: this, through: Math.min(index, this.spec.count - 1) });
-    for (const { run, through } of waiting) {
+    for (const { run, through } of this.pathTo(index)) {
       while (run.done <= through) {
         run.extend(Math.min(through, run.done + PACED_BLOCKS - 1));
         const turn = pace();
         if (turn !== undefined) await turn;
       }
     }
+  }
+
+  /**
+   * Hash towards block `index` (and the unhashed runs before this one) for what is left of the
+   * current slice of work (pace.ts; at least a few hundred blocks): runHashing.ts's step.
+   * Answers true once block `index` is hashed.
+   */
+  materializeSlice(index: number): boolean {
+    for (const { run, through } of this.pathTo(index)) {
+      while (run.done <= through) {
+        run.extend(Math.min(through, run.done + PACED_BLOCKS - 1));
+        if (sliceUsedUp()) return this.done > index;
+      }
+    }
+    return true;
+  }
+
+  /** The runs to hash for block `index`, oldest first: unhashed runs before this one (through their parent's block), then this one. */
+  private pathTo(index: number): Array<{ run: EmptyRun; through: number }> {
+    const path: Array<{ run: EmptyRun; through: number }> = [];
+    for (let p = this.spec.parent; p instanceof RangeBlock && p.run.done <= p.index; p = p.run.spec.parent) path.unshift({ run: p.run, through: p.index });
+    path.push({ run: this, through: Math.min(index, this.spec.count - 1) });
+    return path;
   }
 
   /** Compute blocks `done`..`index`; the parent of the first is already computed. */

@@ -1,0 +1,67 @@
+/**
+ * Hashing of the head's reserved run in the background. A run of empty blocks is reserved in
+ * O(1) (emptyRanges.ts), but the first block mined on it needs the hash of its last block,
+ * which needs every hash before it: 100,000 blocks take 0.5-0.8 s, 1,000,000 take 5-13 s,
+ * and that send waited for all of it. So once a task leaves the head inside an unhashed run,
+ * the run is hashed a slice at a time (pace.ts: a few ms, then the event loop turns, so
+ * requests are read and queued tasks run in between), and a later send or read finds the
+ * hashes ready, or hashes only what is left.
+ *
+ * It follows the head, not a run: each slice hashes towards the head as it is then, so a
+ * revert, a reset or a rollback that drops the run ends the work (or shortens it to the
+ * part still in the chain), and nothing runs once the head is hashed (an idle node does
+ * nothing). The timer is unref'd: it never keeps a process alive.
+ */
+import type { MinedBlock } from './blocks.js';
+import { RangeBlock } from './emptyRanges.js';
+
+/**
+ * How chain_mine makes empty blocks: 'reserve' reserves a run in O(1) and hashes it in the
+ * background, 'lazy' reserves it and hashes only what is read, 'vm' mines each through the VM.
+ */
+export type EmptyBlocksMode = 'reserve' | 'lazy' | 'vm';
+
+// The timer as it was when the engine loaded (pace.ts): faked timers must not stop the work.
+const nextTurn = setImmediate;
+
+export class RunHashing {
+  private scheduled = false;
+  private closed = false;
+
+  /** `head`: the chain's head now; `enabled`: whether runs are hashed ahead of reads (emptyBlocks 'reserve'). */
+  constructor(
+    private readonly head: () => MinedBlock,
+    private readonly enabled: () => boolean,
+  ) {}
+
+  /** True while the head is a reserved block whose hash is not computed yet. */
+  get pending(): boolean {
+    const head = this.head();
+    return head instanceof RangeBlock && head.run.materialized <= head.index;
+  }
+
+  /** Whether a slice is scheduled (tests: the work stops by itself). */
+  get running(): boolean {
+    return this.scheduled;
+  }
+
+  /** After each task: start the work if the head is left unhashed; nothing when it is hashed. */
+  wake(): void {
+    if (this.scheduled || this.closed || !this.enabled() || !this.pending) return;
+    this.scheduled = true;
+    nextTurn(this.step).unref();
+  }
+
+  /** Stop for good (the chain is closing). */
+  close(): void {
+    this.closed = true;
+  }
+
+  private readonly step = (): void => {
+    this.scheduled = false;
+    if (this.closed || !this.enabled()) return;
+    const head = this.head();
+    if (!(head instanceof RangeBlock)) return;
+    if (!head.run.materializeSlice(head.index)) this.wake();
+  };
+}
