@@ -2,7 +2,7 @@
  * Reserved runs of empty blocks (chain_mine of many blocks): reserving one is O(1); its
  * blocks' headers and hashes are computed on first use, in order, once, and kept.
  */
-import { pace, sliceUsedUp } from '../util/pace.js';
+import { pace } from '../util/pace.js';
 import { type Block, createBlock, createBlockFromBytesArray } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { type Address, equalsBytes } from '@ethereumjs/util';
@@ -191,15 +191,17 @@ export class EmptyRun {
   }
 
   /**
-   * Hash towards block `index` (and the unhashed runs before this one) for what is left of the
-   * current slice of work (pace.ts; at least a few hundred blocks): runHashing.ts's step.
-   * Answers true once block `index` is hashed.
+   * Hash at most `blocks` more blocks towards block `index` (the unhashed runs before this one
+   * first): runHashing.ts's step. Answers true once block `index` is hashed.
    */
-  materializeSlice(index: number): boolean {
+  materializeSome(index: number, blocks: number): boolean {
+    let left = blocks;
     for (const { run, through } of this.pathTo(index)) {
       while (run.done <= through) {
-        run.extend(Math.min(through, run.done + PACED_BLOCKS - 1));
-        if (sliceUsedUp()) return this.done > index;
+        if (left <= 0) return false;
+        const upTo = Math.min(through, run.done + left - 1);
+        left -= upTo - run.done + 1;
+        run.extend(upTo);
       }
     }
     return true;
