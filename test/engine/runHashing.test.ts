@@ -92,6 +92,19 @@ describe('reserved runs hashed in the background (runHashing.ts)', function () {
     }
   });
 
+  it('goes on while the node is quiet: nothing but one timer in the process', async () => {
+    const { rpc, chain, close } = await startNode();
+    try {
+      await rpc('hardhat_mine', [hex(50_000)]);
+      expect(chain.blocks.lastUnreserved).to.equal(0n);
+      // One timer and no I/O: the event loop must not sleep in its poll phase between slices.
+      await turn(5_000);
+      expect(chain.blocks.lastUnreserved).to.equal(50_000n);
+    } finally {
+      await close();
+    }
+  });
+
   it('a send right after a large mine waits only for the rest of the hashing and links to the run', async () => {
     const { rpc, chain, close } = await startNode();
     try {

@@ -67,7 +67,7 @@ export interface ChainSettings {
   readonly finalityLag?: bigint;
   readonly allowSameTimestamp?: boolean;
   readonly impersonateAll?: boolean;
-  /** 'vm': every block of chain_mine through the VM (tests compare it with reservations). */
+  /** 'vm': every block of chain_mine through the VM (tests compare it with reservations); 'lazy': no background hashing of reserved runs (runHashing.ts). */
   readonly emptyBlocks?: EmptyBlocksMode;
 }
 
