@@ -215,6 +215,7 @@ export class Chain extends ChainControls {
   /** Stop background work (interval mining) so the process can exit; touches no state, so it needs no queue. */
   close(): void {
     this.core.mining.close();
+    this.core.runHashing.close();
   }
 
   /**

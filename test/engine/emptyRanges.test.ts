@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Chain } from '../../src/engine/chain.js';
+import type { EmptyBlocksMode } from '../../src/engine/blocks/runHashing.js';
 import { ADDRESSES, type Rpc, newNode, send } from '../helpers/chain.js';
 import { fileURLToPath } from 'node:url';
 
@@ -22,9 +23,15 @@ interface Block {
 const hex = (n: number | bigint) => `0x${n.toString(16)}`;
 const block = (rpc: Rpc, n: number | bigint | string) => rpc<Block>('eth_getBlockByNumber', [typeof n === 'string' ? n : hex(n), true]);
 
-async function startNode(options: Parameters<typeof newNode>[0] = {}): Promise<{ rpc: Rpc; chain: Chain }> {
+/**
+ * A node; `emptyBlocks` 'lazy' for tests of what mining and reads compute (no background
+ * hashing), 'vm' for the reference chains.
+ */
+async function startNode(options: Parameters<typeof newNode>[0] = {}, emptyBlocks: EmptyBlocksMode = 'reserve'): Promise<{ rpc: Rpc; chain: Chain }> {
   const { provider, rpc } = newNode({ wallClock: () => NOW_MS, ...options });
-  return { rpc, chain: (await provider.ready()).chain };
+  const { chain } = await provider.ready();
+  if (emptyBlocks !== 'reserve') await chain.configure({ emptyBlocks });
+  return { rpc, chain };
 }
 
 /** How far the store has computed: reserved blocks above this have no hash yet. */
@@ -60,7 +67,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
   it('answers exactly as blocks mined through the VM: intervals, time travel, base fee decay, adjacent reservations, setters in between', async () => {
     const vm = await startNode();
     await vm.chain.configure({ emptyBlocks: 'vm' });
-    const lazy = await startNode();
+    const lazy = await startNode({}, 'lazy');
     for (const { rpc } of [vm, lazy]) {
       await rpc('hardhat_mine', ['0x32']);
       await send(rpc, 0, { to: ADDRESSES[1], value: 5 });
@@ -88,7 +95,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
     it(`starts a run right after a transaction, a setter, a coinbase change and a revert as the VM does (${hardfork})`, async () => {
       const vm = await startNode({ hardfork });
       await vm.chain.configure({ emptyBlocks: 'vm' });
-      const lazy = await startNode({ hardfork });
+      const lazy = await startNode({ hardfork }, 'lazy');
       for (const { rpc } of [vm, lazy]) {
         await send(rpc, 0, { to: ADDRESSES[1], value: 5 });
         await rpc('hardhat_mine', ['0x3']);
@@ -123,7 +130,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
   });
 
   it('reserves in O(1): the call computes nothing; eth_blockNumber and log queries over the run compute nothing either', async () => {
-    const { rpc, chain } = await startNode();
+    const { rpc, chain } = await startNode({}, 'lazy');
     await rpc('hardhat_mine', ['0x186a0']);
     await rpc('hardhat_mine', ['0x186a0']); // a second reservation right after the first
     expect(await rpc('eth_blockNumber')).to.equal(hex(200_000));
@@ -144,7 +151,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
   it('finds a block by hash inside a run nobody has computed yet', async () => {
     const vm = await startNode();
     await vm.chain.configure({ emptyBlocks: 'vm' });
-    const lazy = await startNode();
+    const lazy = await startNode({}, 'lazy');
     for (const { rpc } of [vm, lazy]) await rpc('hardhat_mine', ['0x3e8']);
     const wanted = await block(vm.rpc, 777);
     expect(computed(lazy.chain)).to.equal(0n);
@@ -176,7 +183,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
   });
 
   it('drops reservations on revert in O(1), before or between them, and mines the same blocks again', async () => {
-    const { rpc, chain } = await startNode();
+    const { rpc, chain } = await startNode({}, 'lazy');
     await rpc('hardhat_mine', ['0x64']);
     const before = await rpc<string>('evm_snapshot');
     const head = await block(rpc, 'latest');
@@ -224,7 +231,7 @@ describe('reserved empty blocks (chain_mine of many)', function () {
   });
 
   it("reports every reserved block's hash to block filters when polled (the poll computes them)", async () => {
-    const { rpc, chain } = await startNode();
+    const { rpc, chain } = await startNode({}, 'lazy');
     const filter = await rpc<string>('eth_newBlockFilter');
     await rpc('hardhat_mine', ['0x64']);
     await rpc('hardhat_mine', ['0x32']);

@@ -63,8 +63,8 @@ describe('persistence: a long chain', function () {
     const { provider, rpc } = newNode({ stateFile: file });
     try {
       const node = await provider.ready();
-      // Restored as reservations: nothing beyond the real blocks is computed yet.
-      expect(node.chain.blocks.lastUnreserved).to.equal(BigInt(RUN + 1));
+      // Restored as reservations: not computed by the load (hashed in the background from now on).
+      expect(node.chain.blocks.lastUnreserved < BigInt(2 * RUN + 1)).to.equal(true);
       expect(await rpc('eth_blockNumber')).to.equal(`0x${(2 * RUN + 1).toString(16)}`);
       for (const n of [...probes].reverse()) {
         const header = await rpc<Header>('eth_getBlockByNumber', [`0x${n.toString(16)}`, false]);
@@ -101,6 +101,7 @@ describe('persistence: a long chain', function () {
     const { provider, rpc } = newNode({});
     try {
       const node = await provider.ready();
+      await node.chain.configure({ emptyBlocks: 'lazy' }); // no background hashing (runHashing.ts)
       await rpc('chain_mine', [`0x${RUN.toString(16)}`]);
       const block = await rpc<Header>('eth_getBlockByNumber', ['0xa', false]);
       expect(node.chain.blocks.lastUnreserved).to.equal(10n);

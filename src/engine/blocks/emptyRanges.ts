@@ -181,16 +181,38 @@ export class EmptyRun {
    * of hashing), and the reads of other clients go on meanwhile.
    */
   async materializePaced(index: number): Promise<void> {
-    const waiting: Array<{ run: EmptyRun; through: number }> = [];
-    for (let p = this.spec.parent; p instanceof RangeBlock && p.run.done <= p.index; p = p.run.spec.parent) waiting.unshift({ run: p.run, through: p.index });
-    waiting.push({ run: this, through: Math.min(index, this.spec.count - 1) });
-    for (const { run, through } of waiting) {
+    for (const { run, through } of this.pathTo(index)) {
       while (run.done <= through) {
         run.extend(Math.min(through, run.done + PACED_BLOCKS - 1));
         const turn = pace();
         if (turn !== undefined) await turn;
       }
     }
+  }
+
+  /**
+   * Hash at most `blocks` more blocks towards block `index` (the unhashed runs before this one
+   * first): runHashing.ts's step. Answers true once block `index` is hashed.
+   */
+  materializeSome(index: number, blocks: number): boolean {
+    let left = blocks;
+    for (const { run, through } of this.pathTo(index)) {
+      while (run.done <= through) {
+        if (left <= 0) return false;
+        const upTo = Math.min(through, run.done + left - 1);
+        left -= upTo - run.done + 1;
+        run.extend(upTo);
+      }
+    }
+    return true;
+  }
+
+  /** The runs to hash for block `index`, oldest first: unhashed runs before this one (through their parent's block), then this one. */
+  private pathTo(index: number): Array<{ run: EmptyRun; through: number }> {
+    const path: Array<{ run: EmptyRun; through: number }> = [];
+    for (let p = this.spec.parent; p instanceof RangeBlock && p.run.done <= p.index; p = p.run.spec.parent) path.unshift({ run: p.run, through: p.index });
+    path.push({ run: this, through: Math.min(index, this.spec.count - 1) });
+    return path;
   }
 
   /** Compute blocks `done`..`index`; the parent of the first is already computed. */

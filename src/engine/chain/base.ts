@@ -9,6 +9,7 @@ import type { Address } from '@ethereumjs/util';
 import type { AccountRegistry } from '../accounts/accounts.js';
 import type { BlockRecord, BlockStore, ChainSegment, MinedBlock, TransactionLocation } from '../blocks/blocks.js';
 import type { BlockClock } from '../mining/clock.js';
+import type { EmptyBlocksMode } from '../blocks/runHashing.js';
 import type { ForkSchedule } from '../rules/forkSchedule.js';
 import type { ForkPoint } from '../blocks/forkStart.js';
 import type { MiningKind } from '../mining/policy.js';
@@ -66,8 +67,8 @@ export interface ChainSettings {
   readonly finalityLag?: bigint;
   readonly allowSameTimestamp?: boolean;
   readonly impersonateAll?: boolean;
-  /** 'vm': every block of chain_mine through the VM (tests compare it with reservations). */
-  readonly emptyBlocks?: 'reserve' | 'vm';
+  /** 'vm': every block of chain_mine through the VM (tests compare it with reservations); 'lazy': no background hashing of reserved runs (runHashing.ts). */
+  readonly emptyBlocks?: EmptyBlocksMode;
 }
 
 /** What a state save writes, read in one task so that it describes one moment. */
@@ -110,7 +111,8 @@ export class ChainBase extends EventEmitter<ChainEvents> {
   protected run<T>(what: string, fn: (core: ChainCore) => T | Promise<T>): Promise<T> {
     if (this.queue.running) return Promise.reject(new ReentryError(what));
     const core = this.core;
-    return this.queue.run(() => fn(core));
+    // A task that leaves the head in an unhashed run of empty blocks starts its hashing (runHashing.ts).
+    return this.queue.run(() => fn(core)).finally(() => core.runHashing.wake());
   }
 
   /**
@@ -164,6 +166,7 @@ export class ChainBase extends EventEmitter<ChainEvents> {
   private afterAnswer(task: () => Promise<void>): void {
     const done = this.queue.runNext(async () => {
       await task().catch((error: unknown) => this.emit('error', error));
+      this.core.runHashing.wake();
     });
     this.workAfterAnswer = done;
     void done.then(() => {
@@ -236,7 +239,7 @@ export class ChainBase extends EventEmitter<ChainEvents> {
   get finalityLag(): bigint {
     return this.core.finalityLag;
   }
-  get emptyBlocks(): 'reserve' | 'vm' {
+  get emptyBlocks(): EmptyBlocksMode {
     return this.core.emptyBlocks;
   }
   /** Identifies this run of the chain to tools (hardhat_metadata); a reset starts a new one. */

@@ -14,6 +14,7 @@ import { type VM, createVM } from '@ethereumjs/vm';
 import { AccountRegistry } from '../accounts/accounts.js';
 import { type BlockRecord, BlockStore, type MinedBlock } from '../blocks/blocks.js';
 import { BlockClock } from '../mining/clock.js';
+import { type EmptyBlocksMode, RunHashing } from '../blocks/runHashing.js';
 import { evmOptionsFor } from '../rules/codeSize.js';
 import { ConsolePrinter } from '../execution/consoleLog.js';
 import { askTerminalColorsOnce } from '../patches/debugColors.js';
@@ -92,9 +93,16 @@ export class ChainCore {
   finalityLag = 0n;
   /**
    * 'reserve': chain_mine of many empty blocks reserves them in O(1) once nothing changes
-   * state (emptyRanges.ts); 'vm': every block through the VM (tests compare the two).
+   * state (emptyRanges.ts) and hashes them in the background (runHashing.ts); 'lazy': reserves
+   * them, hashed only when read (tests of what a read computes); 'vm': every block through
+   * the VM (tests compare them).
    */
-  emptyBlocks: 'reserve' | 'vm' = 'reserve';
+  emptyBlocks: EmptyBlocksMode = 'reserve';
+  /** The head's reserved run, hashed in the background after the task that left it unhashed. */
+  readonly runHashing = new RunHashing(
+    () => this.head,
+    () => this.emptyBlocks === 'reserve',
+  );
   /** Identifies this run of the chain to tools (hardhat_metadata); a reset starts a new one. */
   instanceId: Uint8Array = randomBytes(32);
   /** Replaced, never mutated: snapshots hold it as it was. */

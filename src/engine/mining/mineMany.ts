@@ -99,7 +99,7 @@ export async function mineManyAhead(core: ChainCore, count: bigint, interval: bi
  * (emptySuccessor).
  */
 async function emptyRunTemplate(core: ChainCore, count: bigint, first: bigint, step: bigint): Promise<Block | undefined> {
-  if (core.emptyBlocks !== 'reserve') return undefined;
+  if (core.emptyBlocks === 'vm') return undefined;
   const head = core.head;
   if (core.schedule) {
     // The reservation copies the head's header layout: only while no fork boundary lies ahead.
