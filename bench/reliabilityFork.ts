@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fakeUpstreamBlock } from '../test/helpers/fakeUpstreamBlock.js';
 import { anvilBinary } from './anvil.js';
 import { probeWhile, type RowResult, Sender } from './reliability.js';
 import { httpClient, type RpcClient } from './rpc.js';
@@ -22,35 +23,14 @@ const FORK_TIMEOUT_MS = 5_000;
 
 function answer(call: { id: unknown; method: string; params?: unknown[] }): unknown {
   const zero32 = `0x${'00'.repeat(32)}`;
-  const block = {
-    number: '0x64',
-    hash: `0x${'ab'.repeat(32)}`,
-    parentHash: `0x${'01'.repeat(32)}`,
+  // Anvil also wants what go-ethereum answers beside the header (totalDifficulty, size, uncles).
+  const block = fakeUpstreamBlock({
     timestamp: `0x${Math.floor(Date.now() / 1000 - 60).toString(16)}`,
-    gasLimit: '0x1c9c380',
-    gasUsed: '0x0',
-    baseFeePerGas: '0x3b9aca00',
-    difficulty: '0x0',
     totalDifficulty: '0x0',
-    miner: `0x${'00'.repeat(20)}`,
-    stateRoot: `0x${'02'.repeat(32)}`,
-    transactionsRoot: `0x${'03'.repeat(32)}`,
-    receiptsRoot: `0x${'04'.repeat(32)}`,
-    logsBloom: `0x${'00'.repeat(256)}`,
-    extraData: '0x',
-    mixHash: `0x${'05'.repeat(32)}`,
-    nonce: '0x0000000000000000',
-    sha3Uncles: `0x${'06'.repeat(32)}`,
-    withdrawalsRoot: `0x${'07'.repeat(32)}`,
     withdrawals: [],
-    blobGasUsed: '0x0',
-    excessBlobGas: '0x0',
-    parentBeaconBlockRoot: `0x${'08'.repeat(32)}`,
-    requestsHash: `0x${'09'.repeat(32)}`,
     size: '0x200',
     uncles: [],
-    transactions: [],
-  };
+  });
   const results: Record<string, unknown> = {
     eth_chainId: `0x${CHAIN_ID.toString(16)}`,
     net_version: String(CHAIN_ID),

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { type ChainSimProvider, createProvider } from '../../src/index.js';
 import { expectRpcError } from '../helpers/chain.js';
+import { fakeUpstreamBlock } from '../helpers/fakeUpstreamBlock.js';
 
 /** Requests naming this address misbehave as `mode` says; everything else is a healthy, empty chain at block 0x64. */
 const BAD = '0x00000000000000000000000000000000000000bd';
@@ -35,31 +36,7 @@ function answer(call: { id: unknown; method: string; params: unknown[] }): unkno
       case 'eth_blockNumber':
         return '0x64';
       case 'eth_getBlockByNumber':
-        return {
-          number: '0x64',
-          hash: BLOCK_HASH,
-          parentHash: `0x${'01'.repeat(32)}`,
-          timestamp: '0x6553f100',
-          gasLimit: '0x1c9c380',
-          gasUsed: '0x0',
-          baseFeePerGas: '0x3b9aca00',
-          difficulty: '0x0',
-          miner: `0x${'00'.repeat(20)}`,
-          stateRoot: `0x${'02'.repeat(32)}`,
-          transactionsRoot: `0x${'03'.repeat(32)}`,
-          receiptsRoot: `0x${'04'.repeat(32)}`,
-          logsBloom: `0x${'00'.repeat(256)}`,
-          extraData: '0x',
-          mixHash: `0x${'05'.repeat(32)}`,
-          nonce: '0x0000000000000000',
-          sha3Uncles: `0x${'06'.repeat(32)}`,
-          withdrawalsRoot: `0x${'07'.repeat(32)}`,
-          blobGasUsed: '0x0',
-          excessBlobGas: '0x0',
-          parentBeaconBlockRoot: `0x${'08'.repeat(32)}`,
-          requestsHash: `0x${'09'.repeat(32)}`,
-          transactions: [],
-        };
+        return fakeUpstreamBlock({ hash: BLOCK_HASH });
       case 'eth_getBalance':
         return call.params[0] === BAD ? '0xde0b6b3a7640000' : '0x0';
       case 'eth_getTransactionCount':

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createProvider } from '../../src/index.js';
+import { fakeUpstreamBlock } from '../helpers/fakeUpstreamBlock.js';
 
 /** A stand-in for a mainnet node at block 22,000,000 (a Prague block, 2025-06-15): its header and empty accounts. */
 function mainnetLike(): Promise<{ url: string; close(): Promise<void> }> {
@@ -16,31 +17,14 @@ function mainnetLike(): Promise<{ url: string; close(): Promise<void> }> {
           {
             eth_chainId: '0x1',
             eth_blockNumber: '0x14fb180',
-            eth_getBlockByNumber: {
+            eth_getBlockByNumber: fakeUpstreamBlock({
               number: '0x14fb180',
               hash: `0x${'c1'.repeat(32)}`,
               parentHash: `0x${'c0'.repeat(32)}`,
               timestamp: '0x684f0d80',
               gasLimit: '0x2255100',
               gasUsed: '0x1c9c380',
-              baseFeePerGas: '0x3b9aca00',
-              difficulty: '0x0',
-              miner: `0x${'00'.repeat(20)}`,
-              stateRoot: `0x${'02'.repeat(32)}`,
-              transactionsRoot: `0x${'03'.repeat(32)}`,
-              receiptsRoot: `0x${'04'.repeat(32)}`,
-              logsBloom: `0x${'00'.repeat(256)}`,
-              extraData: '0x',
-              mixHash: `0x${'05'.repeat(32)}`,
-              nonce: '0x0000000000000000',
-              sha3Uncles: `0x${'06'.repeat(32)}`,
-              withdrawalsRoot: `0x${'07'.repeat(32)}`,
-              blobGasUsed: '0x0',
-              excessBlobGas: '0x0',
-              parentBeaconBlockRoot: `0x${'08'.repeat(32)}`,
-              requestsHash: `0x${'09'.repeat(32)}`,
-              transactions: [],
-            },
+            }),
             eth_getBalance: '0x0',
             eth_getTransactionCount: '0x0',
             eth_getCode: '0x',
