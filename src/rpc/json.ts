@@ -30,10 +30,13 @@ export class JsonArrayView {
     return this.item(index);
   }
 
+  /** The items in order, each made as it is reached (the server writes them a batch at a time). */
+  *[Symbol.iterator](): Generator<Json> {
+    for (let i = 0; i < this.length; i++) yield this.item(i);
+  }
+
   toJSON(): Json[] {
-    const items = new Array<Json>(this.length);
-    for (let i = 0; i < this.length; i++) items[i] = this.item(i);
-    return items;
+    return Array.from(this);
   }
 }
 

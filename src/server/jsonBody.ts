@@ -69,8 +69,7 @@ export function* jsonPieces(value: unknown, batchNodes = BATCH_NODES): Generator
       batched = 0;
     };
     // A view's items are made here, a batch at a time, and are garbage once their batch is written.
-    const items: Iterable<unknown> = value instanceof JsonArrayView ? viewItems(value) : value;
-    for (const item of items) {
+    for (const item of value) {
       const size = countNodes(item, batchNodes);
       if (size >= batchNodes) {
         yield* flush();
@@ -132,10 +131,6 @@ function drainedOrClosed(res: ServerResponse): Promise<void> {
     res.on('drain', done);
     res.on('close', done);
   });
-}
-
-function* viewItems(view: JsonArrayView): Generator<unknown> {
-  for (let i = 0; i < view.length; i++) yield view.at(i);
 }
 
 /** Write `value` as the JSON body of a 200 answer a slice at a time (see above); stops if the client goes away. */
