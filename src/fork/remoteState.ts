@@ -135,8 +135,7 @@ export class UpstreamState implements RemoteState {
         const what = `slot ${slotHex} of ${account} at block ${BigInt(this.blockTag)}`;
         const answer = await this.upstream.request('eth_getStorageAt', [account, slotHex, this.blockTag], what);
         const hex = hexData(answer, 'eth_getStorageAt', what, this.upstream);
-        if (hex.length > 66)
-          throw new UpstreamError(`fork upstream ${this.upstream.masked}: eth_getStorageAt for ${what} failed: malformed answer (longer than 32 bytes)`);
+        if (hex.length > 66) throw malformed(this.upstream, 'eth_getStorageAt', what, 'longer than 32 bytes');
         let slots = this.fetched.storage.get(account);
         if (!slots) this.fetched.storage.set(account, (slots = new Map()));
         slots.set(slotHex, hex);
