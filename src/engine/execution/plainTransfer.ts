@@ -23,7 +23,7 @@ const MAX_UINT256 = (1n << 256n) - 1n;
 /** EIPs under which a transfer's accounting differs from the one below (state gas, access lists of blocks, binary trees...). */
 const UNSUPPORTED_EIPS = [6800, 7708, 7778, 7864, 7928, 8037, 8246] as const;
 
-/** Whether the rules of `vm` let plain transfers take this path at all (checked once per block). */
+/** Whether the rules of `vm` and its listeners let plain transfers take this path (asked per transaction: a few lookups). */
 export function plainTransfersApply(vm: VM): boolean {
   const common = vm.common;
   if (!common.isActivatedEIP(1559)) return false; // earlier rules (empty-account cleanup, fees) differ
