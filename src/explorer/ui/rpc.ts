@@ -45,15 +45,16 @@ function unwrap(answer: RpcAnswer): unknown {
   return answer.result;
 }
 
+/** POST a request (or a batch) to the node; an HTTP fault (any status but 2xx: a refused Host, a body too large) is an RpcError. */
+async function post(body: unknown): Promise<unknown> {
+  const response = await fetch('/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.ok) throw new RpcError(`HTTP ${response.status}`, response.status, undefined, undefined);
+  return response.json();
+}
+
 /** One method call over HTTP. */
 export async function rpc<T = unknown>(method: string, params: readonly unknown[] = []): Promise<T> {
-  const response = await fetch('/', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, params }),
-  });
-  if (!response.ok) throw new RpcError(`HTTP ${response.status}`, response.status, undefined, undefined);
-  return unwrap((await response.json()) as RpcAnswer) as T;
+  return unwrap((await post({ jsonrpc: '2.0', id: nextId++, method, params })) as RpcAnswer) as T;
 }
 
 /** Many calls in one JSON-RPC batch (one request for a page of blocks); answers in the calls' order. */
@@ -61,12 +62,7 @@ export async function rpcBatch<T = unknown>(calls: ReadonlyArray<readonly [strin
   if (calls.length === 0) return [];
   const first = nextId;
   nextId += calls.length;
-  const response = await fetch('/', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(calls.map(([method, params], i) => ({ jsonrpc: '2.0', id: first + i, method, params }))),
-  });
-  const answers = (await response.json()) as RpcAnswer[];
+  const answers = (await post(calls.map(([method, params], i) => ({ jsonrpc: '2.0', id: first + i, method, params })))) as RpcAnswer[];
   const byId = new Map(answers.map((answer) => [answer.id, answer]));
   return calls.map((_, i) => unwrap(byId.get(first + i) ?? { id: first + i, error: { code: -32603, message: 'no answer' } }) as T);
 }
