@@ -147,10 +147,12 @@ describe('server: slow and abandoned clients', function () {
       clients.push(...(await Promise.all(Array.from({ length: 250 }, (_, i) => rawSocket(port, i % 2 === 0 ? request : undefined)))));
     }
     expect(clients).to.have.length(TOTAL);
-    // While they are all open (or being timed out), other clients are served promptly.
+    // While they are all open (or being timed out), other clients are served. The bound detects a
+    // server that stops accepting or serving; it is no latency figure (those are the bench's), and
+    // it leaves room for a loaded CI machine, where 20 answers once took 2.1 s.
     const started = performance.now();
     await Promise.all(Array.from({ length: 20 }, () => stillServes()));
-    expect(performance.now() - started).to.be.below(2000);
+    expect(performance.now() - started).to.be.below(5000);
     // Every abandoned socket is closed by the server within the timeouts and released.
     await Promise.all(clients.map((client) => client.closed));
     const answered = clients.filter((client) => client.received().startsWith('HTTP/1.1 200 ')).length;

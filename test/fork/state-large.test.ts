@@ -1,36 +1,24 @@
 /**
- * A forked node's large --state file loads back to the same state, in batches (issue 35): the
- * overlay's accounts used to be collected into one map before being written, in one task. Now
- * they go in batches of LOAD_BATCH_BYTES, as a plain state's. The live heap (after a forced
- * collection) is sampled while the load runs and printed against the live heap once loaded;
- * it is not asserted yet: at 100,000 slots the batched load still peaks about 95 MiB above the
- * loaded state (the old path: about 130 MiB), above the 64 MiB the issue asks for.
+ * A forked node's large --state file loads back to the same state (issue 35): the overlay's
+ * accounts are applied in batches of LOAD_BATCH_BYTES, as a plain state's, rather than collected
+ * into one map and written in one task. The load's memory is a figure for the bench
+ * (bench/bigState.ts), not for this test: a forced collection in the shared Mocha process every
+ * half second made it take from 30 s to over 300 s depending on the machine's load.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { expect } from 'chai';
 import { type ChainSimServer, createServer } from '../../src/index.js';
 
-const ACCOUNTS = 100;
+const ACCOUNTS = 20;
 const SLOTS_PER_ACCOUNT = 1000;
-const MIB = 1024 * 1024;
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const liveHeap = (): number => {
-  gc();
-  const { heapUsed, arrayBuffers } = process.memoryUsage();
-  return heapUsed + arrayBuffers;
-};
 
 const address = (i: number): string => `0x${(0xf0a0000 + i).toString(16).padStart(40, '0')}`;
 
-describe('--state on a fork: a large overlay loads in bounded memory', function () {
-  this.timeout(300_000);
+describe('--state on a fork: a large overlay loads back', function () {
+  this.timeout(120_000);
   let upstream: ChainSimServer;
   let upstreamUrl: string;
   let dir: string;
@@ -38,7 +26,7 @@ describe('--state on a fork: a large overlay loads in bounded memory', function 
   before(async () => {
     upstream = await createServer({ quiet: true, port: 0, host: '127.0.0.1' });
     upstreamUrl = (await upstream.listen(0, '127.0.0.1')).url;
-    dir = await mkdtemp(join(tmpdir(), 'chain-sim-fork-state-memory-'));
+    dir = await mkdtemp(join(tmpdir(), 'chain-sim-fork-state-large-'));
   });
   after(async () => {
     await upstream.close();
@@ -67,26 +55,13 @@ describe('--state on a fork: a large overlay loads in bounded memory', function 
     const size = (await stat(file)).size;
     expect(size, 'the file holds every slot').to.be.above(ACCOUNTS * SLOTS_PER_ACCOUNT * 130);
 
-    // The load, its live heap sampled between its steps.
-    let peak = liveHeap();
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, liveHeap());
-    }, 500);
-    try {
-      node = await createServer(options);
-    } finally {
-      clearInterval(sampler);
-    }
+    node = await createServer(options);
     rpc = <T = unknown>(method: string, params: unknown[] = []) => node.node.dispatcher.call(method, params) as Promise<T>;
     try {
-      const loaded = liveHeap();
       const restored = await rpc<{ number: string; stateRoot: string }>('eth_getBlockByNumber', ['latest', false]);
       expect({ number: restored.number, stateRoot: restored.stateRoot }).to.deep.equal({ number: head.number, stateRoot: head.stateRoot });
-      for (const [who, slot, value] of sampled.filter((_, i) => i % 20 === 0)) expect(await rpc('eth_getStorageAt', [who, slot, 'latest'])).to.equal(value);
+      for (const [who, slot, value] of sampled) expect(await rpc('eth_getStorageAt', [who, slot, 'latest'])).to.equal(value);
       expect(await rpc('eth_getBalance', [address(ACCOUNTS - 1), 'latest'])).to.equal(`0x${ACCOUNTS.toString(16)}`);
-      const above = peak - loaded;
-      const figures = `file ${(size / MIB).toFixed(1)} MiB: live heap at most ${(peak / MIB).toFixed(0)} MiB during the load, ${(loaded / MIB).toFixed(0)} MiB loaded`;
-      console.log(`      ${figures} (${(above / MIB).toFixed(0)} MiB above)`);
     } finally {
       await node.close();
     }
