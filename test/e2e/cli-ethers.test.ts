@@ -58,7 +58,7 @@ describe('CLI end to end with ethers v6', function () {
     await logger.waitForDeployment();
     const who = getAddress(ADDRESSES[0]!);
     await (await logger.getFunction('logAll')(who)).wait();
-    expect(cli.output()).to.include(`count is 0\nwho: ${who}\ntrue 7 mixed ${who}\n`);
+    await cli.waitForOutput(`count is 0\nwho: ${who}\ntrue 7 mixed ${who}\n`);
   });
 
   it('sends from unlocked accounts with getSigner()', async () => {

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, type RunningCli, startCli } from '../helpers/cli.js';
 import { FIRST_ACCOUNT, postJson } from '../helpers/rpc.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 const MARKER = '0x00000000000000000000000000000000000b0b00';
 
@@ -31,14 +32,6 @@ async function portFree(url: string): Promise<boolean> {
     return false;
   } catch {
     return true;
-  }
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { decodeStateFile } from '../../src/persistence/stateFile.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { FIRST_ACCOUNT, postJson } from '../helpers/rpc.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 const MARKER = '0x00000000000000000000000000000000000a11ce';
 const BIG_ACCOUNTS = 400;
@@ -29,6 +30,15 @@ function bigAlloc(): Record<string, unknown> {
     alloc[`0x${i.toString(16).padStart(40, '0')}`] = { balance: `0x${i.toString(16)}`, code: '0x6001600055', storage };
   }
   return alloc;
+}
+
+/** Accounts in the state file, 0 while there is none or it cannot be read. */
+async function savedAccounts(file: string): Promise<number> {
+  try {
+    return decodeStateFile(JSON.parse(await readFile(file, 'utf8'))).alloc.size;
+  } catch {
+    return 0;
+  }
 }
 
 describe('e2e: --state with the CLI', function () {
@@ -90,7 +100,11 @@ describe('e2e: --state with the CLI', function () {
     let next = 1n;
     for (let kill = 0; kill < 3; kill++) {
       const cli = await startCli(['--port', '0', '--quiet', '--state', file, '--state-interval', '0.005']);
-      if (kill === 0) await rpc(cli.url, 'chain_loadState', [{ alloc: bigAlloc() }]);
+      if (kill === 0) {
+        await rpc(cli.url, 'chain_loadState', [{ alloc: bigAlloc() }]);
+        // From the first save of the big state on, every complete file holds it (a loaded machine may take a while).
+        await waitFor('a save with the big state', async () => (await savedAccounts(file)) >= BIG_ACCOUNTS, 20_000);
+      }
       // Keep changing the marker while the node saves as often as it can, then kill it unannounced.
       let running = true;
       const writer = (async () => {

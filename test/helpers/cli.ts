@@ -9,6 +9,12 @@ export interface RunningCli {
   readonly child: ChildProcess;
   readonly url: string;
   readonly output: () => string;
+  /**
+   * The output once it contains `expected` (a line a request made the CLI print reaches this
+   * process's pipe after the request's answer, later still on a loaded machine); rejects with
+   * the output after `timeoutMs`.
+   */
+  waitForOutput(expected: string, timeoutMs?: number): Promise<string>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -55,6 +61,14 @@ export function startCli(
         child,
         url: match[1]!.startsWith('http') ? match[1]! : `http://${match[1]}`,
         output: () => output,
+        waitForOutput: async (expected, timeoutMs = 10_000) => {
+          const deadline = Date.now() + timeoutMs;
+          while (!output.includes(expected)) {
+            if (Date.now() > deadline) throw new Error(`no ${JSON.stringify(expected)} in the CLI's output within ${timeoutMs} ms:\n${output}`);
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          return output;
+        },
         stop: async (signal = 'SIGTERM') => {
           signalGroup(signal);
           return exited;

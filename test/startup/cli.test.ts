@@ -107,7 +107,7 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     expect(genesis).to.include({ gasLimit: '0x1c9c381', timestamp: '0x5fee6600' });
     expect(genesis).to.not.have.property('blobGasUsed'); // shanghai
     expect(await sendsUnsigned(cli.url, accounts[0]!)).to.match(/^0x[0-9a-f]{64}$/);
-    expect(cli.output()).to.contain('eth_sendTransaction'); // -v logs requests
+    await cli.waitForOutput('eth_sendTransaction'); // -v logs requests
     await cli.stop();
 
     const key = `0x${'55'.repeat(32)}`;
@@ -223,7 +223,7 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     expect(((await rpcOver(url, 'eth_getTransactionReceipt', [hash])).result as { status: string }).status).to.equal('0x1');
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(Number((await rpcOver(url, 'eth_blockNumber')).result)).to.be.within(4, 9);
-    expect(cli.output()).to.contain(`Traces for ${hash}:`);
+    await cli.waitForOutput(`Traces for ${hash}:`);
   });
 
   it('--disable-block-gas-limit, --timestamp, --allow-same-timestamp, --disable-code-size-limit, --no-console-log', async () => {
@@ -260,8 +260,7 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     const big = await rpcOver(cli.url, 'eth_sendTransaction', [{ from, data: '0x6160016000f3', gas: '0x1000000' }]); // 24577 bytes of code
     expect(((await rpcOver(cli.url, 'eth_getTransactionReceipt', [big.result])).result as { status: string }).status).to.equal('0x1');
     await logView(cli.url);
-    expect(cli.output()).to.not.contain('view call, count');
-    expect(cli.output()).to.contain('eth_call');
+    expect(await cli.waitForOutput('eth_call')).to.not.contain('view call, count');
     await cli.stop();
     // Without the switches: the default gas limit, one second per block, the code limit, console lines printed.
     cli = await startCli(['--port', '0', '--verbose']);
@@ -274,7 +273,7 @@ describe('start-up switches and Ganache spellings (CLI)', function () {
     const toHardhat = await rpcOver(cli.url, 'eth_sendTransaction', [{ from, data: '0x6160016000f3', gas: '0x1000000' }], { 'user-agent': 'hardhat 2.29.1' });
     expect(toHardhat.error?.message).to.equal('Error: Transaction reverted: trying to deploy a contract whose code is too large');
     await logView(cli.url);
-    expect(cli.output()).to.contain('view call, count 0');
+    await cli.waitForOutput('view call, count 0');
   });
 
   it('--json prints the start-up line and log lines as JSON; refusals name the flag', async () => {
