@@ -15,7 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { deriveAccounts, type Fees, TxSigner } from './accounts.js';
 import { asQuantity, asRecord, httpClient, type RpcClient } from './rpc.js';
-import { hangingUpstreamRows } from './reliabilityFork.js';
+import { hostileUpstreamRows } from './reliabilityFork.js';
 import { CHAIN_ID, killAllChildren, makeTargets, MNEMONIC, TargetUnavailable, type TargetName } from './targets.js';
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
@@ -112,7 +112,7 @@ const SLOW_REQUESTS: readonly SlowRequest[] = [
 
 /** Every request this bench sends, counted (the summary row's total). */
 let requestsSent = 0;
-function counted(client: RpcClient): RpcClient {
+export function counted(client: RpcClient): RpcClient {
   return {
     request(method, params) {
       requestsSent++;
@@ -137,11 +137,14 @@ export interface RowResult {
   readonly probe?: Probe;
   /** The node's peak resident memory while it ran, MB (sampled every 50 ms; spawned servers only). */
   readonly peakMb?: number;
+  /** Faults the upstream committed (hostile-upstream rows). */
+  readonly faults?: number;
 }
 
 /** A target's summary: what the state lost (sends answered but not in the state at the end). */
 interface Summary {
   readonly target: TargetName;
+  readonly faults: number;
   readonly sends: number;
   readonly lost: number | undefined;
   readonly note: string;
@@ -185,7 +188,7 @@ export class Sender {
   }
 }
 
-const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
+export const RECIPIENT = '0x000000000000000000000000000000000000bEEF';
 
 /** Probe `client` until `running` settles: reads every 10 ms, a send at once and then every 100 ms. */
 export async function probeWhile(client: RpcClient, sender: Sender, running: Promise<unknown>): Promise<Probe> {
@@ -247,7 +250,7 @@ async function setUp(client: RpcClient, sizes: Sizes): Promise<Stage> {
 }
 
 /** The highest of `rssMb` sampled every 50 ms until `running` settles. */
-async function peakWhile(rssMb: () => number | undefined, running: Promise<unknown>): Promise<number | undefined> {
+export async function peakWhile(rssMb: () => number | undefined, running: Promise<unknown>): Promise<number | undefined> {
   let done = false;
   void running.then(
     () => (done = true),
@@ -314,6 +317,7 @@ async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string, summari
     const lost = sender.mined - Math.min(inState, Number(nonceAfter - nonceBefore));
     summaries.push({
       target: name,
+      faults: 0,
       sends: sender.mined,
       lost,
       note: `${inState} of ${sender.mined} mined transfers in the balance, nonce +${nonceAfter - nonceBefore}`,
@@ -359,7 +363,7 @@ function renderRows(results: readonly RowResult[], sizes: Sizes): string {
     const reads = r.probe?.reads ?? [];
     const sends = r.probe?.sends ?? [];
     lines.push(
-      `| ${label(r.label)} | ${r.target} | ${ms(r.ms)} | ${r.outcome} | ${held(r)} | ${r.probe ? reads.length : '—'} | ${ms(percentile(reads, 50))} | ${ms(percentile(reads, 99))} | ${ms(percentile(reads, 100))} | ${r.probe ? sends.length : '—'} | ${ms(percentile(sends, 50))} | ${ms(percentile(sends, 100))} | ${r.peakMb === undefined ? '—' : Math.round(r.peakMb)} |`,
+      `| ${label(r.label)} | ${r.target} | ${ms(r.ms)} | ${r.outcome}${r.faults === undefined ? '' : ` (${r.faults} upstream faults)`} | ${held(r)} | ${r.probe ? reads.length : '—'} | ${ms(percentile(reads, 50))} | ${ms(percentile(reads, 99))} | ${ms(percentile(reads, 100))} | ${r.probe ? sends.length : '—'} | ${ms(percentile(sends, 50))} | ${ms(percentile(sends, 100))} | ${r.peakMb === undefined ? '—' : Math.round(r.peakMb)} |`,
     );
   }
   return lines.join('\n');
@@ -378,9 +382,7 @@ function held(r: RowResult): string {
 function renderSummary(summaries: readonly Summary[]): string {
   const lines = ['| target | requests sent (all targets) | faults injected | sends mined | state lost |', '| --- | ---: | ---: | ---: | --- |'];
   for (const s of summaries) {
-    lines.push(
-      `| ${s.target} | ${requestsSent.toLocaleString('en-US')} | 0 (this bench injects none: test/fork/faults.test.ts does) | ${s.sends} | ${s.lost ?? '—'} (${s.note}) |`,
-    );
+    lines.push(`| ${s.target} | ${requestsSent.toLocaleString('en-US')} | ${s.faults} | ${s.sends} | ${s.lost ?? '—'} (${s.note}) |`);
   }
   return lines.join('\n');
 }
@@ -403,9 +405,21 @@ export async function reliabilityMain(): Promise<number> {
     for (const name of targets) results.push(...(await runTarget(name, sizes, tmpDir, summaries)));
     // Rows by slow request, the targets side by side.
     results.sort((a, b) => SLOW_REQUESTS.findIndex((s) => s.label === a.label) - SLOW_REQUESTS.findIndex((s) => s.label === b.label));
-    results.push(...(await hangingUpstreamRows(targets)));
+    const hostile = await hostileUpstreamRows(targets);
+    results.push(...hostile.rows);
+    const merged = summaries.map((s) => {
+      const fork = hostile.summaries.find((f) => f.target === s.target);
+      if (!fork) return s;
+      return {
+        ...s,
+        faults: fork.faults,
+        sends: s.sends + fork.sends,
+        lost: s.lost === undefined ? undefined : s.lost + fork.lost,
+        note: `${s.note}; ${fork.note}`,
+      };
+    });
     process.stdout.write(
-      `\nReliability: a probe client's latency while one slow request runs (${values.small ? 'small sizes' : 'full sizes'}), node ${process.version}, ${os.cpus().length} CPUs\n\n${renderRows(results, sizes)}\n\n${renderSummary(summaries)}\n`,
+      `\nReliability: a probe client's latency while one slow request runs (${values.small ? 'small sizes' : 'full sizes'}), node ${process.version}, ${os.cpus().length} CPUs\n\n${renderRows(results, sizes)}\n\n${renderSummary(merged)}\n`,
     );
     return 0;
   } finally {

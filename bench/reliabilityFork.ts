@@ -1,27 +1,68 @@
-// Reliability, the hanging-upstream row (issue 35): a node forking an upstream that keeps one
-// read unanswered. The upstream (a small HTTP server in this process) answers everything else
-// at once, as an empty chain at block 0x64 would, and never answers a request naming HANGING.
-// The slow request is eth_getBalance of HANGING (it fails when the node's fork timeout, 5 s,
-// runs out, no retry); meanwhile the probe (reliability.ts) reads eth_blockNumber and sends
-// transfers between prefunded accounts, which need nothing from the upstream but what it
-// answers at once. chain-sim and Anvil, each as a CLI child process.
+// Reliability, the hostile-upstream rows (issue 35): a node forking an upstream that misbehaves
+// on the reads of one account (test/helpers/faultyUpstream.ts, the fork fault tests' upstream).
+// It answers everything else at once, as an empty chain at block 0x64 would. Each row asks
+// eth_getBalance of that account while the upstream commits one fault (it never answers,
+// answers garbage, another id, 400 MB, a trickle, drops the connection mid-body, or refuses
+// with 429s); the row gives the time to the node's answer or error, and meanwhile the probe
+// (reliability.ts) reads eth_blockNumber and sends transfers between prefunded accounts, which
+// need nothing from the upstream but what it answers at once. chain-sim and Anvil, each a CLI
+// child process with a 5 s fork timeout and 2 retries.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fakeUpstreamBlock } from '../test/helpers/fakeUpstreamBlock.js';
+import { type FaultMode, type FaultyUpstream, type JsonRpcCall, startFaultyUpstream } from '../test/helpers/faultyUpstream.js';
 import { anvilBinary } from './anvil.js';
-import { probeWhile, type RowResult, Sender } from './reliability.js';
+import { counted, peakWhile, probeWhile, RECIPIENT, type RowResult, Sender } from './reliability.js';
 import { httpClient, type RpcClient } from './rpc.js';
-import { CHAIN_ID, freePort, type TargetName } from './targets.js';
+import { CHAIN_ID, freePort, readRssMb, type TargetName } from './targets.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const HANGING_LABEL = 'eth_getBalance of an account the fork upstream never answers (5 s timeout)';
-const HANGING = '0x00000000000000000000000000000000000000bd';
+/** The accounts whose upstream reads misbehave: this prefix and one hex digit, a fresh one per row (a node keeps what it read). */
+const BAD_PREFIX = `0x${'0'.repeat(38)}b`;
 const FORK_TIMEOUT_MS = 5_000;
+const FORK_RETRIES = 2;
 
-function answer(call: { id: unknown; method: string; params?: unknown[] }): unknown {
+interface Fault {
+  readonly label: string;
+  readonly mode: FaultMode;
+  /** Sets the fault's parameters on the upstream. */
+  readonly set?: (upstream: FaultyUpstream) => void;
+}
+
+export const FAULTS: readonly Fault[] = [
+  { label: 'fork upstream never answers', mode: 'timeout' },
+  { label: 'fork upstream answers garbage (a cut JSON body)', mode: 'malformed' },
+  { label: 'fork upstream answers with another id', mode: 'wrongId' },
+  { label: 'fork upstream drops the connection mid-body', mode: 'dropMidBody' },
+  { label: 'fork upstream trickles a space every 50 ms', mode: 'trickle' },
+  {
+    label: 'fork upstream answers 400 MB',
+    mode: 'huge',
+    set: (upstream) => {
+      upstream.hugeBytes = 400 * 1024 * 1024;
+    },
+  },
+  {
+    label: 'fork upstream refuses with 429, Retry-After 1',
+    mode: '429',
+    set: (upstream) => {
+      upstream.refusals = Number.MAX_SAFE_INTEGER;
+      upstream.retryAfter = '1';
+    },
+  },
+];
+
+/** What a target's hostile-upstream rows sent and lost (reliability.ts's summary adds it in). */
+export interface ForkSummary {
+  readonly target: TargetName;
+  readonly faults: number;
+  readonly sends: number;
+  readonly lost: number;
+  readonly note: string;
+}
+
+function answer(call: JsonRpcCall): unknown {
   const zero32 = `0x${'00'.repeat(32)}`;
   // Anvil also wants what go-ethereum answers beside the header (totalDifficulty, size, uncles).
   const block = fakeUpstreamBlock({
@@ -50,36 +91,26 @@ function answer(call: { id: unknown; method: string; params?: unknown[] }): unkn
     : { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: `the method ${call.method} does not exist/is not available` } };
 }
 
-/** The upstream: every request answered at once but those naming HANGING, which are kept until it closes. */
-async function hangingUpstream(): Promise<{ url: string; server: Server }> {
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      if (body.toLowerCase().includes(HANGING)) return;
-      const parsed = JSON.parse(body) as unknown;
-      const calls = (Array.isArray(parsed) ? parsed : [parsed]) as Array<{ id: unknown; method: string }>;
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(Array.isArray(parsed) ? calls.map(answer) : answer(calls[0]!)));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
-}
-
 /** The tool as a CLI child process forking `upstream`; resolves once it answers eth_chainId. */
-async function startForked(name: TargetName, upstream: string): Promise<{ client: RpcClient; url: string; stop: () => Promise<void> }> {
+async function startForked(
+  name: TargetName,
+  upstream: string,
+): Promise<{ client: RpcClient; url: string; rssMb: () => number | undefined; stop: () => Promise<void> }> {
   const port = await freePort();
   const [command, args] =
     name === 'anvil'
-      ? [anvilBinary(ROOT), ['--port', String(port), '--fork-url', upstream, '--timeout', String(FORK_TIMEOUT_MS), '--retries', '0', '--no-storage-caching']]
+      ? [
+          anvilBinary(ROOT),
+          ['--port', String(port), '--fork-url', upstream, '--timeout', String(FORK_TIMEOUT_MS), '--retries', String(FORK_RETRIES), '--no-storage-caching'],
+        ]
       : [process.execPath, [path.join(ROOT, 'bin', 'chain-sim.js'), '--host', '127.0.0.1', '--port', String(port), '--quiet', '--fork', upstream]];
-  if (name !== 'anvil') args.push('--fork-timeout', String(FORK_TIMEOUT_MS), '--fork-retries', '0', '--no-fork-cache');
+  if (name !== 'anvil') args.push('--fork-timeout', String(FORK_TIMEOUT_MS), '--fork-retries', String(FORK_RETRIES), '--no-fork-cache');
   const child: ChildProcess = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-1000)));
   const url = `http://127.0.0.1:${port}/`;
-  const client = httpClient(url);
+  const client = counted(httpClient(url));
+  const rssMb = () => (child.pid === undefined ? undefined : readRssMb(child.pid));
   const stop = async () => {
     client.close();
     if (child.exitCode === null) {
@@ -91,7 +122,7 @@ async function startForked(name: TargetName, upstream: string): Promise<{ client
   for (;;) {
     try {
       await client.request('eth_chainId');
-      return { client, url, stop };
+      return { client, url, rssMb, stop };
     } catch (error) {
       if (child.exitCode !== null || Date.now() - started > 60_000) {
         await stop();
@@ -102,41 +133,65 @@ async function startForked(name: TargetName, upstream: string): Promise<{ client
   }
 }
 
-/** The hanging-upstream row for each target. */
-export async function hangingUpstreamRows(targets: readonly TargetName[]): Promise<RowResult[]> {
-  const results: RowResult[] = [];
-  const { url: upstream, server } = await hangingUpstream();
+/** The reason of an error, without what every row's error repeats (chain-sim's `fork upstream URL: METHOD for KEY failed:`). */
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(/^.*? failed: /, '').slice(0, 90);
+
+/** The hostile-upstream rows for each target, one forked node per target, and what each sent and lost. */
+export async function hostileUpstreamRows(targets: readonly TargetName[]): Promise<{ rows: RowResult[]; summaries: ForkSummary[] }> {
+  const rows: RowResult[] = [];
+  const summaries: ForkSummary[] = [];
+  const upstream = await startFaultyUpstream({ badAddress: BAD_PREFIX, answer });
   try {
     for (const name of targets.filter((target) => target === 'chain-sim' || target === 'anvil')) {
       let node: Awaited<ReturnType<typeof startForked>>;
       try {
-        node = await startForked(name, upstream);
+        node = await startForked(name, upstream.url);
       } catch (error) {
-        results.push({ label: HANGING_LABEL, target: name, outcome: `not run: ${error instanceof Error ? error.message.slice(0, 90) : String(error)}` });
+        for (const fault of FAULTS) rows.push({ label: fault.label, target: name, outcome: `not run: ${errorText(error)}` });
         continue;
       }
-      const slowClient = httpClient(node.url, { timeoutMs: 60_000 });
+      const slowClient = counted(httpClient(node.url, { timeoutMs: 120_000 }));
+      const faultsBefore = upstream.faults;
       try {
         const sender = new Sender();
         await sender.start(node.client);
-        // One transfer first: what a transfer reads of the upstream (the coinbase, system contracts) is fetched before the row.
+        // One transfer first: what a transfer reads of the upstream (the coinbase, system contracts) is fetched before the rows.
         await sender.send(node.client);
-        const started = performance.now();
-        const request = slowClient.request('eth_getBalance', [HANGING, 'latest']);
-        const answered = request.then(
-          () => ({ ms: performance.now() - started, outcome: 'answered' }),
-          (error: unknown) => ({ ms: performance.now() - started, outcome: `error: ${error instanceof Error ? error.message.slice(0, 90) : String(error)}` }),
-        );
-        const probe = await probeWhile(node.client, sender, request);
-        results.push({ label: HANGING_LABEL, target: name, ...(await answered), probe });
+        const balanceBefore = BigInt(String(await node.client.request('eth_getBalance', [RECIPIENT, 'latest'])));
+        const minedBefore = sender.mined;
+        for (const [i, fault] of FAULTS.entries()) {
+          process.stderr.write(`reliability: ${name}: ${fault.label}\n`);
+          upstream.mode = fault.mode;
+          fault.set?.(upstream);
+          const rowFaults = upstream.faults;
+          const started = performance.now();
+          const request = slowClient.request('eth_getBalance', [`${BAD_PREFIX}${i.toString(16)}`, 'latest']);
+          const answered = request.then(
+            () => ({ ms: performance.now() - started, outcome: 'answered' }),
+            (error: unknown) => ({ ms: performance.now() - started, outcome: `error: ${errorText(error)}` }),
+          );
+          const [probe, peakMb] = await Promise.all([probeWhile(node.client, sender, request), peakWhile(node.rssMb, request)]);
+          rows.push({ label: fault.label, target: name, ...(await answered), probe, peakMb, faults: upstream.faults - rowFaults });
+          upstream.mode = 'ok';
+          upstream.release();
+        }
+        const balanceAfter = BigInt(String(await node.client.request('eth_getBalance', [RECIPIENT, 'latest'])));
+        const sends = sender.mined - minedBefore;
+        const inState = Number(balanceAfter - balanceBefore);
+        summaries.push({
+          target: name,
+          faults: upstream.faults - faultsBefore,
+          sends,
+          lost: sends - inState,
+          note: `${inState} of ${sends} transfers mined during the faults in the balance`,
+        });
       } finally {
         slowClient.close();
         await node.stop();
       }
     }
   } finally {
-    server.closeAllConnections();
-    server.close();
+    await upstream.close();
   }
-  return results;
+  return { rows, summaries };
 }

@@ -157,7 +157,7 @@ async function spawnServer(name: string, port: number, spec: SpawnSpec): Promise
 }
 
 /** VmRSS from /proc: the spawned process is the server itself (no npx/shell wrapper in between). */
-function readRssMb(pid: number): number | undefined {
+export function readRssMb(pid: number): number | undefined {
   try {
     const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) / 1024 : undefined;

@@ -1,34 +1,14 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { type ChainSimProvider, createProvider } from '../../src/index.js';
 import { expectRpcError } from '../helpers/chain.js';
 import { fakeUpstreamBlock } from '../helpers/fakeUpstreamBlock.js';
+import { type FaultyUpstream, type JsonRpcCall, startFaultyUpstream } from '../helpers/faultyUpstream.js';
 
 /** Requests naming this address misbehave as `mode` says; everything else is a healthy, empty chain at block 0x64. */
 const BAD = '0x00000000000000000000000000000000000000bd';
 const BLOCK_HASH = `0x${'ab'.repeat(32)}`;
 
-type Mode = 'ok' | 'timeout' | '429' | '503' | 'malformed' | 'drop' | 'error' | 'huge' | 'trickle' | 'wrongId' | 'rateError' | 'dropMidBody';
-
-interface FakeUpstream {
-  url: string;
-  mode: Mode;
-  /** With 429 or 503: how many refusals before answering. */
-  refusals: number;
-  /** With 429: the Retry-After header sent. */
-  retryAfter: string;
-  /** With huge: the size of the answer's body. */
-  hugeBytes: number;
-  /** With rateError: the JSON-RPC error code of the refusals. */
-  rateCode: number;
-  requests: number;
-  /** Answer (as 'ok' would) the requests a 'timeout' kept unanswered so far. */
-  release(): void;
-  close(): Promise<void>;
-}
-
-function answer(call: { id: unknown; method: string; params: unknown[] }): unknown {
+function answer(call: JsonRpcCall): unknown {
   const result = (() => {
     switch (call.method) {
       case 'eth_chainId':
@@ -54,117 +34,11 @@ function answer(call: { id: unknown; method: string; params: unknown[] }): unkno
     : { jsonrpc: '2.0', id: call.id, result };
 }
 
-async function startFake(): Promise<FakeUpstream> {
-  const held: Array<() => void> = [];
-  const fake: FakeUpstream = {
-    url: '',
-    mode: 'ok',
-    refusals: 0,
-    retryAfter: '1',
-    hugeBytes: 0,
-    rateCode: 429,
-    requests: 0,
-    release: () => {
-      for (const answerNow of held.splice(0)) answerNow();
-    },
-    close: async () => {},
-  };
-  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      fake.requests++;
-      const parsed = JSON.parse(body) as unknown;
-      const calls = (Array.isArray(parsed) ? parsed : [parsed]) as Array<{ id: unknown; method: string; params: unknown[] }>;
-      const bad = JSON.stringify(calls).includes(BAD);
-      const mode = bad ? fake.mode : 'ok';
-      if (mode === 'timeout') {
-        // Never answers, unless released.
-        held.push(() => {
-          if (response.destroyed) return;
-          response.writeHead(200, { 'content-type': 'application/json' });
-          response.end(JSON.stringify(Array.isArray(parsed) ? calls.map(answer) : answer(calls[0]!)));
-        });
-        return;
-      }
-      if (mode === 'drop') return request.socket.destroy();
-      if (mode === '429' && fake.refusals > 0) {
-        fake.refusals--;
-        response.writeHead(429, { 'retry-after': fake.retryAfter });
-        return response.end('slow down');
-      }
-      if (mode === '503' && fake.refusals > 0) {
-        fake.refusals--;
-        response.writeHead(503);
-        return response.end('unavailable');
-      }
-      if (mode === 'malformed') {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        return response.end('{"jsonrpc":"2.0","id":0,"resu');
-      }
-      if (mode === 'huge') {
-        // No Content-Length: the cap must hold while the body streams in.
-        response.writeHead(200, { 'content-type': 'application/json' });
-        const piece = Buffer.alloc(1024 * 1024, 0x61);
-        let sent = 0;
-        const more = () => {
-          while (sent < fake.hugeBytes) {
-            sent += piece.length;
-            if (!response.write(piece)) return void response.once('drain', more);
-          }
-          response.end();
-        };
-        response.on('error', () => {});
-        return more();
-      }
-      if (mode === 'trickle') {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        const timer = setInterval(() => response.write(' '), 50);
-        return response.on('close', () => clearInterval(timer));
-      }
-      if (mode === 'dropMidBody') {
-        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
-        response.write('{"jsonrpc":"2.0","id":0,');
-        return setTimeout(() => request.socket.destroy(), 20);
-      }
-      if (mode === 'wrongId') {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        const answers = calls.map((call) => ({ ...(answer(call) as object), id: 9999 }));
-        return response.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
-      }
-      if (mode === 'rateError' && fake.refusals > 0) {
-        fake.refusals--;
-        response.writeHead(200, { 'content-type': 'application/json' });
-        const errors = calls.map((call) => ({
-          jsonrpc: '2.0',
-          id: call.id,
-          error: { code: fake.rateCode, message: 'Your app has exceeded its compute units per second capacity' },
-        }));
-        return response.end(JSON.stringify(Array.isArray(parsed) ? errors : errors[0]));
-      }
-      if (mode === 'error') {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        const errors = calls.map((call) => ({ jsonrpc: '2.0', id: call.id, error: { code: -32000, message: 'missing trie node (state is pruned)' } }));
-        return response.end(JSON.stringify(Array.isArray(parsed) ? errors : errors[0]));
-      }
-      const answers = calls.map(answer);
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://user:secret@127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  fake.close = () =>
-    new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return fake;
-}
+const startFake = (): Promise<FaultyUpstream> => startFaultyUpstream({ badAddress: BAD, answer });
 
 describe('forking: a misbehaving upstream', function () {
   this.timeout(30_000);
-  let fake: FakeUpstream;
+  let fake: FaultyUpstream;
   let provider: ChainSimProvider;
   const rpc = <T = unknown>(method: string, params: unknown[] = []) => provider.request({ method, params }) as Promise<T>;
 
