@@ -5,8 +5,8 @@
  * whose forms differ as Ganache does (compat 'ganache').
  */
 import { EventEmitter } from 'node:events';
-import { bytesToHex, createAddressFromPrivateKey } from '@ethereumjs/util';
-import { deriveAccounts } from '../engine/index.js';
+import { bytesToHex } from '@ethereumjs/util';
+import { addressOf, deriveAccounts } from '../engine/index.js';
 import type { SimNode } from '../startup/node.js';
 import { OptionError, type ResolvedOptions, resolveOptions } from '../options.js';
 import { ChainSimProvider, ProviderRpcError } from '../provider.js';
@@ -64,7 +64,7 @@ export class GanacheProvider extends ChainSimProvider {
       this.initialAccounts[account.address.toString()] = { secretKey: bytesToHex(account.privateKey), balance: resolved.balanceWei, unlocked: true };
     }
     for (const { privateKey, balance } of resolved.accountKeys) {
-      this.initialAccounts[createAddressFromPrivateKey(privateKey).toString()] = {
+      this.initialAccounts[addressOf(privateKey).toString()] = {
         secretKey: bytesToHex(privateKey),
         balance: balance ?? resolved.balanceWei,
         unlocked: true,

@@ -17,19 +17,19 @@
  * snapshots, impersonations and mining settings.
  */
 import { readFile } from 'node:fs/promises';
-import { createAddressFromPrivateKey } from '@ethereumjs/util';
 import { removeStaleTempFiles, writeFileAtomically } from './atomicFile.js';
 import {
+  type AccountState,
+  addressOf,
+  type Alloc,
   type Chain,
+  type CollectedAccount,
+  collectPiece,
   MAX_TIMESTAMP,
   type MinedBlock,
   type ReservedBlocks,
-  type CollectedAccount,
   type StatePiece,
   StateReadingLost,
-  collectPiece,
-  type AccountState,
-  type Alloc,
 } from '../engine/index.js';
 import { captureState, withRestarts } from './stateCapture.js';
 import { SavedBlockDecoder } from './savedBlocks.js';
@@ -160,7 +160,7 @@ export async function restoreState(chain: Chain, saved: StateFile, path: string)
         () => chain.restoreForkDeletions(overlay.deleted),
       );
     }
-    for (const privateKey of saved.privateKeys ?? []) await chain.addOwnedAccount({ address: createAddressFromPrivateKey(privateKey), privateKey });
+    for (const privateKey of saved.privateKeys ?? []) await chain.addOwnedAccount({ address: addressOf(privateKey), privateKey });
     if (saved.clockOffset !== undefined) {
       await chain.setClockOffset(saved.clockOffset);
       // Blocks are stamped with the clock: one past uint64 could never mine a block.
