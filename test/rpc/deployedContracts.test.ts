@@ -211,13 +211,20 @@ describe('chain_deployedContracts: contracts created by the chain’s blocks', f
     // Blocks mined after the revert list theirs again.
     await send(provider, factory, data(9));
     expect((await listed(provider)).total).to.equal('0x3');
+    // Anvil's rollback and a reset drop them with their blocks too.
+    await provider.request({ method: 'anvil_rollback', params: [1] });
+    expect((await listed(provider)).total).to.equal('0x1');
+    await provider.request({ method: 'hardhat_reset', params: [] });
+    expect(await listed(provider)).to.deep.equal({ contracts: [], total: '0x0', next: null });
   });
 
   it('keeps the list across a --state restart and an RLP export imported elsewhere; an old state file lists top-level deploys', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'chain-sim-deployed-'));
     try {
       const stateFile = path.join(dir, 'state.json');
-      const source = createProvider({ quiet: true, artifacts: false, stateFile });
+      // One clock for both nodes, so the importing node's genesis is the exporting node's.
+      const wallClock = () => 1_800_000_000_000;
+      const source = createProvider({ quiet: true, artifacts: false, stateFile, wallClock });
       const factory = await deploy(source, run, 'ChildFactory');
       await send(source, factory, factoryAbi().encodeFunctionData('makeTwo', [SALT]));
       await send(source, factory, factoryAbi().encodeFunctionData('makeSome'));
@@ -233,7 +240,7 @@ describe('chain_deployedContracts: contracts created by the chain’s blocks', f
       // Blocks imported from a chain file are run here: what they create is recorded as when mined.
       const chainFile = path.join(dir, 'chain.rlp');
       writeFileSync(chainFile, Buffer.from(rlp.slice(2), 'hex'));
-      const imported = createProvider({ quiet: true, artifacts: false, import: chainFile });
+      const imported = createProvider({ quiet: true, artifacts: false, import: chainFile, wallClock });
       expect(await listed(imported)).to.deep.equal(expected);
       await imported.disconnect();
 
