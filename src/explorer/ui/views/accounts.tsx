@@ -105,9 +105,10 @@ async function loadDeployments(count: number): Promise<{ rows: Deployment[]; tot
   return { rows, total };
 }
 
-function DeployedContracts({ head }: { head: number }) {
+/** Asked again on every change the page hears of (`tick`): a revert sends no new head but a refresh. */
+function DeployedContracts({ tick }: { tick: number }) {
   const [count, setCount] = useState(SHOWN);
-  const deployments = useLoad(() => loadDeployments(count), [head, count]);
+  const deployments = useLoad(() => loadDeployments(count), [tick, count]);
   return (
     <Show loaded={deployments}>
       {({ rows, total }) =>
@@ -207,7 +208,7 @@ export function AccountsView() {
         }
       </Show>
       <h2>Contracts deployed</h2>
-      <DeployedContracts head={live.head} />
+      <DeployedContracts tick={live.tick} />
     </section>
   );
 }
