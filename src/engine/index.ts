@@ -10,6 +10,8 @@ export { personalMessageDigest, signDigest } from './accounts/signing.js';
 export {
   type BlockRecord,
   type ChainSegment,
+  type DeployedContract,
+  type DeployedContractsPage,
   type LogRecord,
   minedBlock,
   type MinedBlock,
@@ -27,6 +29,7 @@ export type { RemoteHistory } from './blocks/remoteHistory.js';
 export { BlockGoneError, type BlockRef, type BlockTag, Chain, type EngineOptions, type SendOptions } from './chain.js';
 export { effectiveGasPrice } from './execution/blockBuilder.js';
 export { CONSOLE_ADDRESS, formatConsoleCall } from './execution/consoleLog.js';
+export { type DeploymentRecord, deploymentsFromReceipts } from './execution/deployments.js';
 export type { CallRequest } from './execution/execution.js';
 export { revertReason } from './execution/revert.js';
 export type { SimulatedBlock, SimulatedBlockSpec, SimulatedCall, SimulateOptions } from './execution/simulate.js';

@@ -1,13 +1,16 @@
 /**
  * Blocks and receipts in the `--state` file, so a restarted node keeps serving the chain
  * it had: each block as its RLP, with the senders (impersonated transactions cannot be
- * recovered from their placeholder signatures), receipts and total difficulty.
+ * recovered from their placeholder signatures), receipts, total difficulty and the contracts
+ * its transactions created (internal ones included, which receipts do not show).
  */
 import { createBlockFromRLP } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
 import {
   type ChainSegment,
+  type DeploymentRecord,
+  deploymentsFromReceipts,
   type LogRecord,
   type MinedBlock,
   type ReceiptRecord,
@@ -52,6 +55,7 @@ export function encodeBlocks(blocks: readonly MinedBlock[]): Json[] {
     senders: mined.senders.map((s) => s.toString()),
     totalDifficulty: q(mined.totalDifficulty),
     receipts: mined.receipts.map(encodeReceipt),
+    deployments: (mined.deployments ?? []).map((d) => ({ address: d.address.toString(), creator: d.creator.toString(), transaction: q(d.transaction) })),
   }));
 }
 
@@ -99,6 +103,16 @@ function decodeReceipt(json: unknown, where: string): ReceiptRecord {
     effectiveGasPrice: big(get('effectiveGasPrice'), `${where}.effectiveGasPrice`),
     blobGasUsed: optional('blobGasUsed', big),
     blobGasPrice: optional('blobGasPrice', big),
+  };
+}
+
+function deployment(json: unknown, where: string, transactions: number): DeploymentRecord {
+  const transaction = big(field(json, 'transaction', where), `${where}.transaction`);
+  if (transaction >= BigInt(transactions)) throw new StateFileError(`${where}.transaction`, `the block has ${transactions} transactions`);
+  return {
+    address: addressOf(field(json, 'address', where), `${where}.address`),
+    creator: addressOf(field(json, 'creator', where), `${where}.creator`),
+    transaction: Number(transaction),
   };
 }
 
@@ -160,7 +174,13 @@ export class SavedBlockDecoder {
     if (senders.length !== block.transactions.length || receipts.length !== block.transactions.length) {
       throw new StateFileError(at, "senders and receipts must match the block's transactions");
     }
-    return minedBlock(block, senders, receipts, big(field(entry, 'totalDifficulty', at), `${at}.totalDifficulty`));
+    const saved = field(entry, 'deployments', at);
+    // A file saved before the field was: its blocks' top-level creations, from their receipts.
+    const deployments =
+      saved === undefined
+        ? deploymentsFromReceipts(receipts)
+        : list(saved, `${at}.deployments`).map((d, j) => deployment(d, `${at}.deployments[${j}]`, receipts.length));
+    return minedBlock(block, senders, receipts, big(field(entry, 'totalDifficulty', at), `${at}.totalDifficulty`), undefined, deployments);
   }
 
   private run(json: unknown, at: string): ReservedBlocks {

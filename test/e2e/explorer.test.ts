@@ -12,7 +12,7 @@
 import { expect } from 'chai';
 import { type Server, createServer as createHttpServer } from 'node:http';
 import { mkdirSync } from 'node:fs';
-import { JsonRpcProvider, Wallet, parseEther } from 'ethers';
+import { JsonRpcProvider, Wallet, id, parseEther } from 'ethers';
 import type { Browser, Page } from 'playwright-core';
 import { type ChainSimServer, createServer } from '../../src/index.js';
 import { DEPLOYER, type Requester, compileProject, deploy, solcJsonFolder, word } from '../helpers/artifacts.js';
@@ -20,6 +20,10 @@ import { launchChromium } from '../helpers/browser.js';
 import { FIRST_ACCOUNT, fetchRpc } from '../helpers/rpc.js';
 import { REPO } from '../helpers/artifacts.js';
 
+/** Factory.create(uint256)'s selector. */
+const createSelector = id('create(uint256)').slice(2, 10);
+/** Init code of a contract whose code is 10 bytes (it returns 42): a deploy that needs no compiler. */
+const TINY_INIT_CODE = '0x600a600c600039600a6000f3602a60005260206000f3';
 const FIRST_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 const OTHER = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 /** The first page of a 1,000,000-block chain, from a click on "Blocks" to its rows (the best of three). */
@@ -79,6 +83,24 @@ describe('e2e: the explorer page in Chromium', function () {
     await shoot(page, 'accounts');
   });
 
+  it('lists a contract a factory created, named, with its creator', async () => {
+    // Factory (test/contracts/project/contracts/Vault.sol) creates a Token with `new`: an internal CREATE.
+    const factory = await deploy(requester(url), compileProject(), 'Factory');
+    const hash = await call<string>('eth_sendTransaction', [{ from: DEPLOYER, to: factory, data: `0x${createSelector}${word(77)}`, gas: '0x1000000' }]);
+    const receipt = await call<{ status: string; logs: Array<{ data: string }> }>('eth_getTransactionReceipt', [hash]);
+    expect(receipt.status).to.equal('0x1');
+    const child = `0x${receipt.logs.at(-1)!.data.slice(-40)}`; // Created(address)
+    await page.goto(`${url}/#/accounts`);
+    const row = page.locator(`table.contracts tr[data-address="${child}"]`);
+    await row.waitFor({ timeout: LIVE_MS });
+    expect(await row.locator('td').first().textContent()).to.equal('Token');
+    expect(await row.locator('td.creator a').getAttribute('href')).to.equal(`#/address/${factory.toLowerCase()}`);
+    expect(await row.locator(`a[href="#/tx/${hash}"]`).count()).to.equal(1);
+    // Newest first: the child above its factory, the factory above the first Token.
+    const listed = await page.locator('table.contracts tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-address')));
+    expect(listed.slice(0, 3)).to.deep.equal([child, factory.toLowerCase(), token.toLowerCase()]);
+  });
+
   it('shows a transfer sent over HTTP by ethers without a reload', async () => {
     await page.goto(`${url}/#/blocks`);
     await page.locator('table.blocks tbody tr').first().waitFor();
@@ -134,7 +156,11 @@ describe('e2e: the explorer page in Chromium', function () {
     await page.locator('#snapshot').click();
     await page.locator('table.snapshots tr').first().waitFor();
     await call('evm_mine');
-    await call('evm_mine');
+    // The second block deploys a contract: listed until the revert drops its block.
+    const deployed = await call<string>('eth_sendTransaction', [{ from: FIRST_ACCOUNT, data: TINY_INIT_CODE }]);
+    const { contractAddress: undone } = await call<{ contractAddress: string }>('eth_getTransactionReceipt', [deployed]);
+    await page.goto(`${url}/#/accounts`);
+    await page.locator(`table.contracts tr[data-address="${undone}"]`).waitFor({ timeout: LIVE_MS });
     await page.goto(`${url}/#/blocks`);
     await page.locator(`table.blocks tbody tr[data-block="${before + 2}"]`).waitFor({ timeout: LIVE_MS });
     await page.goto(`${url}/#/controls`);
@@ -147,6 +173,10 @@ describe('e2e: the explorer page in Chromium', function () {
     await page.locator(`table.blocks tbody tr[data-block="${before}"]`).waitFor({ timeout: LIVE_MS });
     expect(await page.locator('table.blocks tbody tr').first().getAttribute('data-block')).to.equal(String(before));
     expect(Number(await call<string>('eth_blockNumber'))).to.equal(before);
+    await page.goto(`${url}/#/accounts`);
+    await page.locator('table.contracts tbody tr').first().waitFor();
+    expect(await page.locator(`table.contracts tr[data-address="${undone}"]`).count()).to.equal(0);
+    await page.goto(`${url}/#/blocks`); // the next test opens the accounts view afresh
   });
 
   it("lists the node's snapshots and impersonated accounts, those made over HTTP by another client too", async () => {
@@ -356,6 +386,27 @@ describe('e2e: the explorer on a chain of 1,000,000 blocks', function () {
     await page.locator('table.blocks tbody tr[data-block="0"]').waitFor();
     await page.close();
   });
+
+  it('lists a contract deployed 2,000 blocks below the head without asking for any block', async () => {
+    const call = fetchRpc(() => url);
+    const hash = await call<string>('eth_sendTransaction', [{ from: FIRST_ACCOUNT, data: TINY_INIT_CODE }]);
+    const { contractAddress } = await call<{ contractAddress: string }>('eth_getTransactionReceipt', [hash]);
+    await call('hardhat_mine', ['0x7d0']);
+    await call('eth_getBlockByNumber', ['latest', false]); // the node hashes the new run once (above)
+    const page = await browser!.newPage();
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const body = request.postData();
+      if (body) for (const c of [JSON.parse(body)].flat() as Array<{ method: string }>) asked.push(c.method);
+    });
+    await page.goto(`${url}/#/accounts`);
+    await page.locator(`table.contracts tr[data-address="${contractAddress}"]`).waitFor();
+    expect(await page.locator('table.contracts tbody tr').count()).to.equal(1);
+    expect(asked).to.include('chain_deployedContracts');
+    // The list is the node's: no block is read to find it (the page's header reads none either).
+    expect(asked.filter((method) => method === 'eth_getBlockByNumber' || method === 'eth_getTransactionReceipt')).to.deep.equal([]);
+    await page.close();
+  });
 });
 
 describe('e2e: the explorer on a forked chain', function () {
@@ -373,7 +424,8 @@ describe('e2e: the explorer on a forked chain', function () {
     const upstreamUrl = (await upstream.listen(0, '127.0.0.1')).url;
     const up = fetchRpc(() => upstreamUrl);
     await up('eth_sendTransaction', [{ from: FIRST_ACCOUNT, to: remote, value: '0x64' }]);
-    await up('evm_mine');
+    // Block 2: a contract of the upstream's, which the fork does not list as deployed.
+    await up('eth_sendTransaction', [{ from: FIRST_ACCOUNT, data: TINY_INIT_CODE }]);
     forked = await createServer({ quiet: true, artifacts: false, fork: upstreamUrl });
     ({ url } = await forked.listen(0, '127.0.0.1'));
     // One block of the fork's own on top of the pinned one.
@@ -399,6 +451,18 @@ describe('e2e: the explorer on a forked chain', function () {
     await page.goto(`${url}/#/address/0x0000000000000000000000000000000000000bad`);
     await page.locator('dd.balance').waitFor();
     expect(await page.locator('dd', { hasText: 'existed on the upstream' }).count()).to.equal(0);
+    await page.close();
+  });
+
+  it("lists the contracts deployed on the fork, not the upstream's", async () => {
+    const page = await browser!.newPage();
+    await page.goto(`${url}/#/accounts`);
+    await page.getByText('No contract deployed since the node started.').waitFor();
+    const call = fetchRpc(() => url);
+    const hash = await call<string>('eth_sendTransaction', [{ from: FIRST_ACCOUNT, data: TINY_INIT_CODE }]);
+    const { contractAddress } = await call<{ contractAddress: string }>('eth_getTransactionReceipt', [hash]);
+    await page.locator(`table.contracts tr[data-address="${contractAddress}"]`).waitFor({ timeout: LIVE_MS });
+    expect(await page.locator('table.contracts tbody tr').count()).to.equal(1);
     await page.close();
   });
 });

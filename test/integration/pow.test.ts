@@ -91,6 +91,17 @@ describe('proof-of-work mode (chain_getWork / chain_submitWork)', () => {
     expect(await rpc('eth_getTransactionCount', [ADDRESSES[1], 'latest'])).to.equal('0x3');
   });
 
+  it('a sealed block keeps the contracts its transactions created (chain_deployedContracts)', async () => {
+    const { rpc } = await newPowNode();
+    // Init code of a contract whose code returns 42.
+    const hash = await rpc<string>('eth_sendRawTransaction', [await signed(0, { data: '0x600a600c600039600a6000f3602a60005260206000f3', nonce: 0 })]);
+    await mineOne(rpc);
+    const { contractAddress } = await rpc<{ contractAddress: string }>('eth_getTransactionReceipt', [hash]);
+    const listed = await rpc<{ contracts: Array<{ address: string; transactionHash: string; blockNumber: string }> }>('chain_deployedContracts');
+    expect(listed.contracts).to.have.length(1);
+    expect(listed.contracts[0]).to.deep.include({ address: contractAddress, transactionHash: hash, blockNumber: '0x1' });
+  });
+
   it('hands out the same work until the pool or the head changes, and earlier work stays valid', async () => {
     const { rpc } = await newPowNode();
     const first = await rpc<string[]>('chain_getWork');

@@ -5,6 +5,7 @@ import type { Address } from '@ethereumjs/util';
 import { toHex } from '../util/hex.js';
 import { RangeBlock, type ReservedBlocks } from './emptyRanges.js';
 import type { RemoteHistory } from './remoteHistory.js';
+import type { DeploymentRecord } from '../execution/deployments.js';
 
 export interface LogRecord {
   readonly address: Address;
@@ -53,6 +54,8 @@ export interface MinedBlock extends BlockRecord {
    * parent's state root. Tracing replays the block from it.
    */
   readonly preStateRoot?: Uint8Array;
+  /** The contracts its transactions created, top level and internal (deployments.ts); none for the genesis. */
+  readonly deployments?: readonly DeploymentRecord[];
 }
 
 /** A block with what the store keeps beside it (its hash is computed here, once). */
@@ -62,9 +65,26 @@ export function minedBlock(
   receipts: readonly ReceiptRecord[],
   totalDifficulty: bigint,
   preStateRoot?: Uint8Array,
+  deployments?: readonly DeploymentRecord[],
 ): MinedBlock {
   const hash = block.hash();
-  return { block, hash, hashHex: toHex(hash), number: block.header.number, senders, receipts, totalDifficulty, preStateRoot };
+  const mined = { block, hash, hashHex: toHex(hash), number: block.header.number, senders, receipts, totalDifficulty, preStateRoot };
+  // Only blocks that created something carry the field (most blocks: a transfer, a call).
+  return deployments && deployments.length > 0 ? { ...mined, deployments } : mined;
+}
+
+/** A contract created by one of the chain's blocks, as the store lists them (deployedContracts). */
+export interface DeployedContract extends DeploymentRecord {
+  readonly mined: MinedBlock;
+}
+
+/** A page of deployed contracts, newest first, and where the next (older) page starts. */
+export interface DeployedContractsPage {
+  readonly contracts: readonly DeployedContract[];
+  /** How many contracts the chain's blocks created in all. */
+  readonly total: number;
+  /** Give it as `before` for the next page; undefined: this page reached the oldest. */
+  readonly next: number | undefined;
 }
 
 /** The first `count` blocks of a run of empty blocks (emptyRanges.ts). */
@@ -109,6 +129,11 @@ export class BlockStore {
   /** Blocks mined one at a time, by hash (a run's blocks are found in its hash buffer). */
   private readonly byHash = new Map<string, MinedBlock>();
   private readonly txIndex = new Map<string, TransactionLocation>();
+  /**
+   * Every contract the held blocks created, oldest first: a block's are appended with it and
+   * dropped with it (revert, reset, reorg), so listing them never scans blocks.
+   */
+  private readonly deployed: DeployedContract[] = [];
   /** The number the next appended block must have. */
   private length = 0;
   /**
@@ -185,6 +210,7 @@ export class BlockStore {
     }
     this.length++;
     this.byHash.set(mined.hashHex, mined);
+    if (mined.deployments) for (const record of mined.deployments) this.deployed.push({ ...record, mined });
     // Empty blocks may be built lazily: do not make them materialise their body.
     if (mined.senders.length === 0) return;
     mined.block.transactions.forEach((tx: TypedTransaction, index: number) => {
@@ -212,6 +238,7 @@ export class BlockStore {
     if (cut && 'blocks' in cut && cut.first + cut.blocks.length > keep) dropped.unshift(cut.blocks.splice(keep - cut.first));
     if (cut && 'range' in cut && cut.first + cut.range.count > keep) cut.range = cut.range.prefix(keep - cut.first);
     this.length = keep;
+    while ((this.deployed.at(-1)?.mined.number ?? -1n) >= BigInt(keep)) this.deployed.pop();
     const blocks = dropped.flat();
     for (const mined of blocks) {
       this.byHash.delete(mined.hashHex);
@@ -279,6 +306,17 @@ export class BlockStore {
     if (last.run.materialized >= last.count) return undefined;
     last.run.materializeThrough(last.count - 1);
     return search();
+  }
+
+  /**
+   * The contracts the held blocks created, newest first: at most `limit` of those older than
+   * the `before`-th (counted from the oldest, 0-based; everything when it is past the end).
+   */
+  deployedContracts(before: number, limit: number): DeployedContractsPage {
+    const total = this.deployed.length;
+    const end = Math.min(before, total);
+    const start = Math.max(0, end - limit);
+    return { contracts: this.deployed.slice(start, end).reverse(), total, next: start > 0 ? start : undefined };
   }
 
   transaction(hashHex: string): TransactionLocation | undefined {

@@ -15,6 +15,7 @@ import { type BlockStore, type MinedBlock, minedBlock } from './blocks.js';
 import { PRELOADED_PARAMS } from '../rules/hardforks.js';
 import { toHex } from '../util/hex.js';
 import { buildReceipts } from '../execution/blockBuilder.js';
+import { DeploymentRecorder } from '../execution/deployments.js';
 
 /** One encoded block as read from a file, with its position for messages. */
 export interface EncodedBlock {
@@ -120,14 +121,27 @@ async function executeBlock(vm: VM, block: Block, parent: MinedBlock, store: Blo
   if (problem) throw new ImportError(number, problem);
   const rootBefore = await vm.stateManager.getStateRoot();
   let result: RunBlockResult;
+  // The contracts its transactions create, as a block mined here records them (deployments.ts).
+  const deployments = new DeploymentRecorder();
+  let index = 0;
+  const beforeTx = () => deployments.startTransaction(index++);
+  const afterTx = () => deployments.endTransaction();
+  const detach = deployments.attach(vm.evm);
+  vm.events.on('beforeTx', beforeTx);
+  vm.events.on('afterTx', afterTx);
   try {
     result = await runBlock(vm, { block, skipBlockValidation: true, skipHardForkValidation: true });
   } catch (error) {
     await vm.stateManager.setStateRoot(rootBefore);
     throw new ImportError(number, (await diagnose(vm, block, rootBefore)) ?? clean(error));
+  } finally {
+    detach();
+    vm.events.off('beforeTx', beforeTx);
+    vm.events.off('afterTx', afterTx);
   }
   const senders = block.transactions.map((tx) => tx.getSenderAddress());
-  return minedBlock(block, senders, buildReceipts(block, senders, result.results, vm.common), parent.totalDifficulty + header.difficulty);
+  const receipts = buildReceipts(block, senders, result.results, vm.common);
+  return minedBlock(block, senders, receipts, parent.totalDifficulty + header.difficulty, undefined, deployments.found);
 }
 
 /** What a state root mismatch usually means for a file chain-sim exported. */

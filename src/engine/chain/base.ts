@@ -35,6 +35,7 @@ export type BlockReader = Pick<
   | 'byNumber'
   | 'byHashHex'
   | 'transaction'
+  | 'deployedContracts'
   | 'historyByNumber'
   | 'historyByHash'
   | 'historyTransaction'

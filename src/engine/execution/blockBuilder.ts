@@ -15,6 +15,7 @@ import type { ExecutionTracer } from '../tracers/tracing.js';
 import { orderedTrieRoot } from '../state/trieRoot.js';
 import type { PooledTransaction } from '../transactions/txpool.js';
 import { applyPlainTransfer, plainTransfersApply } from './plainTransfer.js';
+import { DeploymentRecorder } from './deployments.js';
 
 /** Header fields set for the next block only; it uses them up. */
 export interface NextBlockOverrides {
@@ -75,6 +76,7 @@ export async function mineBlock(vm: VM, parent: MinedBlock, candidates: readonly
   const results: RunTxResult[] = [];
   const dropped: Array<{ entry: PooledTransaction; reason: string }> = [];
   const failures = new Map<string, ExecutionFailure>();
+  const deployments = new DeploymentRecorder();
   try {
     const builder = await startBlock(vm, { parentBlock: parent.block, headerData });
     const depth = checkpointDepth(vm);
@@ -83,7 +85,7 @@ export async function mineBlock(vm: VM, parent: MinedBlock, candidates: readonly
       // A block of thousands of transactions lets the event loop turn between them (pace.ts).
       await pace();
       try {
-        const result = await addTransaction(vm, builder, entry.tx, entry.sender);
+        const result = await addTransaction(vm, builder, entry.tx, entry.sender, { recorder: deployments, index: included.length });
         results.push(result);
         included.push(entry);
         const failure = result.execResult.exceptionError;
@@ -111,7 +113,7 @@ export async function mineBlock(vm: VM, parent: MinedBlock, candidates: readonly
   });
   const senders = included.map((entry) => entry.sender);
   const receipts = buildReceipts(block, senders, results, common);
-  const mined = minedBlock(block, senders, receipts, parent.totalDifficulty + block.header.difficulty, preStateRoot);
+  const mined = minedBlock(block, senders, receipts, parent.totalDifficulty + block.header.difficulty, preStateRoot, deployments.found);
   return { mined, included, dropped, failures };
 }
 
@@ -262,15 +264,25 @@ export async function startBlock(vm: VM, opts: Omit<BuildBlockOpts, 'blockOpts'>
   return builder;
 }
 
-/** Runs a transaction in the block being built; a sender with code may send too (contractSenders.ts). */
-export async function addTransaction(vm: VM, builder: BlockBuilder, tx: TypedTransaction, sender: Address): Promise<RunTxResult> {
+/** Where a mined transaction's creations are recorded (deployments.ts): the block's recorder and the transaction's index. */
+export interface RecordedAt {
+  readonly recorder: DeploymentRecorder;
+  readonly index: number;
+}
+
+/**
+ * Runs a transaction in the block being built; a sender with code may send too (contractSenders.ts).
+ * With `recorded`, the contracts it creates are recorded (a plain transfer creates none).
+ */
+export async function addTransaction(vm: VM, builder: BlockBuilder, tx: TypedTransaction, sender: Address, recorded?: RecordedAt): Promise<RunTxResult> {
   if (builder instanceof LeanBlockBuilder) {
     const done = await builder.addPlainTransfer(vm, tx, sender);
     if (done) return done;
   }
   const senderDone = await letContractSend(vm.stateManager, sender);
+  const run = () => builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });
   try {
-    return await builder.addTransaction(tx, { skipHardForkValidation: true, allowNoBlobs: true });
+    return await (recorded ? recorded.recorder.during(vm.evm, recorded.index, run) : run());
   } finally {
     senderDone();
   }

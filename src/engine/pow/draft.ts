@@ -68,5 +68,6 @@ function withHeader(outcome: MiningOutcome, raw: Uint8Array[], uncles: readonly 
   // The Block constructor keeps the transaction objects as they are (impersonated senders included).
   const block = new Block(createBlockHeaderFromBytesArray(raw, opts), [...old.transactions], [...uncles], old.withdrawals, opts);
   const { senders, receipts, totalDifficulty } = outcome.mined;
-  return { ...outcome, mined: minedBlock(block, senders, receipts, totalDifficulty, outcome.mined.preStateRoot) };
+  const { preStateRoot, deployments } = outcome.mined;
+  return { ...outcome, mined: minedBlock(block, senders, receipts, totalDifficulty, preStateRoot, deployments) };
 }

@@ -30,7 +30,13 @@ export const listImpersonated = (): Promise<string[]> => rpc<string[]>('chain_im
 export interface ContractInfo {
   readonly address: string;
   readonly contract: { readonly name: string; readonly sourceName: string; readonly abi: readonly AbiEntry[] } | null;
-  readonly proxy?: { readonly standard: string; readonly implementation: string; readonly contract: ContractInfo['contract'] };
+  readonly proxy?: {
+    readonly standard: string;
+    readonly implementation: string;
+    readonly contract: ContractInfo['contract'];
+    /** A beacon proxy's beacon (EIP-1967), whose implementation() names the implementation. */
+    readonly beacon?: { readonly address: string; readonly contract: ContractInfo['contract'] };
+  };
 }
 
 export interface AbiParam {

@@ -1,7 +1,7 @@
-/** The node's accounts with balances, nonces and keys (revealed on click), impersonated addresses, deployed contracts. */
+/** The node's accounts with balances, nonces and keys (revealed on click), impersonated addresses, the contracts deployed since it started. */
 import { useState } from 'preact/hooks';
-import { ether, toBig, toHex, toNumber } from '../format.js';
-import { AddressLink, Show, TxLink, useLive, useLoad } from '../hooks.js';
+import { ether, toBig, toNumber } from '../format.js';
+import { AddressLink, BlockLink, Show, TxLink, useLive, useLoad } from '../hooks.js';
 import { rpc, rpcBatch } from '../rpc.js';
 import { identify, listImpersonated } from '../state.js';
 
@@ -63,51 +63,102 @@ function AccountTable({ rows, keys }: { rows: readonly AccountRow[]; keys?: Read
   );
 }
 
-/** Contracts created by transactions of the latest blocks (up to `SCAN` of them), newest first. */
-const SCAN = 1000;
+/** How many deployed contracts the view lists at first, and how many more each click on "older" adds. */
+const SHOWN = 50;
 
 interface Deployment {
   readonly address: string;
+  readonly creator: string;
   readonly tx: string;
   readonly block: number;
   readonly name: string | undefined;
 }
 
-/** What was scanned: blocks up to `head` (by hash, so a revert or reorg starts the scan again). */
-let scanned: { head: number; hash: string; found: Deployment[] } | undefined;
+interface DeployedPage {
+  readonly contracts: ReadonlyArray<{ address: string; creator: string; transactionHash: string; blockNumber: string }>;
+  readonly total: string;
+  readonly next: string | null;
+}
 
-async function loadDeployments(head: number): Promise<Deployment[]> {
-  if (scanned) {
-    const [block] = await rpcBatch<{ hash: string } | null>([['eth_getBlockByNumber', [toHex(scanned.head), false]]]);
-    if (block?.hash !== scanned.hash) scanned = undefined;
-  }
-  const from = Math.max(scanned ? scanned.head + 1 : 0, head - SCAN + 1);
-  const numbers = Array.from({ length: Math.max(0, head - from + 1) }, (_, i) => head - i);
-  const found: Deployment[] = [];
-  let headHash = scanned?.hash ?? '';
-  for (let i = 0; i < numbers.length; i += 200) {
-    const slice = numbers.slice(i, i + 200);
-    const blocks = await rpcBatch<{ hash: string; transactions: Array<{ hash: string; to: string | null }> } | null>(
-      slice.map((n) => ['eth_getBlockByNumber', [toHex(n), true]] as const),
-    );
-    if (i === 0 && blocks[0]) headHash = blocks[0].hash;
-    const creations = blocks.flatMap((block, j) => (block?.transactions ?? []).filter((tx) => tx.to === null).map((tx) => ({ tx: tx.hash, block: slice[j]! })));
-    const receipts = await rpcBatch<{ contractAddress: string | null; status: string } | null>(
-      creations.map((c) => ['eth_getTransactionReceipt', [c.tx]] as const),
-    );
-    for (const [j, creation] of creations.entries()) {
-      const address = receipts[j]?.contractAddress;
-      if (!address || receipts[j]?.status !== '0x1') continue;
-      const info = await identify(address);
-      found.push({ ...creation, address, name: info?.contract?.name ?? info?.proxy?.contract?.name });
-    }
-  }
-  scanned = {
-    head: Math.max(head, scanned?.head ?? 0),
-    hash: numbers.length > 0 ? headHash : (scanned?.hash ?? ''),
-    found: [...found, ...(scanned?.found ?? [])],
-  };
-  return scanned.found;
+/**
+ * The newest `count` contracts the chain's blocks created (chain_deployedContracts: the node
+ * keeps the list, so no block is scanned), each named when the project has it.
+ */
+async function loadDeployments(count: number): Promise<{ rows: Deployment[]; total: number }> {
+  const listed: DeployedPage['contracts'][number][] = [];
+  let cursor: string | null = null;
+  let total = 0;
+  do {
+    const page: DeployedPage = await rpc<DeployedPage>('chain_deployedContracts', [Math.min(1000, count - listed.length), cursor]);
+    listed.push(...page.contracts);
+    total = toNumber(page.total);
+    cursor = page.next;
+  } while (cursor !== null && listed.length < count);
+  const infos = await Promise.all(listed.map((c) => identify(c.address)));
+  const rows = listed.map((c, i) => ({
+    address: c.address,
+    creator: c.creator,
+    tx: c.transactionHash,
+    block: toNumber(c.blockNumber),
+    name: infos[i]?.contract?.name ?? infos[i]?.proxy?.contract?.name,
+  }));
+  return { rows, total };
+}
+
+/** Asked again on every change the page hears of (`tick`): a revert sends no new head but a refresh. */
+function DeployedContracts({ tick }: { tick: number }) {
+  const [count, setCount] = useState(SHOWN);
+  const deployments = useLoad(() => loadDeployments(count), [tick, count]);
+  return (
+    <Show loaded={deployments}>
+      {({ rows, total }) =>
+        rows.length === 0 ? (
+          <p class="muted">No contract deployed since the node started.</p>
+        ) : (
+          <>
+            <table class="contracts">
+              <thead>
+                <tr>
+                  <th>contract</th>
+                  <th>address</th>
+                  <th>created by</th>
+                  <th>block</th>
+                  <th>transaction</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((c) => (
+                  <tr key={c.address} data-address={c.address}>
+                    <td>{c.name ?? <span class="muted">unknown</span>}</td>
+                    <td>
+                      <AddressLink address={c.address} label={c.address} />
+                    </td>
+                    <td class="creator">
+                      <AddressLink address={c.creator} />
+                    </td>
+                    <td>
+                      <BlockLink number={c.block} />
+                    </td>
+                    <td>
+                      <TxLink hash={c.tx} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <p class="muted">
+              {rows.length} of {total} contract{total === 1 ? '' : 's'}, newest first{' '}
+              {rows.length < total && (
+                <button type="button" class="older-contracts" onClick={() => setCount(count + SHOWN)}>
+                  older
+                </button>
+              )}
+            </p>
+          </>
+        )
+      }
+    </Show>
+  );
 }
 
 export function AccountsView() {
@@ -119,7 +170,6 @@ export function AccountsView() {
   }, [live.tick]);
   // Asked again on each new head, and whenever the view opens: impersonation sends no event.
   const others = useLoad(async () => loadAccounts(await listImpersonated()), [live.tick]);
-  const deployments = useLoad(() => loadDeployments(live.head), [live.head]);
   return (
     <section>
       <h2>Accounts</h2>
@@ -158,38 +208,7 @@ export function AccountsView() {
         }
       </Show>
       <h2>Contracts deployed</h2>
-      <Show loaded={deployments}>
-        {(list) =>
-          list.length === 0 ? (
-            <p class="muted">No contract deployed in the latest {SCAN} blocks.</p>
-          ) : (
-            <table class="contracts">
-              <thead>
-                <tr>
-                  <th>contract</th>
-                  <th>address</th>
-                  <th>block</th>
-                  <th>transaction</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((c) => (
-                  <tr key={c.address}>
-                    <td>{c.name ?? <span class="muted">unknown</span>}</td>
-                    <td>
-                      <AddressLink address={c.address} label={c.address} />
-                    </td>
-                    <td>{c.block}</td>
-                    <td>
-                      <TxLink hash={c.tx} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </Show>
+      <DeployedContracts tick={live.tick} />
     </section>
   );
 }

@@ -206,6 +206,12 @@ export function AddressView({ address, metadata }: { address: string; metadata: 
                       <span>
                         {' '}
                         {info.proxy.standard} proxy to <AddressLink address={info.proxy.implementation} label={info.proxy.contract?.name} />
+                        {info.proxy.beacon && (
+                          <>
+                            {' '}
+                            (beacon <AddressLink address={info.proxy.beacon.address} label={info.proxy.beacon.contract?.name} />)
+                          </>
+                        )}
                       </span>
                     )}
                   </dd>

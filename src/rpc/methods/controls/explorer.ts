@@ -1,18 +1,20 @@
 /**
  * What a browser explorer needs that no other method answers (docs/explorer.md):
  * chain_accountKeys, the node's own accounts with their keys, as `npx chain-sim` prints them at
- * start; and chain_identifyContract, the project's contract at an address (name, source, ABI),
- * as failures and traces already name it (docs/contracts.md). Both answer whoever may send
- * JSON-RPC: the Host check and the CORS list keep foreign pages from reading them
+ * start; chain_identifyContract, the project's contract at an address (name, source, ABI),
+ * as failures and traces already name it (docs/contracts.md); and chain_deployedContracts, the
+ * contracts the chain's blocks created, newest first, a page at a time. They answer whoever may
+ * send JSON-RPC: the Host check and the CORS list keep foreign pages from reading them
  * (docs/security.md).
  */
 import { bytesToHex, createAddressFromString } from '@ethereumjs/util';
 import type { CompiledContract } from '../../../contracts/compiled.js';
-import { identifyAddress } from '../../../contracts/identify.js';
-import { address } from '../../codec.js';
-import { defineMethod, param } from '../../method.js';
+import { type ChainReader, identifyAddress } from '../../../contracts/identify.js';
+import { address, fail, quantity } from '../../codec.js';
+import { encodeQuantity } from '../../encode.js';
+import { defineMethod, optionalParam, param } from '../../method.js';
 import type { Json } from '../../json.js';
-import type { BlockRef } from '../../../engine/index.js';
+import { type BlockRef, type Chain, type DeployedContract, EngineError, RevertError } from '../../../engine/index.js';
 
 function describeContract(contract: CompiledContract | undefined): Json {
   if (!contract) return null;
@@ -21,15 +23,57 @@ function describeContract(contract: CompiledContract | undefined): Json {
 
 const LATEST: BlockRef = { tag: 'latest' };
 
+/** The latest state as an identification reads it; its calls let it follow a beacon proxy to its implementation. */
+function latestReader(chain: Chain): Required<ChainReader> {
+  return {
+    code: (at) => chain.getCode(createAddressFromString(at), LATEST),
+    storage: (at, slot) => chain.getStorageAt(createAddressFromString(at), slot, LATEST),
+    // A beacon that reverts or is no contract names no implementation; an upstream's failure is the answer's.
+    call: (to, data) =>
+      chain.call({ to: createAddressFromString(to), data }, LATEST).catch((error: unknown) => {
+        if (error instanceof RevertError || error instanceof EngineError) return undefined;
+        throw error;
+      }),
+  };
+}
+
+/** The most contracts one page of chain_deployedContracts holds, and how many it holds when not told. */
+const MOST_PER_PAGE = 1000;
+const PER_PAGE = 100;
+
+/** A JSON number or a QUANTITY, as Otterscan's page sizes are given. */
+function smallNumber(value: unknown, path: string): number {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) fail(path, `expected a non-negative integer, got ${value}`);
+    return value;
+  }
+  return Number(quantity(53)(value, path));
+}
+
+const pageLimit = (value: unknown, path: string): number => {
+  const limit = smallNumber(value, path);
+  if (limit < 1 || limit > MOST_PER_PAGE) fail(path, `expected a page size from 1 to ${MOST_PER_PAGE}, got ${limit}`);
+  return limit;
+};
+
+function describeDeployment(deployed: DeployedContract): Json {
+  const tx = deployed.mined.block.transactions[deployed.transaction]!;
+  return {
+    address: deployed.address.toString(),
+    creator: deployed.creator.toString(),
+    transactionHash: bytesToHex(tx.hash()),
+    transactionIndex: encodeQuantity(deployed.transaction),
+    blockNumber: encodeQuantity(deployed.mined.number),
+    blockHash: deployed.mined.hashHex,
+  };
+}
+
 export const explorerMethods = [
   defineMethod('chain_accountKeys', [], ({ chain }) =>
     chain.accounts.list().map((who) => ({ address: who.toString(), privateKey: bytesToHex(chain.accounts.privateKeyOf(who)!) })),
   ),
   defineMethod('chain_identifyContract', [param('address', address)], async ({ chain, contracts }, who) => {
-    const reader = {
-      code: (at: string) => chain.getCode(createAddressFromString(at), LATEST),
-      storage: (at: string, slot: Uint8Array) => chain.getStorageAt(createAddressFromString(at), slot, LATEST),
-    };
+    const reader = latestReader(chain);
     if (!contracts) {
       const code = await reader.code(who.toString());
       return code.length === 0 ? null : { address: who.toString(), contract: null };
@@ -40,7 +84,29 @@ export const explorerMethods = [
     return {
       address: who.toString(),
       contract: describeContract(identified.contract),
-      ...(proxy ? { proxy: { standard: proxy.standard, implementation: proxy.implementation, contract: describeContract(proxy.target) } } : {}),
+      ...(proxy
+        ? {
+            proxy: {
+              standard: proxy.standard,
+              implementation: proxy.implementation,
+              contract: describeContract(proxy.target),
+              ...(proxy.beacon ? { beacon: { address: proxy.beacon.address, contract: describeContract(proxy.beacon.contract) } } : {}),
+            },
+          }
+        : {}),
+    };
+  }),
+  /**
+   * Every contract the chain's blocks created since the node started (or since the fork point),
+   * top level and by contracts, without those a revert undid: newest first, `limit` at a time;
+   * `cursor` is the previous page's `next`.
+   */
+  defineMethod('chain_deployedContracts', [optionalParam('limit', pageLimit), optionalParam('cursor', smallNumber)], ({ chain }, limit, cursor) => {
+    const page = chain.blocks.deployedContracts(cursor ?? Number.MAX_SAFE_INTEGER, limit ?? PER_PAGE);
+    return {
+      contracts: page.contracts.map(describeDeployment),
+      total: encodeQuantity(page.total),
+      next: page.next === undefined ? null : encodeQuantity(page.next),
     };
   }),
 ];
