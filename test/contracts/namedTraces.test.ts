@@ -7,13 +7,10 @@
  */
 import { expect } from 'chai';
 import { Interface, getAddress } from 'ethers';
-import { createRequire } from 'node:module';
 import { type ChainSimProvider, createProvider } from '../../src/index.js';
 import { type ChainReader, identifyAddress, labelOf } from '../../src/contracts/identify.js';
 import { ContractRegistry } from '../../src/contracts/registry.js';
-import { DEPLOYER, type SolcRun, deploy, word } from '../helpers/artifacts.js';
-
-const require = createRequire(import.meta.url);
+import { compileSource, DEPLOYER, type SolcRun, deploy, word } from '../helpers/artifacts.js';
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
@@ -99,21 +96,7 @@ contract BeaconProxy {
 }
 `;
 
-function compile(): SolcRun {
-  const solc = require('solc') as { compile(input: string): string; version(): string };
-  const input = {
-    language: 'Solidity',
-    sources: { 'contracts/Named.sol': { content: SOURCE } },
-    settings: {
-      evmVersion: 'cancun',
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode', 'evm.deployedBytecode', 'metadata'], '': ['ast'] } },
-    },
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input)));
-  const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'));
-  return { input, output, longVersion: solc.version() };
-}
+const compile = (): SolcRun => compileSource('contracts/Named.sol', SOURCE, 'cancun');
 
 /** The members named traces add; without them an answer must be go-ethereum's (Parity's) exactly. */
 const NAMED_MEMBERS = ['contract', 'function', 'signature', 'decodedInput', 'decodedOutput', 'decodedError', 'revertedLogs', 'event', 'decodedArgs'];

@@ -88,6 +88,23 @@ export function compileProject(prefix = 'contracts/', optimizer = false, comment
   return run;
 }
 
+/** One Solidity file compiled by solc-js for `evmVersion`, with the output the artifact readers take. */
+export function compileSource(file: string, content: string, evmVersion: string): SolcRun {
+  const solc = require('solc') as { compile(input: string): string; version(): string };
+  const input = {
+    language: 'Solidity',
+    sources: { [file]: { content } },
+    settings: {
+      evmVersion,
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode', 'evm.deployedBytecode', 'metadata'], '': ['ast'] } },
+    },
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input)));
+  const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error');
+  if (errors.length > 0) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'));
+  return { input, output, longVersion: solc.version() };
+}
+
 /** A folder holding solc's standard JSON: one file with `{ input, output }`. */
 export function solcJsonFolder(): string {
   const dir = tempDir('solc-json');

@@ -9,13 +9,10 @@
 import { expect } from 'chai';
 import { getCreate2Address, getCreateAddress, keccak256, Interface } from 'ethers';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ChainSimProvider, createProvider } from '../../src/index.js';
-import { DEPLOYER, type SolcRun, deploy, word } from '../helpers/artifacts.js';
-
-const require = createRequire(import.meta.url);
+import { compileSource, DEPLOYER, type SolcRun, deploy, word } from '../helpers/artifacts.js';
 
 const SOURCE = `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
@@ -84,21 +81,7 @@ contract BeaconProxy {
 `;
 
 /** Compiled for Shanghai: runs on a Shanghai chain (before EIP-6780) and on later ones. */
-function compile(): SolcRun {
-  const solc = require('solc') as { compile(input: string): string; version(): string };
-  const input = {
-    language: 'Solidity',
-    sources: { 'contracts/Deployments.sol': { content: SOURCE } },
-    settings: {
-      evmVersion: 'shanghai',
-      outputSelection: { '*': { '*': ['abi', 'evm.bytecode', 'evm.deployedBytecode', 'metadata'], '': ['ast'] } },
-    },
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input)));
-  const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error');
-  if (errors.length > 0) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n'));
-  return { input, output, longVersion: solc.version() };
-}
+const compile = (): SolcRun => compileSource('contracts/Deployments.sol', SOURCE, 'shanghai');
 
 interface Listed {
   address: string;
