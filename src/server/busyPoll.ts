@@ -11,20 +11,29 @@ import { availableParallelism } from 'node:os';
 
 export type BusyPoll = () => void;
 
+/** The poller's clock and its way to run again on the next turn of the event loop (tests give their own). */
+export interface PollTiming {
+  readonly now: () => number;
+  readonly nextTurn: (callback: () => void) => void;
+}
+
+const REAL_TIMING: PollTiming = { now: () => performance.now(), nextTurn: (callback) => void setImmediate(callback) };
+
 /** Returns the function to call after each answer; a no-op when the window is 0 or there is one core. */
-export function createBusyPoll(windowMs: number, cores: number = availableParallelism()): BusyPoll {
+export function createBusyPoll(windowMs: number, cores: number = availableParallelism(), timing: PollTiming = REAL_TIMING): BusyPoll {
   if (windowMs <= 0 || cores < 2) return () => {};
+  const { now, nextTurn } = timing;
   let until = 0;
   let polling = false;
   const poll = (): void => {
-    if (performance.now() < until) setImmediate(poll);
+    if (now() < until) nextTurn(poll);
     else polling = false;
   };
   return () => {
-    until = performance.now() + windowMs;
+    until = now() + windowMs;
     if (!polling) {
       polling = true;
-      setImmediate(poll);
+      nextTurn(poll);
     }
   };
 }
