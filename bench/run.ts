@@ -18,6 +18,7 @@ import { powMain } from './pow.js';
 import { SIMULATION_WORKLOADS } from './simulation.js';
 import { soakMain } from './soak.js';
 import { reliabilityMain } from './reliability.js';
+import { hardhatSuitesMain } from './hardhatSuite.js';
 import { loadTokenArtifact, type TokenArtifact } from './token.js';
 import {
   ACCOUNT_COUNT,
@@ -57,6 +58,9 @@ const USAGE = `usage: node dist/bench/run.js [options]
                        then WebSocket subscriber rows (bench/soakSubscribers.ts; --subscribers-only: those alone)
   --reliability        instead: a probe client's latency while each slow request runs, chain-sim and anvil
                        (bench/reliability.ts; --small: a tenth of the sizes)
+  --hardhat-suites     instead: real projects' Hardhat test suites on Hardhat's network and on chain-sim in process,
+                       those named by CHAIN_SIM_HARDHAT_SUITE, CHAIN_SIM_HARDHAT3_SUITE, CHAIN_SIM_HARDHAT3_OZ_SUITE
+                       (bench/hardhatSuite.ts; its options follow: --repeat, --oz-tests, --ref...)
 environment: ANVIL_BIN overrides the anvil binary (default: node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil)`;
 
 interface Options {
@@ -282,6 +286,15 @@ function observations(results: readonly TargetResult[]): string[] {
 async function main(): Promise<number> {
   if (process.argv.includes('--soak')) return soakMain();
   if (process.argv.includes('--reliability')) return reliabilityMain();
+  if (process.argv.includes('--hardhat-suites')) {
+    try {
+      await hardhatSuitesMain(process.argv.slice(2).filter((arg) => arg !== '--hardhat-suites'));
+      return 0;
+    } catch (error) {
+      log(message(error));
+      return 1;
+    }
+  }
   let options: Options | undefined;
   try {
     options = parseOptions(process.argv.slice(2));

@@ -50,6 +50,16 @@ interface Index {
   events?: Map<string, Declared[]>;
 }
 
+/**
+ * The units read in this process, by their files, as they were at their signature: shared by every
+ * registry. Each chain has a registry of its own over the same folders (a Hardhat 3 project's tests
+ * open a chain per test file, and more), and each reading the project's build infos again took
+ * longer than the tests themselves (OpenZeppelin Contracts': hundreds of megabytes of JSON per
+ * chain). What was read is not changed afterwards, so sharing it is safe. A unit that could not be
+ * read is not kept: each registry warns about it (or refuses it) itself.
+ */
+const readInProcess = new Map<string, LoadedUnit>();
+
 export class ContractRegistry {
   private readonly roots: string[] = [];
   private readonly units = new Map<string, Map<string, LoadedUnit>>();
@@ -194,7 +204,20 @@ export class ContractRegistry {
         continue;
       }
       changed = true;
-      next.set(key, { signature: unit.signature, contracts: this.read(unit, strict) });
+      const processKey = unit.files.map((file) => path.resolve(file)).join('|');
+      const shared = readInProcess.get(processKey);
+      if (shared?.signature === unit.signature) {
+        next.set(key, shared);
+        continue;
+      }
+      const contracts = this.read(unit, strict);
+      if (contracts === undefined) {
+        next.set(key, { signature: unit.signature, contracts: [] });
+        continue;
+      }
+      const loaded = { signature: unit.signature, contracts };
+      readInProcess.set(processKey, loaded);
+      next.set(key, loaded);
     }
     if (next.size !== previous.size) changed = true;
     this.units.set(root, next);
@@ -202,7 +225,8 @@ export class ContractRegistry {
     return next;
   }
 
-  private read(unit: ArtifactUnit, strict: boolean): CompiledContract[] {
+  /** The unit's contracts; undefined when it could not be read (warned about, or thrown when `strict`). */
+  private read(unit: ArtifactUnit, strict: boolean): CompiledContract[] | undefined {
     try {
       const [first, second] = unit.files.map(readJson);
       return second === undefined ? contractsOfJson(first, unit.files[0]!) : contractsOfSplitBuildInfo(first, second, unit.files[1]!);
@@ -214,7 +238,7 @@ export class ContractRegistry {
         this.warned.add(key);
         this.warn(`artifacts: skipped ${error.message}`);
       }
-      return [];
+      return undefined;
     }
   }
 

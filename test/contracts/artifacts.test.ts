@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createProvider } from '../../src/index.js';
 import { startupRoots } from '../../src/contracts/artifactFiles.js';
@@ -155,5 +155,29 @@ describe('artifacts: the compiler output chain-sim reads', function () {
     expect(registry.contracts()).to.deep.equal([]);
     clock += 1;
     expect(registry.contracts().length).to.equal(PROJECT_CONTRACTS('contracts').length);
+  });
+
+  it('reads a build-info once per process: every chain’s registry over the same project shares it, until the file changes', () => {
+    // A Hardhat 3 test suite opens a chain per test file (network.create()), each with a registry
+    // over the same artifacts; OpenZeppelin Contracts' took longer to read again than to test.
+    const project = tempDir('artifacts-shared');
+    const buildInfo = path.join(project, 'artifacts', 'build-info');
+    mkdirSync(buildInfo, { recursive: true });
+    const { input, output } = compileProject();
+    const file = path.join(buildInfo, 'c.json');
+    writeFileSync(file, JSON.stringify({ _format: 'hh-sol-build-info-1', input, output }));
+    const first = new ContractRegistry([project]).contracts();
+    const second = new ContractRegistry([project]).contracts();
+    expect(first.length).to.equal(PROJECT_CONTRACTS('contracts').length);
+    // The very same objects: the file was not read and parsed again.
+    expect(second).to.have.length(first.length);
+    second.forEach((contract, i) => expect(contract).to.equal(first[i]));
+    // A recompile (another size and time) is read again, by a new registry as by an old one.
+    writeFileSync(file, JSON.stringify({ _format: 'hh-sol-build-info-1', input, output }, null, 1));
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    const third = new ContractRegistry([project]).contracts();
+    expect(third).to.have.length(first.length);
+    expect(third[0]).to.not.equal(first[0]);
+    expect(third[0]).to.deep.equal(first[0]);
   });
 });
