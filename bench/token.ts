@@ -2,7 +2,7 @@
 // network, the bundled compiler) and cached on disk, because loading solc costs
 // seconds and hundreds of MB that would otherwise land on every run.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -53,7 +53,10 @@ export function loadTokenArtifact(): TokenArtifact {
 
   const artifact: TokenArtifact = { bytecode: `0x${object}`, solcVersion: solc.version() };
   mkdirSync(path.dirname(cacheFile), { recursive: true });
-  writeFileSync(cacheFile, JSON.stringify(artifact));
+  // Written aside and renamed: test files run in parallel processes, and one may read while another writes.
+  const partial = `${cacheFile}.${process.pid}.tmp`;
+  writeFileSync(partial, JSON.stringify(artifact));
+  renameSync(partial, cacheFile);
   return artifact;
 }
 
