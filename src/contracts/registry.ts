@@ -248,7 +248,7 @@ export class ContractRegistry {
     const all = [...[...this.units.values()].flatMap((units) => [...units.values()].flatMap((unit) => unit.contracts)), ...[...this.given.values()].flat()];
     // The same contract of the same build read twice (Foundry's build-info and its per-contract file) is kept once.
     for (const contract of all) {
-      const key = `${qualifiedName(contract)}:${contract.runtime ? Buffer.from(keccak_256(contract.runtime.code)).toString('hex') : ''}`;
+      const key = identityOf(contract);
       if (seen.has(key)) continue;
       seen.add(key);
       contracts.push(contract);
@@ -263,6 +263,23 @@ export class ContractRegistry {
     this.index = { contracts, byRuntimeLength, withCreation: contracts.filter((c) => c.creation !== undefined) };
     this.identified.clear();
   }
+}
+
+/**
+ * A contract's name and code hash, which tell the same contract read twice. Kept per contract
+ * object for the process: the objects are shared by every registry (readInProcess), and each
+ * new chain hashing every contract's code again took most of its registry's first build
+ * (OpenZeppelin Contracts' 815 contracts: about 140 ms a chain).
+ */
+const identities = new WeakMap<CompiledContract, string>();
+
+function identityOf(contract: CompiledContract): string {
+  let identity = identities.get(contract);
+  if (identity === undefined) {
+    identity = `${qualifiedName(contract)}:${contract.runtime ? Buffer.from(keccak_256(contract.runtime.code)).toString('hex') : ''}`;
+    identities.set(contract, identity);
+  }
+  return identity;
 }
 
 function readJson(file: string): unknown {
@@ -311,11 +328,25 @@ function declarations(contracts: readonly CompiledContract[], type: string, key:
   return map;
 }
 
-/** An entry whose types are not the ABI's gets a key nothing matches (it is never shown). */
+/**
+ * An ABI entry's selector or topic, kept per entry for the process: entries are shared by every
+ * registry (readInProcess), and each chain hashing every signature of the project again cost
+ * its first decoded failure about 50 ms on OpenZeppelin Contracts. An entry whose types are not
+ * the ABI's gets a key nothing matches (it is never shown).
+ */
+const keys = new WeakMap<(item: AbiItem) => string, WeakMap<AbiItem, string>>();
+
 function safeKey(item: AbiItem, key: (item: AbiItem) => string): string {
-  try {
-    return key(item);
-  } catch {
-    return '';
+  let known = keys.get(key);
+  if (!known) keys.set(key, (known = new WeakMap()));
+  let found = known.get(item);
+  if (found === undefined) {
+    try {
+      found = key(item);
+    } catch {
+      found = '';
+    }
+    known.set(item, found);
   }
+  return found;
 }
