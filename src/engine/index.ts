@@ -3,7 +3,7 @@
  * module inside it (test/architecture/imports.test.ts enforces it), as @ethereumjs/vm exports
  * from its index. What is not listed here is the engine's own business.
  */
-export { addressOf, deriveAccounts } from './accounts/accounts.js';
+export { addressOfKey, deriveAccounts } from './accounts/accounts.js';
 export { deriveChild, derivePath, mnemonicToSeed } from './accounts/hdKeys.js';
 export { curve } from './accounts/secp256k1.js';
 export { personalMessageDigest, signDigest } from './accounts/signing.js';

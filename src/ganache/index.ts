@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { bytesToHex } from '@ethereumjs/util';
-import { addressOf, deriveAccounts } from '../engine/index.js';
+import { addressOfKey, deriveAccounts } from '../engine/index.js';
 import type { SimNode } from '../startup/node.js';
 import { OptionError, type ResolvedOptions, resolveOptions } from '../options.js';
 import { ChainSimProvider, ProviderRpcError } from '../provider.js';
@@ -64,7 +64,7 @@ export class GanacheProvider extends ChainSimProvider {
       this.initialAccounts[account.address.toString()] = { secretKey: bytesToHex(account.privateKey), balance: resolved.balanceWei, unlocked: true };
     }
     for (const { privateKey, balance } of resolved.accountKeys) {
-      this.initialAccounts[addressOf(privateKey).toString()] = {
+      this.initialAccounts[addressOfKey(privateKey).toString()] = {
         secretKey: bytesToHex(privateKey),
         balance: balance ?? resolved.balanceWei,
         unlocked: true,

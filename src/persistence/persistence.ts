@@ -20,7 +20,7 @@ import { readFile } from 'node:fs/promises';
 import { removeStaleTempFiles, writeFileAtomically } from './atomicFile.js';
 import {
   type AccountState,
-  addressOf,
+  addressOfKey,
   type Alloc,
   type Chain,
   type CollectedAccount,
@@ -160,7 +160,7 @@ export async function restoreState(chain: Chain, saved: StateFile, path: string)
         () => chain.restoreForkDeletions(overlay.deleted),
       );
     }
-    for (const privateKey of saved.privateKeys ?? []) await chain.addOwnedAccount({ address: addressOf(privateKey), privateKey });
+    for (const privateKey of saved.privateKeys ?? []) await chain.addOwnedAccount({ address: addressOfKey(privateKey), privateKey });
     if (saved.clockOffset !== undefined) {
       await chain.setClockOffset(saved.clockOffset);
       // Blocks are stamped with the clock: one past uint64 could never mine a block.

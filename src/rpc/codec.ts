@@ -55,6 +55,23 @@ export const index: Decoder<number> = (value, path) => {
   return Number(result);
 };
 
+/** A small count as a plain JSON number or a QUANTITY (Otterscan's and the explorer's page sizes and cursors). */
+export const smallCount: Decoder<number> = (value, path) => {
+  if (typeof value !== 'number') return index(value, path);
+  if (!Number.isSafeInteger(value) || value < 0) fail(path, `expected a non-negative integer, got ${value}`);
+  return value;
+};
+
+/** The most entries one page of a paged method holds (Otterscan's limit). */
+export const MOST_PER_PAGE = 1000;
+
+/** A page's size: 1 to MOST_PER_PAGE, a plain JSON number or a QUANTITY. */
+export const pageSize: Decoder<number> = (value, path) => {
+  const size = smallCount(value, path);
+  if (size < 1 || size > MOST_PER_PAGE) fail(path, `expected a page size from 1 to ${MOST_PER_PAGE}, got ${size}`);
+  return size;
+};
+
 /** Seconds or counts: a QUANTITY, or a plain JSON number as Ganache and Hardhat accept. */
 export const count = (value: unknown, path: string): bigint => {
   if (typeof value === 'number') {

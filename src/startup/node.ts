@@ -4,7 +4,7 @@
  */
 import { VERSION } from '../version.js';
 import {
-  addressOf,
+  addressOfKey,
   type Alloc,
   Chain,
   CREATE2_DEPLOYER_ADDRESS,
@@ -65,7 +65,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
   const { options, saved, fixtures, genesis, forkSession, fileAlloc, genesisTimestamp } = await mergeStartupSources(input);
   // Only the folders are listed now (a path given that holds no compiler output is refused here); files are read when needed.
   const contracts = new ContractRegistry(startupRoots(options.artifacts), (message) => console.error(`chain-sim: ${message}`));
-  const keyed = options.accountKeys.map(({ privateKey }) => ({ address: addressOf(privateKey), privateKey }));
+  const keyed = options.accountKeys.map(({ privateKey }) => ({ address: addressOfKey(privateKey), privateKey }));
   const accounts = [...deriveAccounts(options.mnemonic, options.accounts, options.derivationPath), ...keyed];
   // Keys given with a balance get it through the genesis alloc, which is written after the prefunded accounts.
   const keyedAlloc: Alloc = new Map(
@@ -109,7 +109,7 @@ export async function startNode(input: ChainSimOptions | ResolvedOptions): Promi
       options.logger(options.consoleContractNames ? attributedLine(contracts, line, source.code, source.creation) : line),
     );
   }
-  for (const privateKey of fixtures?.privateKeys ?? []) await chain.addOwnedAccount({ address: addressOf(privateKey), privateKey });
+  for (const privateKey of fixtures?.privateKeys ?? []) await chain.addOwnedAccount({ address: addressOfKey(privateKey), privateKey });
   await applyStartupSettings(chain, options, saved !== undefined);
   if (saved) await restoreState(chain, saved, options.stateFile!);
   if (options.importFile !== undefined) {

@@ -20,7 +20,7 @@ export function deriveAccounts(mnemonic: string, count: number, path = DEFAULT_D
   const accounts: OwnedAccount[] = [];
   for (let i = 0; i < count; i++) {
     const { privateKey } = deriveChild(parent, i);
-    accounts.push({ address: addressOf(privateKey), privateKey });
+    accounts.push({ address: addressOfKey(privateKey), privateKey });
   }
   return accounts;
 }
@@ -29,10 +29,11 @@ export function deriveAccounts(mnemonic: string, count: number, path = DEFAULT_D
  * The address of a private key: the last 20 bytes of keccak256 of its uncompressed public key.
  * The public key is OpenSSL's (hdKeys.ts): @ethereumjs/util's createAddressFromPrivateKey goes
  * through noble's constant-time JavaScript multiplication, and a Hardhat 3 connection's twenty
- * keyed accounts spent most of their first request there. Hashed on the engine's WebAssembly Keccak: noble's JavaScript one is still cold at start-up
- * (its first ten hashes took 34-43 ms on the shared machine under load, WebAssembly's 0.5 ms).
+ * keyed accounts spent most of their first request there. Hashed on the engine's WebAssembly
+ * Keccak: noble's JavaScript one is still cold at start-up (its first ten hashes took 34-43 ms
+ * on the shared machine under load, WebAssembly's 0.5 ms).
  */
-export function addressOf(privateKey: Uint8Array): Address {
+export function addressOfKey(privateKey: Uint8Array): Address {
   return new Address(keccak256(publicKeyOf(privateKey, false).subarray(1)).subarray(12));
 }
 

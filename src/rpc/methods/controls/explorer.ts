@@ -10,7 +10,7 @@
 import { bytesToHex, createAddressFromString } from '@ethereumjs/util';
 import type { CompiledContract } from '../../../contracts/compiled.js';
 import { type ChainReader, identifyAddress } from '../../../contracts/identify.js';
-import { address, fail, quantity } from '../../codec.js';
+import { address, pageSize, smallCount } from '../../codec.js';
 import { encodeQuantity } from '../../encode.js';
 import { defineMethod, optionalParam, param } from '../../method.js';
 import type { Json } from '../../json.js';
@@ -37,24 +37,8 @@ function latestReader(chain: Chain): Required<ChainReader> {
   };
 }
 
-/** The most contracts one page of chain_deployedContracts holds, and how many it holds when not told. */
-const MOST_PER_PAGE = 1000;
+/** How many contracts a page of chain_deployedContracts holds when not told. */
 const PER_PAGE = 100;
-
-/** A JSON number or a QUANTITY, as Otterscan's page sizes are given. */
-function smallNumber(value: unknown, path: string): number {
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value) || value < 0) fail(path, `expected a non-negative integer, got ${value}`);
-    return value;
-  }
-  return Number(quantity(53)(value, path));
-}
-
-const pageLimit = (value: unknown, path: string): number => {
-  const limit = smallNumber(value, path);
-  if (limit < 1 || limit > MOST_PER_PAGE) fail(path, `expected a page size from 1 to ${MOST_PER_PAGE}, got ${limit}`);
-  return limit;
-};
 
 function describeDeployment(deployed: DeployedContract): Json {
   const tx = deployed.mined.block.transactions[deployed.transaction]!;
@@ -101,7 +85,7 @@ export const explorerMethods = [
    * top level and by contracts, without those a revert undid: newest first, `limit` at a time;
    * `cursor` is the previous page's `next`.
    */
-  defineMethod('chain_deployedContracts', [optionalParam('limit', pageLimit), optionalParam('cursor', smallNumber)], ({ chain }, limit, cursor) => {
+  defineMethod('chain_deployedContracts', [optionalParam('limit', pageSize), optionalParam('cursor', smallCount)], ({ chain }, limit, cursor) => {
     const page = chain.blocks.deployedContracts(cursor ?? Number.MAX_SAFE_INTEGER, limit ?? PER_PAGE);
     return {
       contracts: page.contracts.map(describeDeployment),

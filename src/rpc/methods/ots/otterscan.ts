@@ -5,7 +5,7 @@
  */
 import type { Address } from '@ethereumjs/util';
 import { type MinedBlock, type Chain, type CallFrame, CallTracer, TraceBudget, traceTooLarge, isPostMerge } from '../../../engine/index.js';
-import { address, blockNumberOrTag, hash, index, quantity } from '../../codec.js';
+import { address, blockNumberOrTag, hash, pageSize, quantity } from '../../codec.js';
 import { encodeData, encodeQuantity } from '../../encode.js';
 import { invalidParams, serverError } from '../../errors.js';
 import { formatBlock, formatReceipt, formatTransaction } from '../../format.js';
@@ -90,12 +90,6 @@ function search(
   }
   return { found, exhausted: n < 0n || n > chain.head.number };
 }
-
-const pageSize = (value: unknown, path: string): number => {
-  const size = typeof value === 'number' ? value : index(value, path);
-  if (!Number.isSafeInteger(size) || size < 1 || size > 1000) throw invalidParams(`invalid argument ${path}: expected a page size from 1 to 1000`);
-  return size;
-};
 
 const number = (value: unknown, path: string): bigint =>
   typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : quantity(64)(value, path);

@@ -4,7 +4,7 @@
  * personal_sign. Passphrases and locks live in the engine (accountLocks.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { addressOf, curve, personalMessageDigest, signDigest } from '../../../engine/index.js';
+import { addressOfKey, curve, personalMessageDigest, signDigest } from '../../../engine/index.js';
 import { address, callRequest, data, string, uint64 } from '../../codec.js';
 import { encodeData } from '../../encode.js';
 import { invalidParams, serverError } from '../../errors.js';
@@ -38,13 +38,13 @@ export const personalMethods = [
     let key: Uint8Array;
     do key = randomBytes(32);
     while (!curve().isPrivateKey(key));
-    const account = { address: addressOf(key), privateKey: key };
+    const account = { address: addressOfKey(key), privateKey: key };
     await chain.addLockedAccount(account, passphrase);
     return account.address.toString();
   }),
   // An account the node holds already keeps its passphrase and lock, as in Ganache.
   defineMethod('personal_importRawKey', [param('privateKey', privateKey), param('passphrase', string)], async ({ chain }, key, passphrase) => {
-    const account = { address: addressOf(key), privateKey: key };
+    const account = { address: addressOfKey(key), privateKey: key };
     await chain.addLockedAccount(account, passphrase);
     return account.address.toString();
   }),
