@@ -26,7 +26,8 @@ import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { differingTests, gitDirOf, hardhatCli, linkChainSim, log, nodeOf, run } from './hardhat3Suite.js';
+import { differingTests, hardhatCli, nodeOf } from './hardhat3Suite.js';
+import { gitDirOf, linkChainSim, log, requireBuilt, run, setUpOnce } from './suiteSetup.js';
 import type { Outcome, SuiteResult } from './hardhatSuite.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -101,11 +102,7 @@ function seedCompilerCache(workdir: string): void {
 
 function prepare(repository: string, ref: string, workdir: string): void {
   const lock = readFileSync(path.join(TOOLS, 'package-lock.json'), 'utf8');
-  const stampFile = path.join(workdir, '.chain-sim-suite.json');
-  const stamp = existsSync(stampFile) ? (JSON.parse(readFileSync(stampFile, 'utf8')) as { repository: string; ref: string; lock: string }) : undefined;
-  if (stamp?.repository !== repository || stamp.ref !== ref || stamp.lock !== lock) {
-    rmSync(workdir, { recursive: true, force: true });
-    mkdirSync(workdir, { recursive: true });
+  setUpOnce(workdir, { repository, ref, lock }, () => {
     log(`extracting ${ref} of ${repository} into ${workdir}`);
     const archive = execFileSync('git', ['--git-dir', gitDirOf(repository), 'archive', ref], { maxBuffer: 1 << 30 });
     execFileSync('tar', ['-x', '-C', workdir], { input: archive });
@@ -120,8 +117,7 @@ function prepare(repository: string, ref: string, workdir: string): void {
     chmodSync(nodeOf(toolsOf(workdir)), 0o755);
     seedCompilerCache(workdir);
     log(`installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    writeFileSync(stampFile, JSON.stringify({ repository, ref, lock }));
-  }
+  });
   linkChainSim(workdir);
   writeConfigs(workdir);
 }
@@ -220,7 +216,7 @@ export interface OzSuiteOptions {
 }
 
 export async function runOzSuite(repository: string, ref: string, workdir: string, repeat: number, options: OzSuiteOptions = {}): Promise<SuiteResult> {
-  if (!existsSync(path.join(ROOT, 'dist', 'src', 'hardhat', 'index.js'))) throw new Error('build chain-sim first (npm run build)');
+  requireBuilt();
   const selected = options.tests ?? OZ_DEFAULT_TESTS;
   const tests = selected.length === 1 && selected[0] === 'all' ? [] : selected;
   for (const test of tests) if (!/^test\//.test(test)) throw new Error(`tests: expected paths under the project's test/ folder, got ${JSON.stringify(test)}`);

