@@ -53,6 +53,8 @@ function neutralise(method: unknown, params: unknown): unknown {
   const canonical = typeof method === 'string' ? table.get(method)?.name : undefined;
   // A sync send waits up to 2 s for its block (automine may be off): 1 ms keeps the runs coming.
   if (typeof canonical === 'string' && /TransactionSync$/.test(canonical) && Array.isArray(params) && params.length <= 2) return [params[0], 1];
+  // The chain id stays 1337, which the last property checks: a random valid id would outlive the run (seen: 0xfe).
+  if (canonical === 'anvil_setChainId' && Array.isArray(params) && params.length === 1) return ['0x539'];
   // Every name that mines a count of blocks: a run of a million reserved blocks is legal, but reading
   // deep into it hashes the run, which would spend the fuzzing budget of the properties after it.
   if (!MINING_RECORDS.has(canonical ?? '') || !Array.isArray(params)) return params;
