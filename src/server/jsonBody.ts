@@ -120,32 +120,56 @@ export function* jsonPieces(value: unknown, batchNodes = BATCH_NODES): Generator
   yield '}';
 }
 
-/** Resolves when the response can take more, or is closed; leaves no listener behind (one wait per full socket). */
-function drainedOrClosed(res: ServerResponse): Promise<void> {
+/** Where an answer written in slices goes: Node's response, or a socket with chunked framing (fastHttp.ts). */
+export interface TextSink {
+  /** The client went away: nothing more is written. */
+  readonly closed: boolean;
+  /** Write a slice; false when the socket is full (wait for drained() before the next). */
+  write(text: string): boolean;
+  /** Resolves when the sink can take more, or is closed. */
+  drained(): Promise<void>;
+  /** The last slice and the end of the body. */
+  end(text: string): void;
+}
+
+/** Resolves when `stream` can take more, or is closed; leaves no listener behind (one wait per full socket). */
+export function drainedOrClosed(stream: NodeJS.EventEmitter): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
+      stream.off('drain', done);
+      stream.off('close', done);
       resolve();
     };
-    res.on('drain', done);
-    res.on('close', done);
+    stream.on('drain', done);
+    stream.on('close', done);
   });
 }
 
-/** Write `value` as the JSON body of a 200 answer a slice at a time (see above); stops if the client goes away. */
-export async function writeLargeJson(res: ServerResponse, value: unknown, headers: OutgoingHttpHeaders): Promise<void> {
-  res.writeHead(200, { ...headers, 'content-type': 'application/json' });
+/** Write `value` as JSON to `sink` a slice at a time (see above); stops if the client goes away. */
+export async function writeJsonSlices(value: unknown, sink: TextSink): Promise<void> {
   let pending = '';
   for (const piece of jsonPieces(value)) {
     pending += piece;
     if (pending.length < WRITE_CHARS) continue;
-    if (res.destroyed) return;
-    const more = res.write(pending);
+    if (sink.closed) return;
+    const more = sink.write(pending);
     pending = '';
-    if (!more) await drainedOrClosed(res);
+    if (!more) await sink.drained();
     const turn = pace();
     if (turn !== undefined) await turn;
   }
-  if (!res.destroyed) res.end(pending);
+  if (!sink.closed) sink.end(pending);
+}
+
+/** Write `value` as the JSON body of a 200 answer a slice at a time (Node sends it chunked). */
+export async function writeLargeJson(res: ServerResponse, value: unknown, headers: OutgoingHttpHeaders): Promise<void> {
+  res.writeHead(200, { ...headers, 'content-type': 'application/json' });
+  await writeJsonSlices(value, {
+    get closed() {
+      return res.destroyed;
+    },
+    write: (text) => res.write(text),
+    drained: () => drainedOrClosed(res),
+    end: (text) => res.end(text),
+  });
 }
