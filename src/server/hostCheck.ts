@@ -56,10 +56,10 @@ function isIPv6Literal(name: string): boolean {
   return name.includes(':') && isIPv6(name);
 }
 
-/** IPv6 entries are compared in brackets, as they appear in a Host header. */
+/** IPv6 entries are compared in brackets, as they appear in a Host header (an entry in brackets already is one). */
 function normalise(entry: string): string {
   const name = entry.trim().toLowerCase();
-  return isIPv6Literal(name) ? `[${name}]` : name;
+  return !name.startsWith('[') && isIPv6Literal(name) ? `[${name}]` : name;
 }
 
 function isAddress(name: string): boolean {
@@ -74,7 +74,9 @@ function isAddress(name: string): boolean {
 export function createHostCheck(allowed: readonly string[], boundHost: string): HostCheck {
   if (allowed.includes('*')) return () => true;
   const names = new Set(allowed.map(normalise));
-  if (!WILDCARDS.has(normalise(boundHost))) names.add(normalise(boundHost));
+  // Wildcards first: `::` would otherwise cost Node's IPv6 check at every start.
+  const bound = boundHost.trim().toLowerCase();
+  if (!WILDCARDS.has(bound)) names.add(normalise(bound));
   return (hostHeader) => {
     // HTTP/1.0 clients may omit Host; browsers always send it, so there is nothing to guard.
     if (hostHeader === undefined || hostHeader === '') return true;
