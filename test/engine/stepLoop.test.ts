@@ -5,6 +5,7 @@ import { type EVM, type ExecResult, createEVM } from '@ethereumjs/evm';
 import { Account, Address, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import { installRevertTraceGuard } from '../../src/engine/patches/revertTraceGuard.js';
 import { installStepLoop, stepLoopRuns } from '../../src/engine/patches/stepLoop.js';
+import { LAZY_RUN_STATE, installLazyRunState } from '../../src/engine/patches/lazyRunState.js';
 import { randomSource } from '../helpers/random.js';
 
 const CALLEE = new Address(setLengthLeft(Uint8Array.of(0xc0, 0xde), 20));
@@ -111,10 +112,12 @@ async function run(evm: EVM, code: Uint8Array, callee: Uint8Array, data: Uint8Ar
   };
 }
 
-describe('synchronous EVM steps (stepLoop.ts)', () => {
+describe('synchronous EVM steps (stepLoop.ts) and frames with their run state made when read (lazyRunState.ts)', () => {
   // The reference run traces (a step listener): revertTraceGuard.ts keeps REVERTs of huge ranges from crashing it.
+  // It runs each frame with the library's runInterpreter, which builds the run state at once.
   before(async () => {
     await installStepLoop();
+    await installLazyRunState();
     await installRevertTraceGuard();
   });
 
@@ -134,7 +137,13 @@ describe('synchronous EVM steps (stepLoop.ts)', () => {
         const before = stepLoopRuns();
         const mine = await run(ours, code, callee, data);
         steppedAlone += stepLoopRuns() > before ? 1 : 0;
-        const theirs = await run(library, code, callee, data);
+        LAZY_RUN_STATE.enabled = false;
+        let theirs: Outcome;
+        try {
+          theirs = await run(library, code, callee, data);
+        } finally {
+          LAZY_RUN_STATE.enabled = true;
+        }
         expect(mine, `program ${bytesToHex(code)}, callee ${bytesToHex(callee)}, data ${bytesToHex(data)}`).to.deep.equal(theirs);
       }
       expect(steppedAlone).to.equal(400);

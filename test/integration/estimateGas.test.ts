@@ -9,6 +9,7 @@ import { BrowserProvider, Contract, Interface } from 'ethers';
 import fc from 'fast-check';
 import { ADDRESSES, type Rpc, artifact, newNode } from '../helpers/chain.js';
 import { type GasProgram, bubblesOnly, calldataOf, deployProgram, gasProgram, hex, sendForReceipt } from '../helpers/gasPrograms.js';
+import { ONE_RUN_ESTIMATES } from '../../src/engine/execution/gasEstimate.js';
 
 const FROM = ADDRESSES[0]!;
 
@@ -94,6 +95,47 @@ describe('eth_estimateGas is never too low', function () {
     } finally {
       await provider.disconnect();
     }
+  });
+
+  it('the one-run answer (no gas-dependent step, no refund) is what the second run would have found', async () => {
+    const { rpc, provider } = newNode();
+    const takenBefore = ONE_RUN_ESTIMATES.taken;
+    let estimates = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(gasProgram(), async (program) => {
+          const to = await deployProgram(rpc, program, FROM);
+          for (const words of program.calls) {
+            const request = { from: FROM, to, data: calldataOf(words) };
+            const once = await rpc<string>('eth_estimateGas', [request]);
+            ONE_RUN_ESTIMATES.enabled = false;
+            let searched: string;
+            try {
+              searched = await rpc<string>('eth_estimateGas', [request]);
+            } finally {
+              ONE_RUN_ESTIMATES.enabled = true;
+            }
+            expect(once, `estimate with and without the one-run answer: ${fc.stringify(program)}`).to.equal(searched);
+            estimates++;
+            await sendForReceipt(rpc, { ...request, gas: once });
+          }
+        }),
+        { numRuns: 60 },
+      );
+      // Plain code with no refund, as a token transfer's, is answered after one run.
+      const { abi, bytecode } = artifact('Token');
+      const iface = new Interface(abi);
+      const deployData = bytecode + iface.encodeDeploy(['Token', 'TKN', 10n ** 24n]).slice(2);
+      const token = await sendForReceipt(rpc, { from: FROM, data: deployData, gas: hex(3_000_000n) });
+      const data = iface.encodeFunctionData('transfer', [ADDRESSES[1]!, 1n]);
+      const taken = ONE_RUN_ESTIMATES.taken;
+      await rpc('eth_estimateGas', [{ from: FROM, to: token.contractAddress!, data }]);
+      expect(ONE_RUN_ESTIMATES.taken, 'a token transfer answered after one run').to.equal(taken + 1);
+    } finally {
+      ONE_RUN_ESTIMATES.enabled = true;
+      await provider.disconnect();
+    }
+    expect(ONE_RUN_ESTIMATES.taken - takenBefore, `one-run answers among ${estimates} estimates`).to.be.greaterThan(estimates / 10);
   });
 
   it('an ERC20Votes-like transfer (vote checkpoints keyed by block, cold writes, refunds) sent by ethers with its own estimate', async () => {

@@ -39,6 +39,7 @@ import { setChainIdOf } from '../rules/chainId.js';
 import { type ChainSnapshot, SnapshotRegistry } from '../state/snapshots.js';
 import { TrackingStateManager } from '../state/stateDump.js';
 import { installStepLoop } from '../patches/stepLoop.js';
+import { installLazyRunState } from '../patches/lazyRunState.js';
 import { installUint256Balances } from '../patches/uint256Balances.js';
 import { installStepPacing } from '../patches/stepPacing.js';
 import { TrieNodeDB } from '../state/trieDb.js';
@@ -156,6 +157,7 @@ export class ChainCore {
     await installJumpAnalysisCache();
     await installStepLoop();
     await installStepPacing();
+    await installLazyRunState();
     await installRevertTraceGuard();
     await installLogNumbering();
     installUint256Balances();

@@ -1,10 +1,11 @@
 import { checkpointDepth, unwindTo } from '../state/unwind.js';
 import { RemoteReadPending } from '../state/remoteMiss.js';
 import { pace } from '../util/pace.js';
-import { Block, type HeaderData } from '@ethereumjs/block';
-import type { Common } from '@ethereumjs/common';
+import { Block, type HeaderData, createBlock, genRequestsRoot } from '@ethereumjs/block';
+import { type Common, ConsensusType, Mainnet } from '@ethereumjs/common';
 import { Capability, type TypedTransaction } from '@ethereumjs/tx';
-import { Address } from '@ethereumjs/util';
+import { Address, CLRequest, CLRequestType, bytesToHex } from '@ethereumjs/util';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { BlockBuilder, type BuildBlockOpts, type RunTxResult, type VM, encodeReceipt } from '@ethereumjs/vm';
 import { keccak256 } from '../util/keccak256.js';
 import { type LogRecord, type MinedBlock, type ReceiptRecord, minedBlock } from '../blocks/blocks.js';
@@ -16,6 +17,7 @@ import { orderedTrieRoot } from '../state/trieRoot.js';
 import type { PooledTransaction } from '../transactions/txpool.js';
 import { applyPlainTransfer, plainTransfersApply } from './plainTransfer.js';
 import { DeploymentRecorder } from './deployments.js';
+import { SYSTEM_CONTRACTS } from '../rules/systemContracts.js';
 
 /** Header fields set for the next block only; it uses them up. */
 export interface NextBlockOverrides {
@@ -132,12 +134,33 @@ export async function mineBlock(vm: VM, parent: MinedBlock, candidates: readonly
 /** Tests turn the plain-transfer path off to compare it with the VM's (test/engine/plainTransfer.test.ts). */
 export const PLAIN_TRANSFERS = { enabled: true, applied: 0 };
 
+/**
+ * Tests turn off the blocks made without the system contracts' calls (startBlock's and
+ * sealing's, when none of those contracts exists) to compare them with the library's
+ * (test/engine/systemCallsSkipped.test.ts).
+ */
+export const ABSENT_SYSTEM_CONTRACTS = { enabled: true, starts: 0, seals: 0 };
+
+/** Whether none of the system contracts of `eips` that the rules activate has an account: the library's calls to them would do nothing. */
+async function systemContractsAbsent(vm: VM, eips: readonly number[]): Promise<boolean> {
+  for (const [eip, address] of SYSTEM_CONTRACTS) {
+    if (eips.includes(eip) && vm.common.isActivatedEIP(eip) && (await vm.stateManager.getAccount(address)) !== undefined) return false;
+  }
+  return true;
+}
+
 /** The library builder's fields addPlainTransfer keeps as its addTransaction does. */
 interface BuilderInternals {
   checkpointed: boolean;
   _minerValue: bigint;
+  blockStatus: { status: string; block?: Block };
   readonly transactionResults: RunTxResult[];
-  readonly headerData: { readonly baseFeePerGas?: unknown; readonly coinbase?: unknown; readonly gasLimit?: unknown };
+  readonly headerData: HeaderData & { readonly baseFeePerGas?: unknown; readonly coinbase?: unknown; readonly gasLimit?: unknown };
+  readonly blockOpts: Parameters<typeof createBlock>[1] & { readonly cliqueSigner?: unknown };
+  readonly withdrawals?: unknown[];
+  readonly blobGasUsed: bigint;
+  checkStatus(): void;
+  rewardMiner(): Promise<void>;
 }
 
 export class LeanBlockBuilder extends BlockBuilder {
@@ -145,8 +168,12 @@ export class LeanBlockBuilder extends BlockBuilder {
   /** While build() runs the library's on an empty list: the roots of the real one. */
   private roots: { readonly transactions: Uint8Array; readonly receipts: Uint8Array } | undefined;
 
+  /** The library's `vm`, which it keeps private. */
+  private readonly machine: VM;
+
   constructor(vm: VM, opts: BuildBlockOpts) {
     super(vm, opts);
+    this.machine = vm;
     this.setsListAside = !vm.common.isActivatedEIP(7928);
   }
 
@@ -196,6 +223,25 @@ export class LeanBlockBuilder extends BlockBuilder {
     return result;
   }
 
+  /**
+   * The library's start of a block writes the parent's beacon root (EIP-4788) and hash
+   * (EIP-2935) into their system contracts, each found to have no code when it does not
+   * exist (chain-sim's chains start without them): with neither there, only its checkpoint.
+   */
+  override async initState(): Promise<void> {
+    const common = this.machine.common;
+    const writes = common.isActivatedEIP(4788) || common.isActivatedEIP(2935);
+    if (!writes || !ABSENT_SYSTEM_CONTRACTS.enabled || common.isActivatedEIP(7928) || !(await systemContractsAbsent(this.machine, [4788, 2935]))) {
+      return super.initState();
+    }
+    ABSENT_SYSTEM_CONTRACTS.starts++;
+    const self = this as unknown as BuilderInternals;
+    if (!self.checkpointed) {
+      await this.machine.evm.journal.checkpoint();
+      self.checkpointed = true;
+    }
+  }
+
   override async addTransaction(tx: TypedTransaction, opts?: Parameters<BlockBuilder['addTransaction']>[1]): Promise<RunTxResult> {
     const kept = this.included;
     if (!this.setsListAside || !kept?.length) return super.addTransaction(tx, opts);
@@ -215,6 +261,7 @@ export class LeanBlockBuilder extends BlockBuilder {
    */
   override async build(sealOpts?: Parameters<BlockBuilder['build']>[0]): ReturnType<BlockBuilder['build']> {
     const list = this.included;
+    if (list && this.setsListAside && (await this.requestsAreEmpty())) return this.sealWithoutSystemCalls(list, sealOpts);
     if (!this.setsListAside || !list?.length) return super.build(sealOpts);
     this.roots = { transactions: await this.transactionsTrie(), receipts: await this.receiptTrie() };
     this.included = [];
@@ -227,6 +274,79 @@ export class LeanBlockBuilder extends BlockBuilder {
     }
     const { header, withdrawals } = built.block;
     return { ...built, block: new Block(header, list, [], withdrawals) };
+  }
+
+  /**
+   * Whether the block's execution-layer requests (EIP-7685) are known empty without the
+   * library's two EVM system calls: the withdrawal and consolidation request contracts
+   * (EIP-7002, EIP-7251) do not exist, and no transaction logged from the deposit contract
+   * (EIP-6110). Blocks before Prague have none to make.
+   */
+  private async requestsAreEmpty(): Promise<boolean> {
+    const common = this.machine.common;
+    const self = this as unknown as BuilderInternals;
+    if (!ABSENT_SYSTEM_CONTRACTS.enabled || self.blockOpts.cliqueSigner !== undefined || self.withdrawals !== undefined) return false;
+    if (!common.isActivatedEIP(7685)) return true;
+    if (common.isActivatedEIP(8282) || !(await systemContractsAbsent(this.machine, [7002, 7251]))) return false;
+    if (!common.isActivatedEIP(6110)) return true;
+    // The library's deposit contract: the chain's, else mainnet's.
+    const depositContract = ((common as unknown as { _chainParams: { depositContractAddress?: string } })._chainParams.depositContractAddress ??
+      Mainnet.depositContractAddress)!.toLowerCase();
+    return self.transactionResults.every((result) => result.receipt.logs.every(([address]) => bytesToHex(address) !== depositContract));
+  }
+
+  /**
+   * The library's build, less what does nothing here: the request system calls of a chain
+   * without their contracts (requestsAreEmpty), the roots of a list set aside and put back.
+   * The header is made once, with the same fields in the same order as the library's.
+   */
+  private async sealWithoutSystemCalls(list: TypedTransaction[], sealOpts?: Parameters<BlockBuilder['build']>[0]): ReturnType<BlockBuilder['build']> {
+    const self = this as unknown as BuilderInternals;
+    const common = this.machine.common;
+    self.checkStatus();
+    const proofOfWork = common.consensusType() === ConsensusType.ProofOfWork;
+    if (proofOfWork) await self.rewardMiner();
+    const transactionsTrie = await this.transactionsTrie();
+    const receiptTrie = await this.receiptTrie();
+    const logsBloom = this.logsBloom();
+    const blobGasUsed = common.isActivatedEIP(4844) ? self.blobGasUsed : undefined;
+    let requests: Awaited<ReturnType<BlockBuilder['build']>>['requests'];
+    let requestsHash: Uint8Array | undefined;
+    if (common.isActivatedEIP(7685)) {
+      // In type order, each with no data, as accumulateRequests makes them for a chain without the contracts.
+      requests = [];
+      if (common.isActivatedEIP(6110)) requests.push(new CLRequest(CLRequestType.Deposit, new Uint8Array()));
+      if (common.isActivatedEIP(7002)) requests.push(new CLRequest(CLRequestType.Withdrawal, new Uint8Array()));
+      if (common.isActivatedEIP(7251)) requests.push(new CLRequest(CLRequestType.Consolidation, new Uint8Array()));
+      requestsHash = genRequestsRoot(requests, common.customCrypto.sha256 ?? sha256);
+    }
+    ABSENT_SYSTEM_CONTRACTS.seals++;
+    const stateRoot = await this.machine.stateManager.getStateRoot();
+    const headerData: HeaderData = {
+      ...self.headerData,
+      stateRoot,
+      transactionsTrie,
+      withdrawalsRoot: undefined,
+      receiptTrie,
+      logsBloom,
+      gasUsed: this.gasUsed,
+      timestamp: self.headerData.timestamp ?? 0n,
+      blobGasUsed,
+      requestsHash,
+    };
+    if (proofOfWork) {
+      headerData.nonce = sealOpts?.nonce ?? headerData.nonce;
+      headerData.mixHash = sealOpts?.mixHash ?? headerData.mixHash;
+    }
+    // Made on an empty list (createBlock would re-create every transaction), then given the ones that ran.
+    const { header, withdrawals } = createBlock({ header: headerData, transactions: [] }, self.blockOpts);
+    const block = new Block(header, list, [], withdrawals);
+    self.blockStatus = { status: 'build', block };
+    if (self.checkpointed) {
+      await this.machine.evm.journal.commit();
+      self.checkpointed = false;
+    }
+    return { block, requests, blockLevelAccessList: this.machine.evm.blockLevelAccessList };
   }
 
   override async transactionsTrie(): Promise<Uint8Array> {

@@ -13,6 +13,7 @@ import { PRELOADED_PARAMS } from '../rules/hardforks.js';
 import { executionFailure } from './revert.js';
 import { type EstimateRun, searchGasLimit } from './gasEstimate.js';
 import { translateTxError } from '../transactions/validation.js';
+import { sameWithLess, watchingGasDependence } from '../patches/gasDependence.js';
 
 /** EIP-2930: addresses and storage keys (0x hex) a transaction declares warm. */
 export type AccessList = ReadonlyArray<{ readonly address: string; readonly storageKeys: readonly string[] }>;
@@ -375,8 +376,14 @@ export async function estimateGas(ctx: ExecutionContext, request: CallRequest, g
     highest,
     plainTransfer: await isPlainTransfer(ctx, request),
     run: async (gasLimit): Promise<EstimateRun> => {
-      const result = await run(ctx, call, request, gasLimit);
-      return { execResult: result.execResult, totalGasSpent: result.totalGasSpent, peakGas: peakOf(result) };
+      // Watched: whether the gas left mattered to the run, so that a lower limit would go the same way.
+      const { result, dependence } = await watchingGasDependence(ctx.vm.evm, () => run(ctx, call, request, gasLimit));
+      return {
+        execResult: result.execResult,
+        totalGasSpent: result.totalGasSpent,
+        peakGas: peakOf(result),
+        sameWithLess: (lower) => sameWithLess(dependence, gasLimit, lower),
+      };
     },
   });
 }

@@ -10,7 +10,9 @@
  * Unlike go-ethereum, which stops once the range is within 1.5% (an overestimate), the
  * search goes to the exact boundary (docs/choices.md), and tries the gas charged first:
  * most calls need exactly that, so they take two runs (go-ethereum's optimistic limit first
- * would take four to six to reach the boundary).
+ * would take four to six to reach the boundary). When the first run shows that the gas left
+ * never mattered to it (patches/gasDependence.ts) and it earned no refund, a run with the
+ * gas charged would go the same way: that is the answer, after one run.
  */
 import type { ExecResult } from '@ethereumjs/evm';
 import { type EngineError, IntrinsicGasError, rejected } from '../util/errors.js';
@@ -23,7 +25,12 @@ export interface EstimateRun {
   readonly totalGasSpent: bigint;
   /** Gas used before refunds, at least the floor (go-ethereum's MaxUsedGas): the most the run ever needed at once. */
   readonly peakGas: bigint;
+  /** Whether a run with the lower limit given, which covers all the gas this one used, would succeed the same way (gasDependence.ts). */
+  readonly sameWithLess?: (lower: bigint) => boolean;
 }
+
+/** Tests turn the one-run answer off to compare it with the second run it saves (test/integration/estimateGas.test.ts). */
+export const ONE_RUN_ESTIMATES = { enabled: true, taken: 0 };
 
 export interface EstimateSearch {
   /** The highest limit allowed (the request's gas, the sender's funds, the cap). */
@@ -61,6 +68,11 @@ export async function searchGasLimit(search: EstimateSearch): Promise<bigint> {
   let lo = first.totalGasSpent - 1n;
   // Most calls (no refund, no nested call keeping its 1/64, no gasleft() check) need exactly that.
   if (lo + 1n < hi) {
+    // No refund counted (the peak is the gas charged), so the gas charged covers every step of the run.
+    if (ONE_RUN_ESTIMATES.enabled && first.peakGas === first.totalGasSpent && first.sameWithLess?.(lo + 1n)) {
+      ONE_RUN_ESTIMATES.taken++;
+      return lo + 1n;
+    }
     if (await works(lo + 1n)) return lo + 1n;
     lo += 1n;
   }

@@ -31,6 +31,7 @@ export interface RunState {
   readonly stack: { peek(count: number): bigint[] };
   programCounter: number;
   opCode: number;
+  readonly gasLeft: bigint;
   code: Uint8Array;
   validJumps: Uint8Array;
   cachedPushes: Record<number, bigint>;

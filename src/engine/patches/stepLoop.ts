@@ -14,6 +14,7 @@
  */
 import { EVMError } from '@ethereumjs/evm';
 import { paceStep } from '../util/pace.js';
+import { type GasDependence, gasDependenceOf, noteStep } from './gasDependence.js';
 import { emitImplicitStop } from './implicitStop.js';
 import { type Interpreter, type OpcodeEntry, type RunResult, replaceInterpreterMethod } from './interpreterPrototype.js';
 
@@ -35,10 +36,15 @@ export function installStepLoop(): Promise<void> {
     'run',
     (libraryRun) =>
       function (this: Interpreter, code: Uint8Array, opts: { pc?: number } = {}): Promise<RunResult> {
+        const dependence = gasDependenceOf(this._evm);
         // Tracers run the library's loop, and see the STOP past the end of code (implicitStop.ts).
-        if (!handlesAlone(this, code)) return libraryRun.call(this, code, opts).then((result) => emitImplicitStop(this, code, result));
+        if (!handlesAlone(this, code)) {
+          if (dependence) dependence.framesUnseen++;
+          return libraryRun.call(this, code, opts).then((result) => emitImplicitStop(this, code, result));
+        }
         runs++;
-        return runSteps(this, code, opts.pc);
+        if (dependence) dependence.framesSeen++;
+        return runSteps(this, code, opts.pc, dependence);
       },
   );
 }
@@ -52,7 +58,7 @@ function handlesAlone(interpreter: Interpreter, code: Uint8Array): boolean {
 }
 
 /** The library's loop for legacy code, with the synchronous steps taken inline. */
-async function runSteps(interpreter: Interpreter, code: Uint8Array, pc: number | undefined): Promise<RunResult> {
+async function runSteps(interpreter: Interpreter, code: Uint8Array, pc: number | undefined, dependence: GasDependence | undefined): Promise<RunResult> {
   const state = interpreter._runState;
   state.code = code;
   state.programCounter = pc ?? state.programCounter;
@@ -83,6 +89,8 @@ async function runSteps(interpreter: Interpreter, code: Uint8Array, pc: number |
       }
     }
     state.opCode = opCode;
+    // eth_estimateGas watching whether the gas left mattered (gasDependence.ts).
+    if (dependence) noteStep(dependence, opCode, state.gasLeft);
     try {
       const waiting = step(interpreter, entry ?? interpreter.lookupOpInfo(opCode), entry);
       if (waiting !== undefined) await waiting;
