@@ -145,20 +145,59 @@ export class StructLogStore {
     else this.extras.set(index, { error });
   }
 
+  // Record `index`'s fields one by one, read without making the record: the answer's writer
+  // formats a record from them (rpc/traceOutput.ts), with no object per record.
+  pcAt(index: number): number {
+    return this.pcs.get(index);
+  }
+
+  gasAt(index: number): bigint {
+    return this.gas.get(index);
+  }
+
+  gasCostAt(index: number): bigint {
+    return this.gasCosts.get(index);
+  }
+
+  depthAt(index: number): number {
+    return this.depths.get(index);
+  }
+
+  refundAt(index: number): bigint {
+    return this.refunds.get(index);
+  }
+
+  /** Whether record `index` holds more than the columns (memory, return data, storage, an error): then `at` makes it whole. */
+  hasExtras(index: number): boolean {
+    return this.extras.has(index);
+  }
+
+  /** Where record `index`'s stack starts among `stackWordAt`'s words; -1: no stack recorded. */
+  stackStart(index: number): number {
+    return this.stackStarts.get(index);
+  }
+
+  /** Where record `index`'s stack ends (exclusive): the next record's stack start. */
+  stackEnd(index: number): number {
+    for (let next = index + 1; next < this.length; next++) {
+      const nextStart = this.stackStarts.get(next);
+      if (nextStart >= 0) return nextStart;
+    }
+    return this.stackWords.length;
+  }
+
+  /** Stack word `position` (from `stackStart` to `stackEnd`), bottom of a stack first. */
+  stackWordAt(position: number): bigint {
+    return this.stackWords.get(position);
+  }
+
   /** Record `index` as a StructLog (a new object each time). */
   at(index: number): StructLog {
     const extras = this.extras.get(index);
     const start = this.stackStarts.get(index);
     let stack: bigint[] | undefined;
     if (start >= 0) {
-      let end = this.stackWords.length;
-      for (let next = index + 1; next < this.length; next++) {
-        const nextStart = this.stackStarts.get(next);
-        if (nextStart >= 0) {
-          end = nextStart;
-          break;
-        }
-      }
+      const end = this.stackEnd(index);
       stack = new Array<bigint>(end - start);
       for (let i = start; i < end; i++) stack[i - start] = this.stackWords.get(i);
     }
