@@ -97,7 +97,7 @@ function ask(agent: http.Agent, { url, method, params, timeoutMs }: Ask): Promis
         res.on('error', (error) => resolve({ ok: false, message: `${method}: ${error.message}` }));
         res.on('end', () => {
           if (size > PARSED_BYTES) {
-            const isResult = /^\s*\{[^]*?"result"\s*:/.test(head) && !/"error"\s*:/.test(head);
+            const isResult = /^\s*\{[\s\S]*?"result"\s*:/.test(head) && !/"error"\s*:/.test(head);
             if (!isResult) return resolve({ ok: false, message: `${method}: a large answer that is not a result: ${head.slice(0, 150)}` });
             return resolve({ ok: true, description: pcKeys > 0 ? `answered, ${pcKeys.toLocaleString('en-US')} struct logs` : 'answered' });
           }
