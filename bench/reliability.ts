@@ -6,14 +6,17 @@
 // p99 and max, and how long each send took until its receipt was there. The same run for
 // Anvil, where it serves the method. Goal: p99 under 50 ms, sends mined within 100 ms.
 //
-//   npm run bench -- --reliability [--only chain-sim,anvil] [--small]
+//   npm run bench -- --reliability [--only chain-sim,anvil] [--small] [--rows struct,400]
 //
 // --small: the same rows at a tenth of the sizes (a check that the bench runs, not a figure).
+// --rows: only the rows whose label contains one of these words (case ignored), to measure
+// one change without the whole table.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { deriveAccounts, type Fees, TxSigner } from './accounts.js';
+import { OffThreadRequests } from './offThread.js';
 import { asQuantity, asRecord, httpClient, type RpcClient } from './rpc.js';
 import { hostileUpstreamRows } from './reliabilityFork.js';
 import { CHAIN_ID, killAllChildren, makeTargets, MNEMONIC, TargetUnavailable, type TargetName } from './targets.js';
@@ -112,6 +115,10 @@ const SLOW_REQUESTS: readonly SlowRequest[] = [
 
 /** Every request this bench sends, counted (the summary row's total). */
 let requestsSent = 0;
+/** Counts a request sent other than through `counted` (the slow requests, sent from a worker thread). */
+export function countRequest(): void {
+  requestsSent++;
+}
 export function counted(client: RpcClient): RpcClient {
   return {
     request(method, params) {
@@ -265,18 +272,24 @@ export async function peakWhile(rssMb: () => number | undefined, running: Promis
   return peak;
 }
 
-async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string, summaries: Summary[]): Promise<RowResult[]> {
+/** Whether a row is selected by --rows (none given: all are). */
+export function rowSelected(label: string, rows: readonly string[] | undefined): boolean {
+  return rows === undefined || rows.some((word) => label.toLowerCase().includes(word.toLowerCase()));
+}
+
+async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string, summaries: Summary[], selected: readonly SlowRequest[]): Promise<RowResult[]> {
   const target = makeTargets({ tmpDir })[name];
   let running: Awaited<ReturnType<typeof target.start>>;
   try {
     running = await target.start();
   } catch (error) {
     const why = error instanceof TargetUnavailable ? error.message : String(error);
-    return SLOW_REQUESTS.map((slow) => ({ label: slow.label, target: name, outcome: `not run: ${why}` }));
+    return selected.map((slow) => ({ label: slow.label, target: name, outcome: `not run: ${why}` }));
   }
   const client = counted(running.client);
-  // The slow requests and the set-up on connections of their own, with timeouts of their own.
-  const slowClient = counted(httpClient(running.url!, { timeoutMs: SLOW_TIMEOUT_MS }));
+  // The slow requests from a thread of their own (offThread.ts: their answers are not parsed on the
+  // probe's thread), the set-up on a connection of its own; each with a timeout of its own.
+  const slowRequests = new OffThreadRequests();
   const setUpClient = counted(httpClient(running.url!, { timeoutMs: SET_UP_TIMEOUT_MS }));
   const results: RowResult[] = [];
   try {
@@ -286,14 +299,14 @@ async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string, summari
       stage = await setUp(setUpClient, sizes);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      return SLOW_REQUESTS.map((slow) => ({ label: slow.label, target: name, outcome: `not run: set-up failed: ${why.slice(0, 90)}` }));
+      return selected.map((slow) => ({ label: slow.label, target: name, outcome: `not run: set-up failed: ${why.slice(0, 90)}` }));
     }
     const sender = new Sender();
     await sender.start(client);
     // State lost: every send answered with a receipt moved 1 wei to RECIPIENT and took a nonce; both are read back at the end.
     const balanceBefore = asQuantity('eth_getBalance', await client.request('eth_getBalance', [RECIPIENT, 'latest']));
     const nonceBefore = asQuantity('eth_getTransactionCount', await client.request('eth_getTransactionCount', [sender.address, 'latest']));
-    for (const slow of SLOW_REQUESTS) {
+    for (const slow of selected) {
       const skipped = slow.skip?.[name];
       if (skipped) {
         results.push({ label: slow.label, target: name, outcome: `skipped: ${skipped}` });
@@ -302,12 +315,16 @@ async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string, summari
       const [method, params] = slow.request(stage, sizes);
       log(`reliability: ${name}: ${slow.label}`);
       const started = performance.now();
-      const request = method === 'idle' ? sleep(2000) : slowClient.request(method, params);
+      if (method !== 'idle') countRequest();
+      const request =
+        method === 'idle'
+          ? sleep(2000).then(() => ({ ok: true, description: 'answered' }) as const)
+          : slowRequests.request(running.url!, method, params, SLOW_TIMEOUT_MS);
       // Settled as soon as the answer is in, whatever the probe still waits for.
-      const answered = request.then(
-        (result) => ({ ms: performance.now() - started, outcome: describeAnswer(result) }),
-        (error: unknown) => ({ ms: performance.now() - started, outcome: `error: ${error instanceof Error ? error.message.slice(0, 90) : String(error)}` }),
-      );
+      const answered = request.then((outcome) => ({
+        ms: performance.now() - started,
+        outcome: outcome.ok ? outcome.description : `error: ${outcome.message.slice(0, 90)}`,
+      }));
       const [probe, peakMb] = await Promise.all([probeWhile(client, sender, request), peakWhile(running.rssMb, request)]);
       results.push({ label: slow.label, target: name, ...(await answered), probe, peakMb });
     }
@@ -323,17 +340,11 @@ async function runTarget(name: TargetName, sizes: Sizes, tmpDir: string, summari
       note: `${inState} of ${sender.mined} mined transfers in the balance, nonce +${nonceAfter - nonceBefore}`,
     });
   } finally {
-    slowClient.close();
+    await slowRequests.close();
     setUpClient.close();
     await running.stop();
   }
   return results;
-}
-
-/** 'answered', with the size of a struct-logger trace (Anvil 1.7.1 answers none unless started with --steps-tracing). */
-function describeAnswer(result: unknown): string {
-  const logs = typeof result === 'object' && result !== null ? (result as { structLogs?: unknown }).structLogs : undefined;
-  return Array.isArray(logs) ? `answered, ${logs.length.toLocaleString('en-US')} struct logs` : 'answered';
 }
 
 function percentile(values: readonly number[], p: number): number | undefined {
@@ -344,17 +355,21 @@ function percentile(values: readonly number[], p: number): number | undefined {
 
 const ms = (value: number | undefined): string => (value === undefined ? '—' : value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1));
 
-function renderRows(results: readonly RowResult[], sizes: Sizes): string {
+/** A row's label with its sizes written in. */
+function sizedLabel(text: string, sizes: Sizes): string {
   const count = (n: number) => n.toLocaleString('en-US');
   const gas = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
-  const label = (text: string) =>
-    text
-      .replace('N empty', `${count(sizes.emptyBlocks)} empty`)
-      .replace('M blocks', `${count(sizes.mineBlocks)} blocks`)
-      .replace('S-gas', `${gas(sizes.structLoopGas)}-gas`)
-      .replace('B-gas', `${gas(sizes.bigLoopGas)}-gas`)
-      .replace('C calls', `${count(sizes.simulateCalls)} calls`)
-      .replace('G-gas', `${gas(sizes.simulateCallGas)}-gas`);
+  return text
+    .replace('N empty', `${count(sizes.emptyBlocks)} empty`)
+    .replace('M blocks', `${count(sizes.mineBlocks)} blocks`)
+    .replace('S-gas', `${gas(sizes.structLoopGas)}-gas`)
+    .replace('B-gas', `${gas(sizes.bigLoopGas)}-gas`)
+    .replace('C calls', `${count(sizes.simulateCalls)} calls`)
+    .replace('G-gas', `${gas(sizes.simulateCallGas)}-gas`);
+}
+
+function renderRows(results: readonly RowResult[], sizes: Sizes): string {
+  const label = (text: string) => sizedLabel(text, sizes);
   const lines = [
     '| slow request | target | its time (ms) | its outcome | held (probe p99 < 50 ms, sends < 100 ms) | eth_blockNumber probes | p50 (ms) | p99 (ms) | max (ms) | sends | send p50 (ms) | send max (ms) | peak RSS (MB) |',
     '| --- | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -388,10 +403,15 @@ function renderSummary(summaries: readonly Summary[]): string {
 }
 
 export async function reliabilityMain(): Promise<number> {
-  const { values } = parseArgs({ options: { reliability: { type: 'boolean' }, small: { type: 'boolean' }, only: { type: 'string' } }, strict: false });
+  const { values } = parseArgs({
+    options: { reliability: { type: 'boolean' }, small: { type: 'boolean' }, only: { type: 'string' }, rows: { type: 'string' } },
+    strict: false,
+  });
   const sizes = values.small ? SMALL : FULL;
   const only = typeof values.only === 'string' ? values.only.split(',').map((s) => s.trim()) : undefined;
   const targets = TARGETS.filter((name) => !only || only.includes(name));
+  const rows = typeof values.rows === 'string' ? values.rows.split(',').map((s) => s.trim()) : undefined;
+  const slowRequests = SLOW_REQUESTS.filter((slow) => rowSelected(sizedLabel(slow.label, sizes), rows));
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'chain-sim-reliability-'));
   const onSignal = () => {
     killAllChildren();
@@ -402,11 +422,15 @@ export async function reliabilityMain(): Promise<number> {
   try {
     const results: RowResult[] = [];
     const summaries: Summary[] = [];
-    for (const name of targets) results.push(...(await runTarget(name, sizes, tmpDir, summaries)));
+    if (slowRequests.length > 0) for (const name of targets) results.push(...(await runTarget(name, sizes, tmpDir, summaries, slowRequests)));
     // Rows by slow request, the targets side by side.
     results.sort((a, b) => SLOW_REQUESTS.findIndex((s) => s.label === a.label) - SLOW_REQUESTS.findIndex((s) => s.label === b.label));
-    const hostile = await hostileUpstreamRows(targets);
+    const hostile = await hostileUpstreamRows(targets, rows);
     results.push(...hostile.rows);
+    // Targets that ran only hostile-upstream rows have their summary from them alone.
+    for (const fork of hostile.summaries) {
+      if (!summaries.some((s) => s.target === fork.target)) summaries.push({ target: fork.target, faults: 0, sends: 0, lost: 0, note: 'no local rows' });
+    }
     const merged = summaries.map((s) => {
       const fork = hostile.summaries.find((f) => f.target === s.target);
       if (!fork) return s;

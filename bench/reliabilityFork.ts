@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { fakeUpstreamBlock } from '../test/helpers/fakeUpstreamBlock.js';
 import { type FaultMode, type FaultyUpstream, type JsonRpcCall, startFaultyUpstream } from '../test/helpers/faultyUpstream.js';
 import { anvilBinary } from './anvil.js';
-import { counted, peakWhile, probeWhile, RECIPIENT, type RowResult, Sender } from './reliability.js';
+import { OffThreadRequests } from './offThread.js';
+import { counted, countRequest, peakWhile, probeWhile, RECIPIENT, type RowResult, rowSelected, Sender } from './reliability.js';
 import { httpClient, type RpcClient } from './rpc.js';
 import { CHAIN_ID, freePort, readRssMb, type TargetName } from './targets.js';
 
@@ -136,10 +137,14 @@ async function startForked(
 /** The reason of an error, without what every row's error repeats (chain-sim's `fork upstream URL: METHOD for KEY failed:`). */
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(/^.*? failed: /, '').slice(0, 90);
 
-/** The hostile-upstream rows for each target, one forked node per target, and what each sent and lost. */
-export async function hostileUpstreamRows(targets: readonly TargetName[]): Promise<{ rows: RowResult[]; summaries: ForkSummary[] }> {
+/** The hostile-upstream rows for each target (those --rows selects), one forked node per target, and what each sent and lost. */
+export async function hostileUpstreamRows(
+  targets: readonly TargetName[],
+  selected?: readonly string[],
+): Promise<{ rows: RowResult[]; summaries: ForkSummary[] }> {
   const rows: RowResult[] = [];
   const summaries: ForkSummary[] = [];
+  if (!FAULTS.some((fault) => rowSelected(fault.label, selected))) return { rows, summaries };
   const upstream = await startFaultyUpstream({ badAddress: BAD_PREFIX, answer });
   try {
     for (const name of targets.filter((target) => target === 'chain-sim' || target === 'anvil')) {
@@ -150,7 +155,8 @@ export async function hostileUpstreamRows(targets: readonly TargetName[]): Promi
         for (const fault of FAULTS) rows.push({ label: fault.label, target: name, outcome: `not run: ${errorText(error)}` });
         continue;
       }
-      const slowClient = counted(httpClient(node.url, { timeoutMs: 120_000 }));
+      // From a thread of its own, as reliability.ts sends its slow requests.
+      const slowRequests = new OffThreadRequests();
       const faultsBefore = upstream.faults;
       try {
         const sender = new Sender();
@@ -160,16 +166,18 @@ export async function hostileUpstreamRows(targets: readonly TargetName[]): Promi
         const balanceBefore = BigInt(String(await node.client.request('eth_getBalance', [RECIPIENT, 'latest'])));
         const minedBefore = sender.mined;
         for (const [i, fault] of FAULTS.entries()) {
+          if (!rowSelected(fault.label, selected)) continue;
           process.stderr.write(`reliability: ${name}: ${fault.label}\n`);
           upstream.mode = fault.mode;
           fault.set?.(upstream);
           const rowFaults = upstream.faults;
           const started = performance.now();
-          const request = slowClient.request('eth_getBalance', [`${BAD_PREFIX}${i.toString(16)}`, 'latest']);
-          const answered = request.then(
-            () => ({ ms: performance.now() - started, outcome: 'answered' }),
-            (error: unknown) => ({ ms: performance.now() - started, outcome: `error: ${errorText(error)}` }),
-          );
+          countRequest();
+          const request = slowRequests.request(node.url, 'eth_getBalance', [`${BAD_PREFIX}${i.toString(16)}`, 'latest'], 120_000);
+          const answered = request.then((outcome) => ({
+            ms: performance.now() - started,
+            outcome: outcome.ok ? 'answered' : `error: ${errorText(outcome.message)}`,
+          }));
           const [probe, peakMb] = await Promise.all([probeWhile(node.client, sender, request), peakWhile(node.rssMb, request)]);
           rows.push({ label: fault.label, target: name, ...(await answered), probe, peakMb, faults: upstream.faults - rowFaults });
           upstream.mode = 'ok';
@@ -186,7 +194,7 @@ export async function hostileUpstreamRows(targets: readonly TargetName[]): Promi
           note: `${inState} of ${sends} transfers mined during the faults in the balance`,
         });
       } finally {
-        slowClient.close();
+        await slowRequests.close();
         await node.stop();
       }
     }

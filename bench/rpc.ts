@@ -25,7 +25,7 @@ interface JsonRpcResponse {
   error?: { code?: number; message?: string };
 }
 
-function unwrap(method: string, body: string): unknown {
+export function unwrap(method: string, body: string): unknown {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

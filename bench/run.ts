@@ -57,7 +57,7 @@ const USAGE = `usage: node dist/bench/run.js [options]
                        then peak RSS while --state saves a 1,000,000-block chain (--row save: only that),
                        then WebSocket subscriber rows (bench/soakSubscribers.ts; --subscribers-only: those alone)
   --reliability        instead: a probe client's latency while each slow request runs, chain-sim and anvil
-                       (bench/reliability.ts; --small: a tenth of the sizes)
+                       (bench/reliability.ts; --small: a tenth of the sizes; --rows WORD,...: the rows whose label has one)
   --hardhat-suites     instead: real projects' Hardhat test suites on Hardhat's network and on chain-sim in process,
                        those named by CHAIN_SIM_HARDHAT_SUITE, CHAIN_SIM_HARDHAT3_SUITE, CHAIN_SIM_HARDHAT3_OZ_SUITE
                        (bench/hardhatSuite.ts; its options follow: --repeat, --oz-tests, --ref...)

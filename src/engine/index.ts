@@ -53,6 +53,7 @@ export { type CollectedAccount, collectPiece, piecesOf, type StatePiece, type St
 export type { BlockToTrace } from './tracers/blockTrace.js';
 export { flattenCalls, MuxTracer, NoopTracer, selectorCounts } from './tracers/callTree.js';
 export { type PrestateAccount, PrestateTracer } from './tracers/prestate.js';
+export type { StructLogStore } from './tracers/structLogStore.js';
 export { bothTracers, type FrameSteps, StepRecorder } from './tracers/steps.js';
 export {
   type CallFrame,

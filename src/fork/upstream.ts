@@ -7,7 +7,9 @@
  * naming the upstream (credentials masked), the method, the key and the limit that was hit:
  * the caller's request fails, the node keeps serving.
  */
+import type { Agent } from 'node:http';
 import { EngineError } from '../engine/index.js';
+import { type PostAnswer, PostFailure, postCapped, upstreamAgent } from './httpPost.js';
 
 /** What an upstream may cost the node: time, attempts, rate and memory. */
 export interface UpstreamLimits {
@@ -109,8 +111,10 @@ export class Upstream {
   /** Some servers refuse batches: after the first refusal, calls go one by one. */
   private batching = true;
   private nextSlot = 0;
-  /** The URL without credentials (fetch refuses them) and the headers, with Basic authorization for them. */
-  private readonly target: string;
+  /** The URL without credentials (sent as Basic authorization in the headers instead). */
+  private readonly target: URL;
+  /** Keep-alive connections to it. */
+  private readonly agent: Agent;
   private readonly headers: Record<string, string>;
   private readonly limits: UpstreamLimits;
   /** Calls sent and not yet answered: what a retry after a rate limit waits to fit the compute-unit budget. */
@@ -130,7 +134,8 @@ export class Upstream {
       url.password = '';
     }
     Object.assign(this.headers, options.headers ?? {});
-    this.target = url.toString();
+    this.target = url;
+    this.agent = upstreamAgent(url);
   }
 
   /** Calls to `method` so far (all of them when no method is named). */
@@ -263,64 +268,32 @@ export class Upstream {
   private async attempt(
     body: unknown,
   ): Promise<{ ok: true; value: unknown } | { ok: false; reason: string; retry: boolean; retryAfterMs?: number; rateLimited?: boolean }> {
-    const { timeoutMs } = this.limits;
-    let response: Response;
-    let text: string;
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new TimeoutOf(timeoutMs)), timeoutMs);
+    let response: PostAnswer;
     try {
-      response = await fetch(this.target, {
-        method: 'POST',
-        headers: this.headers,
-        body: JSON.stringify(body),
-        signal: abort.signal,
-      });
-      text = await this.readCapped(response, abort);
+      response = await postCapped(this.target, this.agent, this.headers, JSON.stringify(body), this.limits);
     } catch (error) {
-      if (error instanceof TooLarge) return { ok: false, reason: error.message, retry: false };
-      if (abort.signal.reason instanceof TimeoutOf) return { ok: false, reason: `timed out after ${timeoutMs} ms`, retry: true };
-      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
-      const detail = (cause || (error instanceof Error ? error.message : String(error))).split(this.target).join(this.masked);
-      return { ok: false, reason: `unreachable (${detail})`, retry: true };
-    } finally {
-      clearTimeout(timer);
+      if (!(error instanceof PostFailure)) throw error;
+      // A larger answer would come again: not retried.
+      return { ok: false, reason: error.message.split(this.target.toString()).join(this.masked), retry: error.kind !== 'tooLarge' };
     }
-    if (response.status === 429) {
-      return { ok: false, reason: 'rate limited (HTTP 429)', retry: true, rateLimited: true, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
+    const { status, text } = response;
+    if (status === 429) {
+      const retryAfter = response.headers['retry-after'];
+      return {
+        ok: false,
+        reason: 'rate limited (HTTP 429)',
+        retry: true,
+        rateLimited: true,
+        retryAfterMs: retryAfterMs(typeof retryAfter === 'string' ? retryAfter : null),
+      };
     }
-    if (response.status >= 500) return { ok: false, reason: `HTTP ${response.status}`, retry: true };
-    if (response.status !== 200) return { ok: false, reason: `HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`, retry: false };
+    if (status >= 500) return { ok: false, reason: `HTTP ${status}`, retry: true };
+    if (status !== 200) return { ok: false, reason: `HTTP ${status}${text ? `: ${text.slice(0, 200)}` : ''}`, retry: false };
     try {
       return { ok: true, value: JSON.parse(text) };
     } catch {
       return { ok: false, reason: `malformed answer (not JSON: ${JSON.stringify(text.slice(0, 60))})`, retry: true };
     }
-  }
-
-  /**
-   * The answer's text, read as it arrives and abandoned past --fork-max-response-bytes (a
-   * Content-Length over it is refused before reading): one bad answer cannot fill the heap.
-   */
-  private async readCapped(response: Response, abort: AbortController): Promise<string> {
-    const max = this.limits.maxResponseBytes;
-    const tooLarge = () => new TooLarge(`answer larger than ${max} bytes (--fork-max-response-bytes ${max})`);
-    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-    if (declared > max) {
-      abort.abort(tooLarge());
-      throw tooLarge();
-    }
-    if (!response.body) return '';
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > max) {
-        abort.abort(tooLarge());
-        throw tooLarge();
-      }
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks, size).toString('utf8');
   }
 
   /** Waits until the next request may go, with --fork-requests-per-second. */
@@ -332,14 +305,6 @@ export class Upstream {
     this.nextSlot = slot + 1000 / rate;
     if (slot > now) await sleep(slot - now);
   }
-}
-
-/** Why an answer was abandoned: larger than the cap. Not retried (the next answer would be as large). */
-class TooLarge extends Error {}
-
-/** The reason an attempt's abort signal carries when its time ran out. */
-class TimeoutOf {
-  constructor(readonly ms: number) {}
 }
 
 /** The fields of `options` that are set (an undefined one keeps the default). */

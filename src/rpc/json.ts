@@ -21,6 +21,11 @@ export class JsonArrayView {
   constructor(
     readonly length: number,
     private readonly item: (index: number) => Json,
+    /**
+     * Item `index` as JSON text, exactly as JSON.stringify writes `item(index)`, made without
+     * making the item (no objects per item: a trace's records are formatted from their columns).
+     */
+    private readonly itemText?: (index: number) => string,
   ) {
     JsonArrayView.made++;
   }
@@ -28,6 +33,16 @@ export class JsonArrayView {
   /** Item `index`, made now (a new value each time). */
   at(index: number): Json {
     return this.item(index);
+  }
+
+  /** Whether the view makes its items' text itself (`textAt`). */
+  get makesText(): boolean {
+    return this.itemText !== undefined;
+  }
+
+  /** Item `index` as JSON.stringify writes it; undefined when the view makes no text of its own. */
+  textAt(index: number): string | undefined {
+    return this.itemText?.(index);
   }
 
   /** The items in order, each made as it is reached (the server writes them a batch at a time). */

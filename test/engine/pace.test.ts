@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { SLICE_MS, breathe, pace, sliceUsedUp } from '../../src/engine/util/pace.js';
+import { LIBRARY_STEP_WEIGHT, SLICE_MS, STEPS_PER_CHECK, breathe, pace, paceStep, sliceUsedUp } from '../../src/engine/util/pace.js';
 
 const busy = (ms: number) => {
   const until = performance.now() + ms;
@@ -37,5 +37,37 @@ describe('engine/pace: long work yields the event loop', () => {
     } finally {
       globalThis.setImmediate = real;
     }
+  });
+});
+
+describe('engine/pace: interpreter steps (issue 35)', () => {
+  it('starts a slice at the first step after the event loop turned: a turn is asked within STEPS_PER_CHECK steps of SLICE_MS of work', async () => {
+    for (let round = 0; round < 3; round++) {
+      await breathe(); // the slice ends with the turn
+      expect(paceStep()).to.equal(undefined); // the first step after it starts the next slice
+      busy(SLICE_MS + 1);
+      let steps = 0;
+      let turn: Promise<void> | undefined;
+      while (turn === undefined && steps <= STEPS_PER_CHECK) {
+        steps++;
+        turn = paceStep();
+      }
+      expect(turn, `a turn within ${STEPS_PER_CHECK} steps (round ${round})`).to.be.instanceOf(Promise);
+      await turn;
+    }
+  });
+
+  it('counts steps of the library loop for LIBRARY_STEP_WEIGHT inline steps each', async () => {
+    await breathe();
+    expect(paceStep(LIBRARY_STEP_WEIGHT)).to.equal(undefined);
+    busy(SLICE_MS + 1);
+    let steps = 0;
+    let turn: Promise<void> | undefined;
+    while (turn === undefined && steps <= STEPS_PER_CHECK) {
+      steps++;
+      turn = paceStep(LIBRARY_STEP_WEIGHT);
+    }
+    expect(steps).to.be.at.most(STEPS_PER_CHECK / LIBRARY_STEP_WEIGHT);
+    await turn;
   });
 });

@@ -24,6 +24,32 @@ describe('engine/structLogStore: struct logs in columns', () => {
     expect(store.at(2).error).to.equal(undefined);
   });
 
+  it('grows a chunk at a time: no array larger than a chunk, whatever the length (issue 35), and every record intact', () => {
+    const store = new StructLogStore();
+    const records = 300_000;
+    for (let i = 0; i < records; i++) {
+      store.push({
+        pc: i,
+        op: i % 2 ? 'SUB' : 'JUMPI',
+        gas: 1n << BigInt(i % 70),
+        gasCost: BigInt(i),
+        depth: 1 + (i % 5),
+        refund: 0n,
+        stack: [BigInt(i), 7n, BigInt(i) << 200n],
+      });
+    }
+    store.addGasCost(records - 1, 5n);
+    // 900,000 stack words in 14 chunks: one growth step copies at most a chunk (512 KiB of 64-bit words), never the column.
+    expect(store.largestArrayBytes).to.be.at.most(65_536 * 8);
+    for (let i = 0; i < records; i += 997) {
+      const log = store.at(i);
+      expect(log).to.deep.include({ pc: i, gas: 1n << BigInt(i % 70), gasCost: BigInt(i), depth: 1 + (i % 5) });
+      expect(log.stack).to.deep.equal([BigInt(i), 7n, BigInt(i) << 200n]);
+    }
+    expect(store.at(records - 1).gasCost).to.equal(BigInt(records - 1) + 5n);
+    expect(store.at(records - 1).stack).to.deep.equal([BigInt(records - 1), 7n, BigInt(records - 1) << 200n]);
+  });
+
   it("keeps records out of the collector's heap (it marks a handful of buffers whatever the length)", () => {
     v8.setFlagsFromString('--expose-gc');
     const gc = vm.runInNewContext('gc') as () => void;

@@ -1,6 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { LARGE_NODES, countNodes, jsonPieces } from '../../src/server/jsonBody.js';
+import { LARGE_NODES, countNodes, jsonPieces, writeLargeJson } from '../../src/server/jsonBody.js';
 import { fetchRpc, httpServerPerSuite, postJson } from '../helpers/rpc.js';
 
 const joined = (value: unknown, batchNodes?: number): string => [...jsonPieces(value, batchNodes)].join('');
@@ -58,6 +60,29 @@ describe('server/jsonBody: large answers in slices', () => {
     const pieces = [...jsonPieces(wide)];
     expect(pieces.length).to.be.greaterThan(10);
     expect(pieces.join('')).to.equal(JSON.stringify(wide));
+  });
+
+  it('writes a large answer with a yield point after every piece, not only after every write (issue 35)', async () => {
+    // 30,000 records: about 150 pieces, 2.6 MB of text (ten writes). Every piece is a yield
+    // point: between two, at most one batch of values is formatted, however fast the socket takes them.
+    const value = traceLike(30_000);
+    const pieces = [...jsonPieces(value)].length;
+    let yieldPoints = 0;
+    const server = createServer((_req, res) => {
+      void writeLargeJson(res, value, {}, () => {
+        yieldPoints++;
+        return undefined;
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const response = await postJson(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {});
+      expect(response.body).to.equal(JSON.stringify(value));
+      expect(pieces).to.be.greaterThan(100);
+      expect(yieldPoints).to.equal(pieces);
+    } finally {
+      server.close();
+    }
   });
 
   describe('over HTTP', () => {

@@ -12,52 +12,84 @@ import type { StructLog } from './tracing.js';
 
 const U64_LIMIT = 1n << 64n;
 
-/** A growable column of unsigned integers: 64-bit words, larger values kept aside. */
+/**
+ * Columns grow a chunk at a time, never by copying all they hold: doubling one array copied
+ * 64-128 MB at once in a 16M-gas loop's trace (millions of records and their stacks' words),
+ * 40-50 ms during which no other client was read. The first chunk starts small (most traces
+ * are short) and doubles up to CHUNK entries; then each new chunk is CHUNK entries.
+ */
+const CHUNK_SHIFT = 16;
+const CHUNK = 1 << CHUNK_SHIFT;
+const CHUNK_MASK = CHUNK - 1;
+const FIRST_CHUNK = 1024;
+
+/** A growable column of unsigned integers: 64-bit words in chunks, larger values kept aside. */
 class WordColumn {
-  private words = new BigUint64Array(1024);
+  private readonly chunks: BigUint64Array[] = [new BigUint64Array(FIRST_CHUNK)];
   private readonly large = new Map<number, bigint>();
   length = 0;
 
   push(value: bigint): void {
-    if (this.length === this.words.length) {
-      const grown = new BigUint64Array(this.words.length * 2);
-      grown.set(this.words);
-      this.words = grown;
+    const chunk = this.length >>> CHUNK_SHIFT;
+    const offset = this.length & CHUNK_MASK;
+    const words = this.chunks[chunk];
+    if (words === undefined) {
+      this.chunks.push(new BigUint64Array(CHUNK));
+    } else if (offset === words.length) {
+      const grown = new BigUint64Array(words.length * 2);
+      grown.set(words);
+      this.chunks[chunk] = grown;
     }
     this.set(this.length++, value);
   }
 
   set(index: number, value: bigint): void {
+    const words = this.chunks[index >>> CHUNK_SHIFT]!;
     if (value >= 0n && value < U64_LIMIT) {
-      this.words[index] = value;
+      words[index & CHUNK_MASK] = value;
       if (this.large.size > 0) this.large.delete(index);
     } else {
-      this.words[index] = 0n;
+      words[index & CHUNK_MASK] = 0n;
       this.large.set(index, value);
     }
   }
 
   get(index: number): bigint {
-    return (this.large.size > 0 ? this.large.get(index) : undefined) ?? this.words[index]!;
+    return (this.large.size > 0 ? this.large.get(index) : undefined) ?? this.chunks[index >>> CHUNK_SHIFT]![index & CHUNK_MASK]!;
+  }
+
+  get largestArrayBytes(): number {
+    return Math.max(...this.chunks.map((chunk) => chunk.byteLength));
   }
 }
 
-/** A growable column of 32-bit integers. */
+/** A growable column of 32-bit integers, in chunks. */
 class IntColumn {
-  private values = new Int32Array(1024);
+  private readonly chunks: Int32Array[] = [new Int32Array(FIRST_CHUNK)];
   length = 0;
 
   push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Int32Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
+    const chunk = this.length >>> CHUNK_SHIFT;
+    const offset = this.length & CHUNK_MASK;
+    let values = this.chunks[chunk];
+    if (values === undefined) {
+      values = new Int32Array(CHUNK);
+      this.chunks.push(values);
+    } else if (offset === values.length) {
+      const grown = new Int32Array(values.length * 2);
+      grown.set(values);
+      this.chunks[chunk] = values = grown;
     }
-    this.values[this.length++] = value;
+    values[offset] = value;
+    this.length++;
   }
 
   get(index: number): number {
-    return this.values[index]!;
+    return this.chunks[index >>> CHUNK_SHIFT]![index & CHUNK_MASK]!;
+  }
+
+  get largestArrayBytes(): number {
+    return Math.max(...this.chunks.map((chunk) => chunk.byteLength));
   }
 }
 
@@ -100,6 +132,12 @@ export class StructLogStore {
 
   get length(): number {
     return this.pcs.length;
+  }
+
+  /** The largest typed array the columns hold, in bytes: what one growth step may copy at most. */
+  get largestArrayBytes(): number {
+    const columns = [this.pcs, this.ops, this.depths, this.gas, this.gasCosts, this.refunds, this.stackStarts, this.stackWords];
+    return Math.max(...columns.map((column) => column.largestArrayBytes));
   }
 
   /** Adds a record; answers its index. */
@@ -145,20 +183,59 @@ export class StructLogStore {
     else this.extras.set(index, { error });
   }
 
+  // Record `index`'s fields one by one, read without making the record: the answer's writer
+  // formats a record from them (rpc/traceOutput.ts), with no object per record.
+  pcAt(index: number): number {
+    return this.pcs.get(index);
+  }
+
+  gasAt(index: number): bigint {
+    return this.gas.get(index);
+  }
+
+  gasCostAt(index: number): bigint {
+    return this.gasCosts.get(index);
+  }
+
+  depthAt(index: number): number {
+    return this.depths.get(index);
+  }
+
+  refundAt(index: number): bigint {
+    return this.refunds.get(index);
+  }
+
+  /** Whether record `index` holds more than the columns (memory, return data, storage, an error): then `at` makes it whole. */
+  hasExtras(index: number): boolean {
+    return this.extras.has(index);
+  }
+
+  /** Where record `index`'s stack starts among `stackWordAt`'s words; -1: no stack recorded. */
+  stackStart(index: number): number {
+    return this.stackStarts.get(index);
+  }
+
+  /** Where record `index`'s stack ends (exclusive): the next record's stack start. */
+  stackEnd(index: number): number {
+    for (let next = index + 1; next < this.length; next++) {
+      const nextStart = this.stackStarts.get(next);
+      if (nextStart >= 0) return nextStart;
+    }
+    return this.stackWords.length;
+  }
+
+  /** Stack word `position` (from `stackStart` to `stackEnd`), bottom of a stack first. */
+  stackWordAt(position: number): bigint {
+    return this.stackWords.get(position);
+  }
+
   /** Record `index` as a StructLog (a new object each time). */
   at(index: number): StructLog {
     const extras = this.extras.get(index);
     const start = this.stackStarts.get(index);
     let stack: bigint[] | undefined;
     if (start >= 0) {
-      let end = this.stackWords.length;
-      for (let next = index + 1; next < this.length; next++) {
-        const nextStart = this.stackStarts.get(next);
-        if (nextStart >= 0) {
-          end = nextStart;
-          break;
-        }
-      }
+      const end = this.stackEnd(index);
       stack = new Array<bigint>(end - start);
       for (let i = start; i < end; i++) stack[i - start] = this.stackWords.get(i);
     }
