@@ -59,21 +59,27 @@ export async function connectFork(settings: ForkSettings): Promise<ForkSession> 
   const { url, headers, timeoutMs, retries, requestsPerSecond, maxResponseBytes, retryBackoffMs, computeUnitsPerSecond } = settings;
   const upstream = new Upstream({ url, headers, timeoutMs, retries, requestsPerSecond, maxResponseBytes, retryBackoffMs, computeUnitsPerSecond });
   const given = settings.blockNumber;
-  // One batch: the chain id, the head if needed, and what the upstream says its rules are (Anvil answers anvil_nodeInfo).
-  const [chainIdHex, headHex, nodeInfo] = await Promise.all([
+  const blockOf = (number: bigint) => upstream.request('eth_getBlockByNumber', [`0x${number.toString(16)}`, false], `block ${number}`);
+  // One batch: the chain id, the head if needed, what the upstream says its rules are (Anvil answers
+  // anvil_nodeInfo), and a pinned block's header when its number is known: a second round trip only
+  // when the block is counted from the head (a remote upstream's round trip is most of a warm start).
+  const pinned = given !== undefined && given >= 0n ? given : undefined;
+  const [chainIdHex, headHex, nodeInfo, pinnedBlock] = await Promise.all([
     upstream.request('eth_chainId', [], 'the chain id'),
-    given === undefined || given < 0n ? upstream.request('eth_blockNumber', [], 'the head block number') : Promise.resolve(undefined),
+    pinned === undefined ? upstream.request('eth_blockNumber', [], 'the head block number') : Promise.resolve(undefined),
     upstream.request('anvil_nodeInfo', [], 'its hardfork').catch(() => undefined),
+    pinned === undefined ? Promise.resolve(undefined) : blockOf(pinned),
   ]);
   const chainId = quantityOf(chainIdHex, upstream, 'eth_chainId');
   let number: bigint;
-  if (given === undefined) number = quantityOf(headHex, upstream, 'eth_blockNumber');
-  else if (given < 0n) {
+  if (pinned !== undefined) number = pinned;
+  else if (given === undefined) number = quantityOf(headHex, upstream, 'eth_blockNumber');
+  else {
     const head = quantityOf(headHex, upstream, 'eth_blockNumber');
     number = head + given;
     if (number < 0n) throw new UpstreamError(`fork block ${given} counts back past block 0 (the upstream ${upstream.masked} is at block ${head})`);
-  } else number = given;
-  const raw = await upstream.request('eth_getBlockByNumber', [`0x${number.toString(16)}`, false], `block ${number}`);
+  }
+  const raw = pinned === undefined ? await blockOf(number) : pinnedBlock;
   if (raw === null || typeof raw !== 'object') {
     throw new UpstreamError(`fork upstream ${upstream.masked} has no block ${number} (beyond its head, or pruned)`);
   }
