@@ -1,6 +1,6 @@
 // Reliability, the hostile-upstream rows (issue 35): a node forking an upstream that misbehaves
-// on the reads of one account (test/helpers/faultyUpstream.ts, the fork fault tests' upstream).
-// It answers everything else at once, as an empty chain at block 0x64 would. Each row asks
+// on the reads of one account (test/helpers/faultyUpstream.ts, the fork fault tests' upstream,
+// served from a worker thread: upstreamThread.ts). It answers everything else at once, as an empty chain at block 0x64 would. Each row asks
 // eth_getBalance of that account while the upstream commits one fault (it never answers,
 // answers garbage, another id, 400 MB, a trickle, drops the connection mid-body, or refuses
 // with 429s); the row gives the time to the node's answer or error, and meanwhile the probe
@@ -10,13 +10,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fakeUpstreamBlock } from '../test/helpers/fakeUpstreamBlock.js';
-import { type FaultMode, type FaultyUpstream, type JsonRpcCall, startFaultyUpstream } from '../test/helpers/faultyUpstream.js';
 import { anvilBinary } from './anvil.js';
 import { OffThreadRequests } from './offThread.js';
 import { counted, countRequest, peakWhile, probeWhile, RECIPIENT, type RowResult, rowSelected, Sender } from './reliability.js';
 import { httpClient, type RpcClient } from './rpc.js';
-import { CHAIN_ID, freePort, readRssMb, type TargetName } from './targets.js';
+import { freePort, readRssMb, type TargetName } from './targets.js';
+import { ThreadedUpstream, type UpstreamSettings } from './upstreamThread.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The accounts whose upstream reads misbehave: this prefix and one hex digit, a fresh one per row (a node keeps what it read). */
@@ -26,32 +25,18 @@ const FORK_RETRIES = 2;
 
 interface Fault {
   readonly label: string;
-  readonly mode: FaultMode;
-  /** Sets the fault's parameters on the upstream. */
-  readonly set?: (upstream: FaultyUpstream) => void;
+  /** The fault and its parameters, set on the upstream for the row. */
+  readonly settings: UpstreamSettings;
 }
 
 export const FAULTS: readonly Fault[] = [
-  { label: 'fork upstream never answers', mode: 'timeout' },
-  { label: 'fork upstream answers garbage (a cut JSON body)', mode: 'malformed' },
-  { label: 'fork upstream answers with another id', mode: 'wrongId' },
-  { label: 'fork upstream drops the connection mid-body', mode: 'dropMidBody' },
-  { label: 'fork upstream trickles a space every 50 ms', mode: 'trickle' },
-  {
-    label: 'fork upstream answers 400 MB',
-    mode: 'huge',
-    set: (upstream) => {
-      upstream.hugeBytes = 400 * 1024 * 1024;
-    },
-  },
-  {
-    label: 'fork upstream refuses with 429, Retry-After 1',
-    mode: '429',
-    set: (upstream) => {
-      upstream.refusals = Number.MAX_SAFE_INTEGER;
-      upstream.retryAfter = '1';
-    },
-  },
+  { label: 'fork upstream never answers', settings: { mode: 'timeout' } },
+  { label: 'fork upstream answers garbage (a cut JSON body)', settings: { mode: 'malformed' } },
+  { label: 'fork upstream answers with another id', settings: { mode: 'wrongId' } },
+  { label: 'fork upstream drops the connection mid-body', settings: { mode: 'dropMidBody' } },
+  { label: 'fork upstream trickles a space every 50 ms', settings: { mode: 'trickle' } },
+  { label: 'fork upstream answers 400 MB', settings: { mode: 'huge', hugeBytes: 400 * 1024 * 1024 } },
+  { label: 'fork upstream refuses with 429, Retry-After 1', settings: { mode: '429', refusals: Number.MAX_SAFE_INTEGER, retryAfter: '1' } },
 ];
 
 /** What a target's hostile-upstream rows sent and lost (reliability.ts's summary adds it in). */
@@ -61,35 +46,6 @@ export interface ForkSummary {
   readonly sends: number;
   readonly lost: number;
   readonly note: string;
-}
-
-function answer(call: JsonRpcCall): unknown {
-  const zero32 = `0x${'00'.repeat(32)}`;
-  // Anvil also wants what go-ethereum answers beside the header (totalDifficulty, size, uncles).
-  const block = fakeUpstreamBlock({
-    timestamp: `0x${Math.floor(Date.now() / 1000 - 60).toString(16)}`,
-    totalDifficulty: '0x0',
-    withdrawals: [],
-    size: '0x200',
-    uncles: [],
-  });
-  const results: Record<string, unknown> = {
-    eth_chainId: `0x${CHAIN_ID.toString(16)}`,
-    net_version: String(CHAIN_ID),
-    eth_blockNumber: '0x64',
-    eth_getBlockByNumber: block,
-    eth_getBlockByHash: block,
-    eth_getBalance: '0x0',
-    eth_getTransactionCount: '0x0',
-    eth_getCode: '0x',
-    eth_getStorageAt: zero32,
-    eth_gasPrice: '0x3b9aca00',
-  };
-  // Anvil asks the upstream for what it does not know (a receipt not mined yet): nothing.
-  for (const method of ['eth_getTransactionReceipt', 'eth_getTransactionByHash']) results[method] = null;
-  return call.method in results
-    ? { jsonrpc: '2.0', id: call.id, result: results[call.method] }
-    : { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: `the method ${call.method} does not exist/is not available` } };
 }
 
 /** The tool as a CLI child process forking `upstream`; resolves once it answers eth_chainId. */
@@ -145,7 +101,7 @@ export async function hostileUpstreamRows(
   const rows: RowResult[] = [];
   const summaries: ForkSummary[] = [];
   if (!FAULTS.some((fault) => rowSelected(fault.label, selected))) return { rows, summaries };
-  const upstream = await startFaultyUpstream({ badAddress: BAD_PREFIX, answer });
+  const upstream = await ThreadedUpstream.start(BAD_PREFIX);
   try {
     for (const name of targets.filter((target) => target === 'chain-sim' || target === 'anvil')) {
       let node: Awaited<ReturnType<typeof startForked>>;
@@ -157,7 +113,7 @@ export async function hostileUpstreamRows(
       }
       // From a thread of its own, as reliability.ts sends its slow requests.
       const slowRequests = new OffThreadRequests();
-      const faultsBefore = upstream.faults;
+      const faultsBefore = await upstream.faults();
       try {
         const sender = new Sender();
         await sender.start(node.client);
@@ -168,9 +124,8 @@ export async function hostileUpstreamRows(
         for (const [i, fault] of FAULTS.entries()) {
           if (!rowSelected(fault.label, selected)) continue;
           process.stderr.write(`reliability: ${name}: ${fault.label}\n`);
-          upstream.mode = fault.mode;
-          fault.set?.(upstream);
-          const rowFaults = upstream.faults;
+          await upstream.set(fault.settings);
+          const rowFaults = await upstream.faults();
           const started = performance.now();
           countRequest();
           const request = slowRequests.request(node.url, 'eth_getBalance', [`${BAD_PREFIX}${i.toString(16)}`, 'latest'], 120_000);
@@ -179,16 +134,16 @@ export async function hostileUpstreamRows(
             outcome: outcome.ok ? 'answered' : `error: ${errorText(outcome.message)}`,
           }));
           const [probe, peakMb] = await Promise.all([probeWhile(node.client, sender, request), peakWhile(node.rssMb, request)]);
-          rows.push({ label: fault.label, target: name, ...(await answered), probe, peakMb, faults: upstream.faults - rowFaults });
-          upstream.mode = 'ok';
-          upstream.release();
+          rows.push({ label: fault.label, target: name, ...(await answered), probe, peakMb, faults: (await upstream.faults()) - rowFaults });
+          await upstream.set({ mode: 'ok' });
+          await upstream.release();
         }
         const balanceAfter = BigInt(String(await node.client.request('eth_getBalance', [RECIPIENT, 'latest'])));
         const sends = sender.mined - minedBefore;
         const inState = Number(balanceAfter - balanceBefore);
         summaries.push({
           target: name,
-          faults: upstream.faults - faultsBefore,
+          faults: (await upstream.faults()) - faultsBefore,
           sends,
           lost: sends - inState,
           note: `${inState} of ${sends} transfers mined during the faults in the balance`,
