@@ -15,6 +15,7 @@ import { type HostCheck, refuseHost } from './hostCheck.js';
 import { clientOf } from './userAgent.js';
 import { clip } from '../engine/index.js';
 import { FastHttpPath } from './fastHttp.js';
+import { isJsonMediaType, mediaTypeOf } from './contentType.js';
 
 /** How long a slow or idle client may hold a socket. */
 export interface HttpTimeouts {
@@ -49,9 +50,6 @@ export interface HttpOptions {
   /** The explorer page, answered to GET and HEAD; absent (--no-ui): GET gets 405 as any other method but POST. */
   readonly explorer?: ExplorerFiles;
 }
-
-/** Content types go-ethereum accepts for JSON-RPC. */
-const JSON_CONTENT_TYPES = ['application/json', 'application/json-rpc', 'application/jsonrequest'];
 
 function send(res: ServerResponse, status: number, body: string, headers: OutgoingHttpHeaders): void {
   res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -147,8 +145,8 @@ export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions
           return;
         }
         if (req.method !== 'POST') throw createHttpError(405, `method ${req.method} not allowed: use POST`);
-        const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-        if (!JSON_CONTENT_TYPES.includes(type)) {
+        const type = mediaTypeOf(req.headers['content-type']);
+        if (!isJsonMediaType(type)) {
           throw createHttpError(415, `invalid content type "${clip(type)}", only application/json is supported`);
         }
         const raw = await readBody(req, options.maxBodyBytes);

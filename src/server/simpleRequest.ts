@@ -6,6 +6,7 @@
  * and goes to Node's HTTP server (fastHttp.ts), which answers it as before, faults included.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { isJsonMediaType, mediaTypeOf } from './contentType.js';
 
 export type SimpleRequestParse =
   /** More bytes are needed to tell (the head or the body is not complete yet). */
@@ -37,7 +38,6 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 /** RFC 9110's token characters: a header name with anything else is Node's to refuse. */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const DIGITS = /^\d{1,10}$/;
-const JSON_CONTENT_TYPES = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
 /** Headers whose presence changes framing, the answer's headers, or the connection: Node handles those. */
 const NOT_SIMPLE = new Set(['transfer-encoding', 'expect', 'upgrade', 'origin', 'content-encoding']);
 
@@ -71,8 +71,7 @@ export function parseSimpleRequest(buffer: Buffer, limits: SimpleRequestLimits):
   if (typeof host !== 'string' || !limits.hostAllowed(host)) return OTHER;
   if (connection !== undefined && (connection as string).toLowerCase() !== 'keep-alive') return OTHER;
   if (typeof declared !== 'string' || !DIGITS.test(declared)) return OTHER;
-  const type = ((headers['content-type'] as string | undefined) ?? '').split(';')[0]!.trim().toLowerCase();
-  if (!JSON_CONTENT_TYPES.has(type)) return OTHER;
+  if (!isJsonMediaType(mediaTypeOf(headers['content-type'] as string | undefined))) return OTHER;
   const bodyLength = Number(declared);
   if (bodyLength > limits.maxBodyBytes) return OTHER;
   const bodyStart = headEnd + HEAD_END.length;
