@@ -64,7 +64,13 @@ export class FastHttpPath {
 }
 
 class FastConnection {
+  /** Bytes read and not yet answered, in one buffer (takeArrived joins what came since). */
   private unread: Buffer = EMPTY;
+  /** Chunks read since, joined once enough is there: a large body in many chunks is copied once, not once per chunk. */
+  private arrived: Buffer[] = [];
+  private arrivedBytes = 0;
+  /** Bytes the request being read needs in all, once its head has said (0: not known). */
+  private needed = 0;
   private busy = false;
   private timer: NodeJS.Timeout | undefined;
   /** The timer's purpose: an idle connection is closed, a partial request is handed to Node. */
@@ -92,10 +98,23 @@ class FastConnection {
   }
 
   private readonly onData = (chunk: Buffer): void => {
-    this.unread = this.unread.length === 0 ? chunk : Buffer.concat([this.unread, chunk]);
-    if (!this.busy) void this.serve();
-    else if (this.unread.length > MAX_UNREAD_BYTES) this.socket.pause();
+    this.arrived.push(chunk);
+    this.arrivedBytes += chunk.length;
+    if (this.busy) {
+      if (this.unread.length + this.arrivedBytes > MAX_UNREAD_BYTES) this.socket.pause();
+    } else if (this.unread.length + this.arrivedBytes >= this.needed) {
+      void this.serve();
+    }
   };
+
+  /** What arrived since, appended to `unread` in one copy. */
+  private takeArrived(): void {
+    if (this.arrivedBytes === 0) return;
+    const parts = this.unread.length === 0 ? this.arrived : [this.unread, ...this.arrived];
+    this.unread = parts.length === 1 ? parts[0]! : Buffer.concat(parts, this.unread.length + this.arrivedBytes);
+    this.arrived = [];
+    this.arrivedBytes = 0;
+  }
 
   // A reset or aborted connection: nothing to answer; Node's server would log nothing either.
   private readonly onError = (): void => {
@@ -110,6 +129,7 @@ class FastConnection {
   /** Answer the whole requests read so far, in order; then wait for more, or hand over. */
   private async serve(): Promise<void> {
     for (;;) {
+      this.takeArrived();
       if (this.unread.length === 0) {
         this.wait('idle', this.options.keepAliveMs);
         return;
@@ -120,9 +140,11 @@ class FastConnection {
         return;
       }
       if (parsed.kind === 'incomplete') {
+        this.needed = parsed.length ?? 0;
         if (this.waiting !== 'partial') this.wait('partial', this.options.headersMs);
         return;
       }
+      this.needed = 0;
       let body: unknown;
       try {
         body = JSON.parse(parsed.body);
@@ -177,6 +199,7 @@ class FastConnection {
     this.socket.off('close', this.onClose);
     this.forget();
     this.counts.handedOff++;
+    this.takeArrived();
     // Put back what was read, in the same turn as Node's server starts reading: no byte is lost or reordered.
     if (this.unread.length > 0) this.socket.unshift(this.unread);
     this.unread = EMPTY;
@@ -191,7 +214,7 @@ class FastConnection {
       this.timer = undefined;
       this.waiting = undefined;
       // Idle: closed, as Node closes an idle keep-alive connection; a request still arriving: Node's timeouts judge it.
-      if (purpose === 'idle' && this.unread.length === 0) this.socket.destroy();
+      if (purpose === 'idle' && this.unread.length === 0 && this.arrivedBytes === 0) this.socket.destroy();
       else this.handOff();
     }, ms);
   }

@@ -9,8 +9,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { isJsonMediaType, mediaTypeOf } from './contentType.js';
 
 export type SimpleRequestParse =
-  /** More bytes are needed to tell (the head or the body is not complete yet). */
-  | { readonly kind: 'incomplete' }
+  /**
+   * More bytes are needed to tell (the head or the body is not complete yet); `length`: the
+   * whole request's, once its head has said it.
+   */
+  | { readonly kind: 'incomplete'; readonly length?: number }
   /** Not the simple shape: Node's HTTP server takes it from its first byte. */
   | { readonly kind: 'other' }
   | {
@@ -75,7 +78,7 @@ export function parseSimpleRequest(buffer: Buffer, limits: SimpleRequestLimits):
   const bodyLength = Number(declared);
   if (bodyLength > limits.maxBodyBytes) return OTHER;
   const bodyStart = headEnd + HEAD_END.length;
-  if (buffer.length < bodyStart + bodyLength) return INCOMPLETE;
+  if (buffer.length < bodyStart + bodyLength) return { kind: 'incomplete', length: bodyStart + bodyLength };
   return { kind: 'request', headers, body: buffer.toString('utf8', bodyStart, bodyStart + bodyLength), length: bodyStart + bodyLength };
 }
 
