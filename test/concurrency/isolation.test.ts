@@ -8,6 +8,7 @@
  */
 import { expect } from 'chai';
 import { LATEST } from '../../src/engine/chain.js';
+import type { MinedBlock } from '../../src/engine/blocks/blocks.js';
 import { blockReplays } from '../../src/engine/execution/blockBuilder.js';
 import { ADDRESSES, type Rpc, expectRpcError, nodesPerTest, send, signed } from '../helpers/chain.js';
 import { createAddressFromString } from '@ethereumjs/util';
@@ -80,6 +81,36 @@ describe('concurrency: one slow request does not stop the others', function () {
     const head = await rpc<string>('eth_blockNumber');
     const order = await raceAgainst(rpc, rpc('trace_filter', [{ fromBlock: '0x1', toBlock: head }]), 0);
     expect(order).to.deep.equal(['read', 'mined', 'slow']);
+  });
+
+  it('a chain_mine of 100,000 blocks: a read and a send from another client go between two of its turns, and every block links to its parent', async () => {
+    const { rpc, provider } = node();
+    const { chain } = await provider.ready();
+    const order = await raceAgainst(rpc, rpc('hardhat_mine', ['0x186a0']), 0);
+    expect(order).to.deep.equal(['read', 'mined', 'slow']);
+    // The run's 100,000 blocks and the send's, all hashed by the time the mine answered.
+    const head = chain.blocks.headNumber;
+    expect(head).to.equal(100_001n);
+    expect(chain.blocks.lastUnreserved).to.equal(head);
+    const segments = await chain.inspect(async (core) => core.blocks.segments());
+    const withSend = segments.filter((segment) => !('run' in segment) && segment.senders.length > 0);
+    expect(withSend).to.have.length(1);
+    const at = (withSend[0] as MinedBlock).number;
+    expect(at > 1n && at < head, `the send's block ${at} is among the run's`).to.equal(true);
+    // The links as ethereumjs computes them, at every place where one stretch of the chain follows another.
+    let number = 0n;
+    for (const segment of segments) {
+      const first = 'run' in segment ? segment.run.first : segment.number;
+      expect(first).to.equal(number);
+      for (const n of new Set([first, first + 1n]).add(first + BigInt('run' in segment ? segment.count : 1) - 1n)) {
+        if (n === 0n || n > head) continue;
+        const block = chain.blocks.byNumber(n)!.block;
+        expect(block.hash(), `hash of block ${n}`).to.deep.equal(chain.blocks.byNumber(n)!.hash);
+        expect(block.header.parentHash, `parent of block ${n}`).to.deep.equal(chain.blocks.byNumber(n - 1n)!.hash);
+      }
+      number = first + BigInt('run' in segment ? segment.count : 1);
+    }
+    expect(number).to.equal(head + 1n);
   });
 
   it('trace_filter replays no empty block: 9,998 reserved blocks and one transaction cost one replay', async () => {

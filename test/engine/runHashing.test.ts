@@ -4,10 +4,12 @@ import { RangeBlock } from '../../src/engine/blocks/emptyRanges.js';
 import { ADDRESSES, type Rpc, newNode, send } from '../helpers/chain.js';
 
 /**
- * Background hashing of reserved runs (src/engine/blocks/runHashing.ts): after a chain_mine
- * of many empty blocks answers, the run is hashed a slice at a time while the node serves
- * other requests, so a later send does not wait for the whole run; it follows the head, so
- * a revert, a reset or a rollback over the run ends it, and an idle node does nothing.
+ * Background hashing of reserved runs (src/engine/blocks/runHashing.ts): a run that reaches
+ * the head unhashed (a loaded state's; here reserved in 'lazy' mode, which hashes nothing
+ * ahead) is hashed a slice at a time while the node serves other requests, so a later send
+ * does not wait for the whole run; it follows the head, so a revert, a reset or a rollback
+ * over the run ends it, and an idle node does nothing. chain_mine hashes its own runs as it
+ * adds them (test/concurrency/isolation.test.ts).
  */
 
 const hex = (n: number | bigint) => `0x${n.toString(16)}`;
@@ -16,6 +18,16 @@ async function startNode(): Promise<{ rpc: Rpc; chain: Chain; close: () => Promi
   const { provider, rpc } = newNode({});
   const { chain } = await provider.ready();
   return { rpc, chain, close: () => provider.disconnect() };
+}
+
+/**
+ * chain_mine with `params`, its run left unhashed as a loaded state's runs arrive: reserved in
+ * 'lazy' mode, then the default mode again, which hashes a run left at the head in the background.
+ */
+async function reserveUnhashed(rpc: Rpc, chain: Chain, params: string[]): Promise<void> {
+  await chain.configure({ emptyBlocks: 'lazy' });
+  await rpc('hardhat_mine', params);
+  await chain.configure({ emptyBlocks: 'reserve' });
 }
 
 const turn = (ms = 10) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -45,18 +57,18 @@ function headRun(chain: Chain): RangeBlock['run'] {
 describe('reserved runs hashed in the background (runHashing.ts)', function () {
   this.timeout(180_000);
 
-  it('hashes a large run after the mine answers, a slice at a time, with identical hashes; a later send finds them ready', async () => {
+  it('hashes a large run left at the head unhashed, a slice at a time, with identical hashes; a later send finds them ready', async () => {
     const { rpc, chain, close } = await startNode();
     try {
       // Time travel and a base fee change before and between the runs: the hashes must still be ethereumjs' own.
       await rpc('evm_increaseTime', [hex(3600)]);
       await rpc('hardhat_setNextBlockBaseFeePerGas', [hex(5_000_000_000n)]);
-      await rpc('hardhat_mine', [hex(50_000), hex(12)]);
+      await reserveUnhashed(rpc, chain, [hex(50_000), hex(12)]);
       await rpc('evm_increaseTime', [hex(100_000)]);
-      await rpc('hardhat_mine', [hex(150_000)]);
+      await reserveUnhashed(rpc, chain, [hex(150_000)]);
       const head = chain.blocks.headNumber;
       expect(head).to.equal(200_000n);
-      // Nothing is hashed by the mine itself; a read answers while the work is under way.
+      // A read answers while the work is under way.
       expect(chain.blocks.lastUnreserved < head).to.equal(true);
       expect(await rpc('eth_blockNumber')).to.equal(hex(head));
       expect(chain.blocks.lastUnreserved < head, 'the read was answered before the run was hashed').to.equal(true);
@@ -95,7 +107,7 @@ describe('reserved runs hashed in the background (runHashing.ts)', function () {
   it('goes on while the node is quiet: nothing but one timer in the process', async () => {
     const { rpc, chain, close } = await startNode();
     try {
-      await rpc('hardhat_mine', [hex(50_000)]);
+      await reserveUnhashed(rpc, chain, [hex(50_000)]);
       expect(chain.blocks.lastUnreserved).to.equal(0n);
       // One timer and no I/O: the event loop must not sleep in its poll phase between slices.
       await turn(5_000);
@@ -105,10 +117,10 @@ describe('reserved runs hashed in the background (runHashing.ts)', function () {
     }
   });
 
-  it('a send right after a large mine waits only for the rest of the hashing and links to the run', async () => {
+  it('a send right after an unhashed run reaches the head waits only for the rest of the hashing and links to the run', async () => {
     const { rpc, chain, close } = await startNode();
     try {
-      await rpc('hardhat_mine', [hex(300_000)]);
+      await reserveUnhashed(rpc, chain, [hex(300_000)]);
       const run = headRun(chain);
       const receipt = await send(rpc, 0, { to: ADDRESSES[1], value: 1 });
       expect(receipt.blockNumber).to.equal(hex(300_001));
@@ -132,7 +144,7 @@ describe('reserved runs hashed in the background (runHashing.ts)', function () {
       try {
         await rpc('hardhat_mine', [hex(100)]);
         const snapshot = await rpc<string>('evm_snapshot');
-        await rpc('hardhat_mine', [hex(1_000_000)]);
+        await reserveUnhashed(rpc, chain, [hex(1_000_000)]);
         const run = headRun(chain);
         await waitIdle(
           () => run.materialized > 0,
@@ -148,8 +160,8 @@ describe('reserved runs hashed in the background (runHashing.ts)', function () {
         await turn(100);
         expect(run.materialized, 'no hashing after the run was dropped').to.equal(stopped);
         expect(await hashingScheduled(chain)).to.equal(false);
-        // A new reservation starts it again.
-        await rpc('hardhat_mine', [hex(1000)]);
+        // A new unhashed run starts it again.
+        await reserveUnhashed(rpc, chain, [hex(1000)]);
         const again = headRun(chain);
         await waitIdle(
           () => again.materialized === 1000,
@@ -165,7 +177,7 @@ describe('reserved runs hashed in the background (runHashing.ts)', function () {
   it('a rollback into the run hashes only the part still in the chain, then stops', async () => {
     const { rpc, chain, close } = await startNode();
     try {
-      await rpc('hardhat_mine', [hex(1_000_000)]);
+      await reserveUnhashed(rpc, chain, [hex(1_000_000)]);
       const run = headRun(chain);
       await rpc('anvil_rollback', [hex(900_000)]);
       expect(chain.blocks.headNumber).to.equal(100_000n);

@@ -1,8 +1,10 @@
 /**
- * Hashing of the head's reserved run in the background. A run of empty blocks is reserved in
- * O(1) (emptyRanges.ts), but the first block mined on it needs the hash of its last block,
- * which needs every hash before it: 100,000 blocks take 0.5-0.8 s, 1,000,000 take 5-13 s,
- * and that send waited for all of it. So once a task leaves the head inside an unhashed run,
+ * Hashing of the head's reserved run in the background. chain_mine hashes its runs as it adds
+ * them (mining/mineMany.ts), but a run can still reach the head unhashed: a state file loads
+ * its runs in O(1), and 'lazy' mode (tests of what a read computes) hashes nothing ahead. The
+ * first block mined on such a run needs the hash of its last block, which needs every hash
+ * before it: 100,000 blocks take 0.5-0.8 s, 1,000,000 take 5-13 s, and that send waited for
+ * all of it. So once a task leaves the head inside an unhashed run,
  * the run is hashed a slice at a time (SLICE_BLOCKS, about 1 ms, then the event loop turns,
  * so requests are read and queued tasks run in between), and a later send or read finds the
  * hashes ready, or hashes only what is left (EmptyRun.materializePaced).
@@ -19,8 +21,9 @@ import type { MinedBlock } from './blocks.js';
 import { RangeBlock } from './emptyRanges.js';
 
 /**
- * How chain_mine makes empty blocks: 'reserve' reserves a run in O(1) and hashes it in the
- * background, 'lazy' reserves it and hashes only what is read, 'vm' mines each through the VM.
+ * How chain_mine makes empty blocks: 'reserve' adds runs a turn at a time, hashed as they are
+ * added (and hashes unhashed runs at the head in the background), 'lazy' reserves a whole run
+ * in O(1) and hashes only what is read, 'vm' mines each through the VM.
  */
 export type EmptyBlocksMode = 'reserve' | 'lazy' | 'vm';
 

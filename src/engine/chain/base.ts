@@ -68,7 +68,7 @@ export interface ChainSettings {
   readonly finalityLag?: bigint;
   readonly allowSameTimestamp?: boolean;
   readonly impersonateAll?: boolean;
-  /** 'vm': every block of chain_mine through the VM (tests compare it with reservations); 'lazy': no background hashing of reserved runs (runHashing.ts). */
+  /** 'vm': every block of chain_mine through the VM (tests compare it with reservations); 'lazy': a whole run reserved in O(1), hashed only when read (runHashing.ts). */
   readonly emptyBlocks?: EmptyBlocksMode;
 }
 

@@ -93,10 +93,11 @@ export class ChainCore {
   /** 'safe' is this many blocks behind the head and 'finalized' twice as many (--slots-in-an-epoch, as Anvil). */
   finalityLag = 0n;
   /**
-   * 'reserve': chain_mine of many empty blocks reserves them in O(1) once nothing changes
-   * state (emptyRanges.ts) and hashes them in the background (runHashing.ts); 'lazy': reserves
-   * them, hashed only when read (tests of what a read computes); 'vm': every block through
-   * the VM (tests compare them).
+   * 'reserve': chain_mine of many empty blocks reserves them as runs once nothing changes
+   * state (emptyRanges.ts), a turn of the queue at a time, each hashed as it is added
+   * (mining/mineMany.ts), and hashes a run left unhashed at the head (a loaded state) in the
+   * background (runHashing.ts); 'lazy': reserves a whole run in O(1), hashed only when read
+   * (tests of what a read computes); 'vm': every block through the VM (tests compare them).
    */
   emptyBlocks: EmptyBlocksMode = 'reserve';
   /** The head's reserved run, hashed in the background after the task that left it unhashed. */
