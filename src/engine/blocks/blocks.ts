@@ -220,9 +220,19 @@ export class BlockStore {
 
   /** Append a reservation of empty blocks following the head: O(1). */
   reserve(range: ReservedBlocks): void {
-    if (range.first !== BigInt(this.length)) throw new Error(`reservation from ${range.first} does not follow head ${this.length - 1}`);
+    if (range.start !== 0 || range.first !== BigInt(this.length)) throw new Error(`reservation from ${range.first} does not follow head ${this.length - 1}`);
     this.stretches.push({ first: this.length, range });
     this.length += range.count;
+  }
+
+  /** Grow the head's reservation to `range`, a longer part of the same run from its start (the next turn of a long chain_mine): O(1). */
+  extendReservation(range: ReservedBlocks): void {
+    const last = this.stretches.at(-1);
+    if (!last || !('range' in last) || last.range.run !== range.run || range.start !== 0 || last.first + last.range.count !== this.length) {
+      throw new Error('extendReservation: the head is not the end of that run');
+    }
+    last.range = range;
+    this.length = last.first + range.count;
   }
 
   /** Drop every block above `number`; returns the dropped blocks mined one at a time (the ones with logs), oldest first. */

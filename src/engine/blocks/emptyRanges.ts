@@ -215,17 +215,31 @@ export class EmptyRun {
     return path;
   }
 
+  /**
+   * Grow the hash buffers to hold `blocks` blocks, at least doubling (at most the run's
+   * count), keeping what is computed. Not the run's whole count at once: a long chain_mine
+   * reserves a run per turn of at most 4,096 blocks and adds the part it hashed (often a
+   * fifth), and a read into a long 'lazy' run computes only up to it.
+   */
+  private makeRoomFor(blocks: number): { hashes: Uint8Array; mixes: Uint8Array } {
+    const held = (this.hashes?.length ?? 0) / 32;
+    if (held >= blocks) return { hashes: this.hashes!, mixes: this.mixes! };
+    const size = Math.min(this.spec.count, Math.max(blocks, held * 2, PACED_BLOCKS));
+    const grown = (old: Uint8Array | undefined): Uint8Array => {
+      const buffer = new Uint8Array(size * 32);
+      if (old) buffer.set(old.subarray(0, this.done * 32));
+      return buffer;
+    };
+    this.hashes = grown(this.hashes);
+    this.mixes = grown(this.mixes);
+    return { hashes: this.hashes, mixes: this.mixes };
+  }
+
   /** Compute blocks `done`..`index`; the parent of the first is already computed. */
   private extend(index: number): void {
     if (index < this.done) return;
-    if (!this.hashes) {
-      this.hashes = new Uint8Array(this.spec.count * 32);
-      this.mixes = new Uint8Array(this.spec.count * 32);
-      this.writer = new EmptyHeaderWriter(this.spec.template.header.raw());
-    }
-    const hashes = this.hashes;
-    const mixes = this.mixes!;
-    const writer = this.writer!;
+    const { hashes, mixes } = this.makeRoomFor(index + 1);
+    const writer = (this.writer ??= new EmptyHeaderWriter(this.spec.template.header.raw()));
     const common = this.common;
     let parents = hashes;
     let parentAt = (this.done - 1) * 32;
@@ -331,15 +345,20 @@ export class RangeBlock implements MinedBlock {
   }
 }
 
-/** Blocks 0..count-1 of a run as the chain holds them: a reservation, or what a revert left of one. */
+/**
+ * Blocks start..count-1 of a run: as the chain holds them (start 0: a reservation, or what a
+ * revert left of one), or as a 'reserved' event gives them (the blocks a turn of a long
+ * chain_mine added to a run already in the chain).
+ */
 export class ReservedBlocks {
   constructor(
     readonly run: EmptyRun,
     readonly count: number,
+    readonly start = 0,
   ) {}
 
   get first(): bigint {
-    return this.run.first;
+    return this.run.first + BigInt(this.start);
   }
 
   get last(): bigint {
@@ -350,9 +369,19 @@ export class ReservedBlocks {
     return this.run.blockAt(this.count - 1);
   }
 
-  /** The first `count` blocks (a revert into the reservation). */
+  /** These blocks up to block count-1 of the run (a revert into the reservation). */
   prefix(count: number): ReservedBlocks {
-    return new ReservedBlocks(this.run, count);
+    return new ReservedBlocks(this.run, count, this.start);
+  }
+
+  /** These blocks from block `start` of the run on (what is left of them once some were handed out). */
+  from(start: number): ReservedBlocks {
+    return new ReservedBlocks(this.run, this.count, start);
+  }
+
+  /** Whether `next` is the blocks of the same run right after these (two turns of one chain_mine). */
+  followedBy(next: ReservedBlocks): boolean {
+    return next.run === this.run && next.start === this.count;
   }
 }
 

@@ -7,7 +7,7 @@
 import type { MinedBlock } from '../blocks/blocks.js';
 import type { Chain } from '../chain.js';
 import type { WallClock } from '../mining/clock.js';
-import type { ReservedBlocks } from '../blocks/emptyRanges.js';
+import { ReservedBlocks } from '../blocks/emptyRanges.js';
 import { BoundedQueue } from '../util/boundedQueue.js';
 import { EngineError, rejected } from '../util/errors.js';
 import { FilterIdSource } from './filterIds.js';
@@ -55,10 +55,11 @@ interface HashFilter {
   readonly kind: 'blocks' | 'pendingTransactions';
   readonly expires: boolean;
   readonly changes: BoundedQueue<string>;
-  /** Block filters: reservations of empty blocks seen since the last poll, whose hashes are computed when polled. */
+  /**
+   * Block filters: reservations of empty blocks seen since the last poll, whose hashes are
+   * computed when polled (the first one's start moves on as take() hands its blocks out).
+   */
   reserved?: ReservedBlocks[];
-  /** How many blocks of the first held reservation take() has already handed out. */
-  reservedTaken?: number;
   /** Hashes of a reservation were skipped for want of room (see expandReserved). */
   skipped?: boolean;
   lastPoll: number;
@@ -100,7 +101,10 @@ export class FilterManager {
     for (const filter of this.filters.values()) {
       if (filter.kind !== 'blocks') continue;
       const held = (filter.reserved ??= []);
-      held.push(range);
+      // A long chain_mine adds to one run a turn at a time: held as one entry.
+      const last = held.at(-1);
+      if (last?.followedBy(range)) held[held.length - 1] = new ReservedBlocks(range.run, range.count, last.start);
+      else held.push(range);
       if (held.length > MAX_HELD_RESERVATIONS) expandReserved(filter, 1);
     }
   };
@@ -197,7 +201,7 @@ export class FilterManager {
     const reserved: MinedBlock[] = [];
     while (held && held.length > 0 && hashes.length < max) {
       const range = held[0]!;
-      const from = filter.reservedTaken ?? 0;
+      const from = range.start;
       const to = Math.min(range.count, from + max - hashes.length);
       range.run.materializeThrough(to - 1);
       for (let i = from; i < to; i++) {
@@ -205,10 +209,8 @@ export class FilterManager {
         hashes.push(block.hashHex);
         reserved.push(block);
       }
-      if (to === range.count) {
-        held.shift();
-        filter.reservedTaken = 0;
-      } else filter.reservedTaken = to;
+      if (to === range.count) held.shift();
+      else held[0] = range.from(to);
     }
     return { kind: 'hashes', hashes, reserved };
   }
@@ -307,14 +309,10 @@ function collects(query: LogQuery, mined: MinedBlock): boolean {
 function expandReserved(filter: HashFilter, count = Infinity): void {
   const held = filter.reserved;
   if (!held || held.length === 0) return;
-  // The first held reservation may be partly handed out already (take()).
-  let from = filter.reservedTaken ?? 0;
-  filter.reservedTaken = 0;
   for (const range of held.splice(0, count)) {
     range.run.materializeThrough(range.count - 1);
-    const start = Math.max(from, range.count - filter.changes.capacity);
-    if (start > from) filter.skipped = true;
+    const start = Math.max(range.start, range.count - filter.changes.capacity);
+    if (start > range.start) filter.skipped = true;
     for (let i = start; i < range.count; i++) filter.changes.push(range.run.blockAt(i).hashHex);
-    from = 0;
   }
 }

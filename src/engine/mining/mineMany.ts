@@ -8,7 +8,7 @@ import type { Block } from '@ethereumjs/block';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { ChainCore } from '../chain/core.js';
 import { assertTimestamp } from '../chain/types.js';
-import { RangeBlock, emptySuccessor, reserveEmptyBlocks } from '../blocks/emptyRanges.js';
+import { type EmptyRun, RangeBlock, ReservedBlocks, type RunSpec, emptySuccessor, reserveEmptyBlocks } from '../blocks/emptyRanges.js';
 import { EngineError } from '../util/errors.js';
 import { forkAt } from '../rules/forkSchedule.js';
 import { isPostMerge } from '../rules/hardforks.js';
@@ -27,6 +27,8 @@ import { sliceUsedUp } from '../util/pace.js';
 export interface MiningRun {
   readonly left: bigint;
   readonly step: bigint;
+  /** The run of empty blocks the last turn added to, which the next grows while it is still the head. */
+  readonly growing?: ReservedBlocks;
 }
 
 /**
@@ -45,15 +47,18 @@ export async function mineMany(core: ChainCore, count: bigint, interval?: bigint
   const step = interval || core.clock.blockInterval || 1n;
   // Refuse a run whose last block would overflow before mining its first (a failed call changes nothing).
   if (count > 0n) assertTimestamp((timestamp ?? core.clock.peekNext(head)) + (count - 1n) * step);
-  return mineTurn(core, count, step, timestamp, false);
+  return mineTurn(core, count, step, timestamp, undefined);
 }
 
 /** The next turn of a run mineMany started: its blocks follow the head `step` seconds apart. */
 export function mineOnward(core: ChainCore, run: MiningRun): Promise<MiningRun> {
-  return mineTurn(core, run.left, run.step, undefined, true);
+  return mineTurn(core, run.left, run.step, undefined, run);
 }
 
-async function mineTurn(core: ChainCore, count: bigint, step: bigint, timestamp: bigint | undefined, onward: boolean): Promise<MiningRun> {
+/** `before`: on a later turn of a run, where the turn before left it. */
+async function mineTurn(core: ChainCore, count: bigint, step: bigint, timestamp: bigint | undefined, before: MiningRun | undefined): Promise<MiningRun> {
+  const onward = before !== undefined;
+  const growing = before?.growing;
   let left = count;
   for (let i = 0n; i < count; i++, left--) {
     const later = i > 0n || onward;
@@ -70,16 +75,23 @@ async function mineTurn(core: ChainCore, count: bigint, step: bigint, timestamp:
       } else {
         // A run left unhashed before (a loaded state, 'lazy' mode) is hashed first, letting other requests in.
         await core.hashHead();
-        left -= BigInt(reserveHashed(core, template, count - i, first, step));
+        const added = continues(core, growing, template)
+          ? addHashed(core, growing.run, growing.count)
+          : addHashed(core, reserveEmptyBlocks(runSpec(core, template, count - i, first, step)).run, 0);
+        return finishTurn(core, { left: left - BigInt(added.count - added.start), step, growing: added });
       }
       break;
     }
     await mineWith(core, undefined, at);
   }
+  return finishTurn(core, { left, step });
+}
+
+function finishTurn(core: ChainCore, run: MiningRun): MiningRun {
   // Time set by mining (evm_mine(timestamp), intervals) carries on for later blocks.
   const last = core.blocks.headTimestamp;
   if (last > core.clock.nowSeconds()) core.clock.setTime(last);
-  return { left, step };
+  return run;
 }
 
 /**
@@ -149,48 +161,54 @@ async function emptyRunTemplate(core: ChainCore, count: bigint, first: bigint, s
   return core.lastTemplate.block;
 }
 
-/** Reserve `count` empty blocks after the head, the first at `first`, then `step` seconds apart: O(1). */
+/** A run of `count` empty blocks after the head, the first at `first`, then `step` seconds apart. */
+function runSpec(core: ChainCore, template: Block, count: bigint, first: bigint, step: bigint): RunSpec {
+  return { parent: core.head, template, count: Number(count), firstTimestamp: first, step, firstBaseFee: core.nextBaseFee() };
+}
+
+/** Reserve `count` empty blocks after the head in O(1), hashed when read ('lazy' mode). */
 function reserveEmpty(core: ChainCore, template: Block, count: bigint, first: bigint, step: bigint): void {
-  const range = reserveEmptyBlocks({
-    parent: core.head,
-    template,
-    count: Number(count),
-    firstTimestamp: first,
-    step,
-    firstBaseFee: core.nextBaseFee(),
-  });
+  const range = reserveEmptyBlocks(runSpec(core, template, count, first, step));
   core.blocks.reserve(range);
   core.hooks.emit('reserved', range);
 }
 
 /**
- * Blocks a turn of a long run adds at most (about 4.5 µs each to hash): the run's buffers are
- * allocated this large; the turn's slice (pace.ts) usually ends it sooner.
+ * Whether the next blocks go on the run the turn before added to: the chain still ends where
+ * that turn left it, and the next empty block would be the run's next (the same template:
+ * the same state, coinbase and gas limit).
  */
-const TURN_BLOCKS = 4096;
-/** Blocks hashed between two checks of the slice's clock. */
+function continues(core: ChainCore, growing: ReservedBlocks | undefined, template: Block): growing is ReservedBlocks {
+  return growing !== undefined && core.head === growing.head && growing.run.spec.template === template && growing.count < growing.run.spec.count;
+}
+
+/** Blocks hashed between two checks of the slice's clock (about 1 ms at 4.5 µs a block). */
 const HASH_PIECE = 256;
 
 /**
- * Add up to `count` empty blocks after the head, hashed before they join the chain, for as
- * long as the turn's slice lasts (at least HASH_PIECE); answers how many were added, and the
- * run goes on in the next turn (mineOnward). Why not reserve the whole run in O(1): the next
- * block's parent hash needs every hash of it (100,000 blocks: 0.45 s), so the send that came
- * right after a large chain_mine waited for all of it, whoever sent it. Added a slice at a
- * time, the run is hashed as it grows (the mine answers once its last block is in), and a
- * send or a read queued meanwhile runs between two turns on the head as it then is, as it
- * would between two blocks mined through the VM.
+ * Add `run`'s blocks from `from` on to the chain (from 0: the run is new), hashed before they
+ * join it, for as long as the turn's slice lasts (at least HASH_PIECE); answers the
+ * blocks added (the event's range), and the run goes on in the next turn (mineOnward).
+ *
+ * Why not add the whole run at once (it is reserved in O(1)): the next block's parent hash
+ * needs every hash of it (100,000 blocks: 0.45 s), so the send that came right after a large
+ * chain_mine waited for all of it, whoever sent it. Added a slice at a time, the run is
+ * hashed as it grows (the mine answers once its last block is in), and a send or a read
+ * queued meanwhile runs between two turns on the head as it then is, as it would between
+ * two blocks mined through the VM. One run grows across turns (so a save writes it as one
+ * line, and a block filter holds it as one entry) until another block comes between.
  */
-function reserveHashed(core: ChainCore, template: Block, count: bigint, first: bigint, step: bigint): number {
-  const capacity = Number(count < BigInt(TURN_BLOCKS) ? count : BigInt(TURN_BLOCKS));
-  const range = reserveEmptyBlocks({ parent: core.head, template, count: capacity, firstTimestamp: first, step, firstBaseFee: core.nextBaseFee() });
-  let hashed = 0;
+function addHashed(core: ChainCore, run: EmptyRun, from: number): ReservedBlocks {
+  const capacity = run.spec.count;
+  let hashed = from;
   do {
     hashed = Math.min(capacity, hashed + HASH_PIECE);
-    range.run.materializeThrough(hashed - 1);
+    run.materializeThrough(hashed - 1);
   } while (hashed < capacity && !sliceUsedUp());
-  const added = hashed === capacity ? range : range.prefix(hashed);
-  core.blocks.reserve(added);
+  const inChain = new ReservedBlocks(run, hashed);
+  if (from === 0) core.blocks.reserve(inChain);
+  else core.blocks.extendReservation(inChain);
+  const added = new ReservedBlocks(run, hashed, from);
   core.hooks.emit('reserved', added);
-  return hashed;
+  return added;
 }
