@@ -218,8 +218,9 @@ export class EmptyRun {
   /**
    * Grow the hash buffers to hold `blocks` blocks, at least doubling (at most the run's
    * count), keeping what is computed. Not the run's whole count at once: a long chain_mine
-   * reserves a run per turn of at most 4,096 blocks and adds the part it hashed (often a
-   * fifth), and a read into a long 'lazy' run computes only up to it.
+   * reserves one run for all its blocks and hashes it a turn at a time (mining/mineMany.ts),
+   * another block coming between two turns leaves the rest of it unused, and a read into a
+   * long 'lazy' run computes only up to it.
    */
   private makeRoomFor(blocks: number): { hashes: Uint8Array; mixes: Uint8Array } {
     const held = (this.hashes?.length ?? 0) / 32;

@@ -22,7 +22,7 @@ import { sliceUsedUp } from '../util/pace.js';
  * rewards, a fork whose system contracts write every block) are mined a few ms at a time
  * (pace.ts), each turn a task of its own, so a send or a read queued meanwhile runs between
  * two of them instead of after the whole run (100,000 blocks took over 40 s). Runs of empty
- * blocks go the same way, a few ms of hashing a turn (reserveHashed).
+ * blocks go the same way, a few ms of hashing a turn (addHashed).
  */
 export interface MiningRun {
   readonly left: bigint;
@@ -35,7 +35,7 @@ export interface MiningRun {
  * Mine `count` blocks: the first takes pending transactions and `timestamp` if given; later
  * ones are `interval` seconds apart (if none, the block timestamp interval if one is set,
  * else 1). Once nothing would change state the rest are reserved as runs of empty blocks
- * (reserveHashed). Answers what is left when its turn ended (mineOnward goes on).
+ * (addHashed). Answers what is left when its turn ended (mineOnward goes on).
  */
 export async function mineMany(core: ChainCore, count: bigint, interval?: bigint, timestamp?: bigint): Promise<MiningRun> {
   const head = core.blocks.headTimestamp;
