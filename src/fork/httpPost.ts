@@ -7,7 +7,8 @@
  * other client waited: their reads' p99 was 65 ms); a chunk here is one 'data' callback in
  * the event loop's I/O phase, which yields to the other sockets between two reads of this one,
  * and costs half the CPU time of fetch's. A request that fails rejects with a PostFailure
- * telling what went wrong (too large, timed out, unreachable), never anything else.
+ * telling what went wrong (too large, timed out, unreachable), never anything else. The fork
+ * calls it on its reading thread (postThread.ts), which hands the answer or the failure back.
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
