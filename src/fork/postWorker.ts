@@ -1,13 +1,14 @@
 /**
  * The thread that reads the fork upstream's answers (postThread.ts starts it): each message
- * is one POST, run by postCapped with this thread's keep-alive connections, and answered with
- * the answer's status, headers and text, or the failure's kind and message. Reading a large
- * answer here costs this thread's CPU time, not the node's event loop.
+ * is one POST, run by postCappedBytes with this thread's keep-alive connections, and answered
+ * with the answer's status, headers and body (its ArrayBuffer transferred, not copied), or the
+ * failure's kind and message. Reading a large answer here costs this thread's CPU time, not
+ * the node's event loop. Its first message says it is ready.
  */
 import type { Agent } from 'node:http';
 import { parentPort } from 'node:worker_threads';
-import { PostFailure, postCapped, upstreamAgent } from './httpPost.js';
-import type { PostReply, PostRequest } from './postThread.js';
+import { PostFailure, postCappedBytes, upstreamAgent } from './httpPost.js';
+import type { PostReply, PostRequest, ThreadReady } from './postThread.js';
 
 /** Keep-alive connections, one agent per upstream origin. */
 const agents = new Map<string, Agent>();
@@ -25,8 +26,8 @@ function agentFor(url: URL): Agent {
 async function answer(request: PostRequest): Promise<PostReply> {
   const url = new URL(request.url);
   try {
-    const { status, headers, text } = await postCapped(url, agentFor(url), request.headers, request.body, request.limits);
-    return { id: request.id, ok: true, status, headers, text };
+    const { status, headers, bytes } = await postCappedBytes(url, agentFor(url), request.headers, request.body, request.limits);
+    return { id: request.id, ok: true, status, headers, bytes };
   } catch (error) {
     if (error instanceof PostFailure) return { id: request.id, ok: false, kind: error.kind, message: error.message };
     return { id: request.id, ok: false, kind: 'unreachable', message: `unreachable (${error instanceof Error ? error.message : String(error)})` };
@@ -36,6 +37,7 @@ async function answer(request: PostRequest): Promise<PostReply> {
 const port = parentPort;
 if (port) {
   port.on('message', (request: PostRequest) => {
-    void answer(request).then((reply) => port.postMessage(reply));
+    void answer(request).then((reply) => port.postMessage(reply, reply.ok ? [reply.bytes.buffer as ArrayBuffer] : []));
   });
+  port.postMessage({ ready: true } satisfies ThreadReady);
 }

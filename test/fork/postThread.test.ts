@@ -58,16 +58,30 @@ describe('forking: the upstream reading thread', function () {
   beforeEach(() => (thread = new PostThread()));
   afterEach(() => thread.closeWhenIdle());
 
+  it('reads the first requests on the calling thread while it starts, then on its own', async () => {
+    const first = await thread.post(new URL(`${url}/echo`), {}, 'first', LIMITS);
+    expect(first.text).to.equal('echo:first');
+    expect(thread.counts).to.deep.equal({ onThread: 0, inThread: 1 });
+    expect(thread.running).to.equal(true);
+    await thread.whenReady();
+    const later = await thread.post(new URL(`${url}/echo`), {}, 'later', LIMITS);
+    expect(later.text).to.equal('echo:later');
+    expect(thread.counts).to.deep.equal({ onThread: 1, inThread: 1 });
+  });
+
   it('answers a POST from its thread: status, headers and text as sent', async () => {
+    await thread.whenReady();
     const answer = await thread.post(new URL(`${url}/echo`), { 'content-type': 'text/plain' }, 'héllo', LIMITS);
     expect(thread.running).to.equal(true);
     expect(thread.mode).to.equal('thread');
     expect(answer.status).to.equal(201);
     expect(answer.headers['x-seen']).to.equal('yes');
     expect(answer.text).to.equal('echo:héllo');
+    expect(thread.counts.onThread).to.equal(1);
   });
 
   it('hands back each failure as a PostFailure of its kind: too large, timed out, unreachable', async () => {
+    await thread.whenReady();
     const failure = (promise: Promise<unknown>) =>
       promise.then(
         () => expect.fail('expected a failure'),
@@ -85,18 +99,24 @@ describe('forking: the upstream reading thread', function () {
     expect(unreachable).to.be.instanceOf(PostFailure);
     expect((unreachable as PostFailure).kind).to.equal('unreachable');
     expect((unreachable as PostFailure).message).to.match(/^unreachable \(.*ECONNREFUSED/);
+    expect(thread.counts).to.deep.equal({ onThread: 3, inThread: 0 });
   });
 
   it('ends when closed idle, and a later request starts another', async () => {
+    await thread.whenReady();
     await thread.post(new URL(`${url}/echo`), {}, 'one', LIMITS);
     thread.closeWhenIdle();
     expect(thread.running).to.equal(false);
     const answer = await thread.post(new URL(`${url}/echo`), {}, 'two', LIMITS);
     expect(answer.text).to.equal('echo:two');
     expect(thread.running).to.equal(true);
+    await thread.whenReady();
+    expect((await thread.post(new URL(`${url}/echo`), {}, 'three', LIMITS)).text).to.equal('echo:three');
+    expect(thread.counts).to.deep.equal({ onThread: 2, inThread: 1 });
   });
 
   it('closed with a request in flight, ends once it is answered', async () => {
+    await thread.whenReady();
     const answer = thread.post(new URL(`${url}/echo`), {}, 'late', LIMITS);
     thread.closeWhenIdle();
     expect(thread.running).to.equal(true);
@@ -106,15 +126,21 @@ describe('forking: the upstream reading thread', function () {
 
   it('a thread that cannot start: the request is made on the calling thread instead', async () => {
     const broken = new PostThread(new URL('./no-such-worker.js', import.meta.url));
-    const answer = await broken.post(new URL(`${url}/echo`), {}, 'fallback', LIMITS);
-    expect(answer.text).to.equal('echo:fallback');
+    await broken.whenReady();
     expect(broken.mode).to.equal('inThread');
     expect(broken.running).to.equal(false);
+    const answer = await broken.post(new URL(`${url}/echo`), {}, 'fallback', LIMITS);
+    expect(answer.text).to.equal('echo:fallback');
+    expect(broken.counts).to.deep.equal({ onThread: 0, inThread: 1 });
   });
 
   it("a forked provider's reads go through it, and its disconnect ends it", async () => {
     const provider = createProvider({ quiet: true, forkCache: false, fork: url });
+    await provider.ready();
+    await upstreamReader.whenReady();
+    const before = upstreamReader.counts.onThread;
     expect(await provider.request({ method: 'eth_getBalance', params: [`0x${'00'.repeat(19)}77`, 'latest'] })).to.equal('0x5');
+    expect(upstreamReader.counts.onThread).to.be.above(before);
     expect(upstreamReader.running).to.equal(true);
     await provider.disconnect();
     expect(upstreamReader.running).to.equal(false);
