@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,24 @@ import { fakeUpstreamBlock } from '../helpers/fakeUpstreamBlock.js';
 
 const LIMITS = { timeoutMs: 2_000, maxResponseBytes: 1024 * 1024 };
 const INDEX = fileURLToPath(new URL('../../src/index.js', import.meta.url));
+const HELPERS = fileURLToPath(new URL('../helpers/', import.meta.url));
+/** The account whose balance the huge upstream answers with 400 MB. */
+const HUGE_ACCOUNT = `0x${'00'.repeat(19)}bd`;
+
+/** A script serving test/helpers/faultyUpstream.ts in 'huge' mode on HUGE_ACCOUNT's reads (an empty chain at block 0x64 otherwise), printing its URL. */
+const HUGE_UPSTREAM = `
+  import { startFaultyUpstream } from ${JSON.stringify(path.join(HELPERS, 'faultyUpstream.js'))};
+  import { fakeUpstreamBlock } from ${JSON.stringify(path.join(HELPERS, 'fakeUpstreamBlock.js'))};
+  const results = { eth_chainId: '0x7a69', eth_blockNumber: '0x64', eth_getBlockByNumber: fakeUpstreamBlock({ hash: '0x${'ab'.repeat(32)}' }),
+    eth_getBalance: '0x0', eth_getTransactionCount: '0x0', eth_getCode: '0x', eth_getStorageAt: '0x${'00'.repeat(32)}' };
+  const upstream = await startFaultyUpstream({ badAddress: '${HUGE_ACCOUNT}', answer: (call) => call.method in results
+    ? { jsonrpc: '2.0', id: call.id, result: results[call.method] }
+    : { jsonrpc: '2.0', id: call.id, error: { code: -32601, message: 'no ' + call.method } } });
+  upstream.mode = 'huge';
+  upstream.hugeBytes = 400 * 1024 * 1024;
+  // Ends with the test's process, whatever ends that.
+  process.on('disconnect', () => process.exit(0));
+  console.log(upstream.url);`;
 
 /** A server answering by path: /echo the body, /huge 8 MiB without Content-Length, /hang never; everything else as a JSON-RPC chain at block 0x64 (no eth_getProof). */
 async function startServer(): Promise<{ url: string; server: Server }> {
@@ -162,5 +180,40 @@ describe('forking: the upstream reading thread', function () {
     expect(stdout.trim()).to.equal('0x5');
     // Well before the thread's idle end (10 s): nothing but the thread could hold it open.
     expect(Date.now() - started).to.be.below(8_000);
+  });
+
+  it("while a 400 MB answer streams in up to the cap, the node's thread is mostly idle", async () => {
+    // The upstream in a process of its own, as it would be on another machine: its writing is not this thread's work.
+    const dir = mkdtempSync(path.join(tmpdir(), 'chain-sim-huge-upstream-'));
+    const file = path.join(dir, 'huge-upstream.mjs');
+    writeFileSync(file, HUGE_UPSTREAM);
+    const child = spawn(process.execPath, [file], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    try {
+      const hugeUrl = await new Promise<string>((resolve, reject) => {
+        child.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+        child.once('exit', (code) => reject(new Error(`the upstream exited (${code})`)));
+      });
+      const provider = createProvider({ quiet: true, forkCache: false, fork: hugeUrl, forkTimeout: 20_000, forkRetries: 0 });
+      try {
+        expect(await provider.request({ method: 'eth_blockNumber' })).to.equal('0x64');
+        await upstreamReader.whenReady();
+        const before = performance.eventLoopUtilization();
+        const failure = await provider.request({ method: 'eth_getBalance', params: [HUGE_ACCOUNT, 'latest'] }).then(
+          () => expect.fail('expected the answer to be refused'),
+          (error: unknown) => error as { code: number; message: string },
+        );
+        const busy = performance.eventLoopUtilization(before);
+        expect(failure.code).to.equal(-32000);
+        expect(failure.message).to.match(/answer larger than 67108864 bytes/);
+        // Read on this thread, the 64 MiB kept it busy: utilization 0.99-1.0 over the 94-97 ms read (measured with
+        // requests forced onto the calling thread); on the reading thread 0.02.
+        expect(busy.utilization, `event loop utilization over ${busy.active.toFixed(0)} of ${(busy.idle + busy.active).toFixed(0)} ms`).to.be.below(0.4);
+      } finally {
+        await provider.disconnect();
+      }
+    } finally {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
