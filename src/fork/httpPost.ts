@@ -68,13 +68,7 @@ export function decodeBody(bytes: Uint8Array): string {
 }
 
 /** postCapped, the body left as bytes. */
-export function postCappedBytes(
-  url: URL,
-  agent: http.Agent,
-  headers: Readonly<Record<string, string>>,
-  body: string,
-  limits: PostLimits,
-): Promise<PostBytes> {
+export function postCappedBytes(url: URL, agent: http.Agent, headers: Readonly<Record<string, string>>, body: string, limits: PostLimits): Promise<PostBytes> {
   const { timeoutMs, maxResponseBytes: max } = limits;
   const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {

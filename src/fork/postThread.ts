@@ -112,7 +112,8 @@ export class PostThread {
       worker = new Worker(this.workerUrl);
     } catch {
       this.inThread = true;
-      return this.wakeReadyWaiters();
+      this.wakeReadyWaiters();
+      return;
     }
     worker.unref();
     worker.on('message', (message: PostReply | ThreadReady) => {
