@@ -11,7 +11,8 @@
  * thread (a fork's start-up does not wait the thread's 20-50 ms start); holding the process
  * open only while requests are in flight on it (an idle thread is unref'd); ended after IDLE_MS
  * without requests and when a node closes (closeWhenIdle). If the thread cannot start (its file
- * missing from a broken install), every request is made on the calling thread, as before it.
+ * missing from a broken install), a process warning says so and every request is made on the
+ * calling thread, as before it.
  */
 import type { Agent, IncomingHttpHeaders } from 'node:http';
 import { Worker } from 'node:worker_threads';
@@ -110,9 +111,8 @@ export class PostThread {
     let worker: Worker;
     try {
       worker = new Worker(this.workerUrl);
-    } catch {
-      this.inThread = true;
-      this.wakeReadyWaiters();
+    } catch (error) {
+      this.fallBack(error instanceof Error ? error.message : String(error));
       return;
     }
     worker.unref();
@@ -130,7 +130,7 @@ export class PostThread {
       this.worker = undefined;
       this.ready = false;
       clearTimeout(this.idleTimer);
-      if (!wasReady) this.inThread = true; // it never ran: requests stay on the calling thread
+      if (!wasReady) this.fallBack(reason); // it never ran: requests stay on the calling thread
       this.wakeReadyWaiters();
       const pending = [...this.pending.values()];
       this.pending.clear();
@@ -167,6 +167,15 @@ export class PostThread {
     this.closing = false;
     this.wakeReadyWaiters();
     if (worker) void worker.terminate();
+  }
+
+  /** The thread cannot start: requests are read on the calling thread from now on, said once on stderr (a broken install, not a failed fork). */
+  private fallBack(reason: string): void {
+    this.inThread = true;
+    this.wakeReadyWaiters();
+    process.emitWarning(`the fork upstream's reading thread could not start (${reason}); answers are read on the main thread`, {
+      code: 'CHAIN_SIM_UPSTREAM_THREAD',
+    });
   }
 
   private wakeReadyWaiters(): void {

@@ -142,9 +142,13 @@ describe('forking: the upstream reading thread', function () {
     expect(thread.running).to.equal(false);
   });
 
-  it('a thread that cannot start: the request is made on the calling thread instead', async () => {
+  it('a thread that cannot start: said once on stderr, and requests are made on the calling thread instead', async () => {
     const broken = new PostThread(new URL('./no-such-worker.js', import.meta.url));
+    const warned = new Promise<Error>((resolve) => process.once('warning', resolve));
     await broken.whenReady();
+    const warning = await warned;
+    expect(warning).to.include({ code: 'CHAIN_SIM_UPSTREAM_THREAD' });
+    expect(warning.message).to.match(/^the fork upstream's reading thread could not start \(.*no-such-worker\.js.*\); answers are read on the main thread$/);
     expect(broken.mode).to.equal('inThread');
     expect(broken.running).to.equal(false);
     const answer = await broken.post(new URL(`${url}/echo`), {}, 'fallback', LIMITS);
