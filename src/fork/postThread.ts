@@ -117,6 +117,7 @@ export class PostThread {
     }
     worker.unref();
     worker.on('message', (message: PostReply | ThreadReady) => {
+      if (this.worker !== worker) return; // a thread stopped meanwhile (its requests were settled first)
       if ('ready' in message) {
         this.ready = true;
         this.wakeReadyWaiters();

@@ -133,6 +133,17 @@ describe('forking: the upstream reading thread', function () {
     expect(thread.counts).to.deep.equal({ onThread: 2, inThread: 1 });
   });
 
+  it('closed while it starts: a later request starts another, and is read on it once ready', async () => {
+    await thread.post(new URL(`${url}/echo`), {}, 'starts it', LIMITS);
+    thread.closeWhenIdle();
+    expect(thread.running).to.equal(false);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await thread.post(new URL(`${url}/echo`), {}, 'in thread', LIMITS)).text).to.equal('echo:in thread');
+    await thread.whenReady();
+    expect((await thread.post(new URL(`${url}/echo`), {}, 'on thread', LIMITS)).text).to.equal('echo:on thread');
+    expect(thread.counts).to.deep.equal({ onThread: 1, inThread: 2 });
+  });
+
   it('closed with a request in flight, ends once it is answered', async () => {
     await thread.whenReady();
     const answer = thread.post(new URL(`${url}/echo`), {}, 'late', LIMITS);
