@@ -20,6 +20,7 @@ import { OffThreadRequests } from './offThread.js';
 import { asQuantity, asRecord, httpClient, type RpcClient } from './rpc.js';
 import { hostileUpstreamRows } from './reliabilityFork.js';
 import { CHAIN_ID, killAllChildren, makeTargets, MNEMONIC, TargetUnavailable, type TargetName } from './targets.js';
+import { upstreamHost } from './upstreamThread.js';
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -443,7 +444,7 @@ export async function reliabilityMain(): Promise<number> {
       };
     });
     process.stdout.write(
-      `\nReliability: a probe client's latency while one slow request runs (${values.small ? 'small sizes' : 'full sizes'}), node ${process.version}, ${os.cpus().length} CPUs\n\n${renderRows(results, sizes)}\n\n${renderSummary(merged)}\n`,
+      `\nReliability: a probe client's latency while one slow request runs (${values.small ? 'small sizes' : 'full sizes'}), node ${process.version}, ${os.cpus().length} CPUs, the hostile upstream in ${upstreamHost() === 'process' ? 'a child process at nice 10' : 'a worker thread of the bench'}\n\n${renderRows(results, sizes)}\n\n${renderSummary(merged)}\n`,
     );
     return 0;
   } finally {

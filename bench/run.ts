@@ -61,7 +61,9 @@ const USAGE = `usage: node dist/bench/run.js [options]
   --hardhat-suites     instead: real projects' Hardhat test suites on Hardhat's network and on chain-sim in process,
                        those named by CHAIN_SIM_HARDHAT_SUITE, CHAIN_SIM_HARDHAT3_SUITE, CHAIN_SIM_HARDHAT3_OZ_SUITE
                        (bench/hardhatSuite.ts; its options follow: --repeat, --oz-tests, --ref...)
-environment: ANVIL_BIN overrides the anvil binary (default: node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil)`;
+environment: ANVIL_BIN overrides the anvil binary (default: node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil);
+             CHAIN_SIM_BENCH_UPSTREAM=process serves --reliability's hostile upstream from a child process at nice 10
+             (default thread: a worker thread of the bench, beside the probe; bench/upstreamThread.ts)`;
 
 interface Options {
   targets: TargetName[];

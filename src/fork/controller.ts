@@ -5,6 +5,7 @@
  */
 import { type Chain, EngineError } from '../engine/index.js';
 import { type ForkSession, type ForkSettings, connectFork } from './session.js';
+import { upstreamReader } from './postThread.js';
 import { Upstream } from './upstream.js';
 
 /** What a reset with `forking` asks for; a missing URL keeps the current upstream. */
@@ -63,10 +64,11 @@ export class ForkController {
     (session as { settings: ForkSettings }).settings = { ...session.settings, url };
   }
 
-  /** Save what the disk caches have not saved yet. */
+  /** Save what the disk caches have not saved yet, and end the upstream reading thread once idle. */
   close(): void {
     this.session?.cache?.save();
     if (this.initial !== this.session) this.initial?.cache?.save();
+    if (this.initial || this.session) upstreamReader.closeWhenIdle();
   }
 
   private closeSession(): void {

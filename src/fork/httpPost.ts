@@ -7,7 +7,8 @@
  * other client waited: their reads' p99 was 65 ms); a chunk here is one 'data' callback in
  * the event loop's I/O phase, which yields to the other sockets between two reads of this one,
  * and costs half the CPU time of fetch's. A request that fails rejects with a PostFailure
- * telling what went wrong (too large, timed out, unreachable), never anything else.
+ * telling what went wrong (too large, timed out, unreachable), never anything else. The fork
+ * calls it on its reading thread (postThread.ts), which hands the answer or the failure back.
  */
 import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
@@ -42,8 +43,32 @@ export function upstreamAgent(url: URL): http.Agent {
   return url.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
 }
 
+/** An answer as read: its body's bytes, joined in an ArrayBuffer of their own (one a thread can transfer, not Node's shared pool). */
+export interface PostBytes {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly bytes: Uint8Array;
+}
+
 /** POST `body` to `url`; resolves with the answer, rejects with a PostFailure. */
-export function postCapped(url: URL, agent: http.Agent, headers: Readonly<Record<string, string>>, body: string, limits: PostLimits): Promise<PostAnswer> {
+export async function postCapped(
+  url: URL,
+  agent: http.Agent,
+  headers: Readonly<Record<string, string>>,
+  body: string,
+  limits: PostLimits,
+): Promise<PostAnswer> {
+  const { status, headers: answerHeaders, bytes } = await postCappedBytes(url, agent, headers, body, limits);
+  return { status, headers: answerHeaders, text: decodeBody(bytes) };
+}
+
+/** A body's text (UTF-8). */
+export function decodeBody(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+/** postCapped, the body left as bytes. */
+export function postCappedBytes(url: URL, agent: http.Agent, headers: Readonly<Record<string, string>>, body: string, limits: PostLimits): Promise<PostBytes> {
   const { timeoutMs, maxResponseBytes: max } = limits;
   const request = url.protocol === 'https:' ? https.request : http.request;
   return new Promise((resolve, reject) => {
@@ -72,7 +97,7 @@ export function postCapped(url: URL, agent: http.Agent, headers: Readonly<Record
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks, size).toString('utf8') });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: joined(chunks, size) });
       });
       res.on('aborted', () => fail(new PostFailure('unreachable', 'unreachable (the connection closed before the answer was complete)')));
       res.on('error', (error) => fail(new PostFailure('unreachable', `unreachable (${error.message})`)));
@@ -80,4 +105,15 @@ export function postCapped(url: URL, agent: http.Agent, headers: Readonly<Record
     req.on('error', (error) => fail(new PostFailure('unreachable', `unreachable (${error.message})`)));
     req.end(body);
   });
+}
+
+/** The chunks in one new ArrayBuffer of exactly `size` bytes. */
+function joined(chunks: readonly Buffer[], size: number): Uint8Array {
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
 }

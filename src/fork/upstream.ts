@@ -7,9 +7,9 @@
  * naming the upstream (credentials masked), the method, the key and the limit that was hit:
  * the caller's request fails, the node keeps serving.
  */
-import type { Agent } from 'node:http';
 import { EngineError } from '../engine/index.js';
-import { type PostAnswer, PostFailure, postCapped, upstreamAgent } from './httpPost.js';
+import { type PostAnswer, PostFailure } from './httpPost.js';
+import { upstreamReader } from './postThread.js';
 
 /** What an upstream may cost the node: time, attempts, rate and memory. */
 export interface UpstreamLimits {
@@ -113,8 +113,6 @@ export class Upstream {
   private nextSlot = 0;
   /** The URL without credentials (sent as Basic authorization in the headers instead). */
   private readonly target: URL;
-  /** Keep-alive connections to it. */
-  private readonly agent: Agent;
   private readonly headers: Record<string, string>;
   private readonly limits: UpstreamLimits;
   /** Calls sent and not yet answered: what a retry after a rate limit waits to fit the compute-unit budget. */
@@ -135,7 +133,6 @@ export class Upstream {
     }
     Object.assign(this.headers, options.headers ?? {});
     this.target = url;
-    this.agent = upstreamAgent(url);
   }
 
   /** Calls to `method` so far (all of them when no method is named). */
@@ -270,7 +267,9 @@ export class Upstream {
   ): Promise<{ ok: true; value: unknown } | { ok: false; reason: string; retry: boolean; retryAfterMs?: number; rateLimited?: boolean }> {
     let response: PostAnswer;
     try {
-      response = await postCapped(this.target, this.agent, this.headers, JSON.stringify(body), this.limits);
+      // Read on the upstream reading thread (postThread.ts): a huge answer does not hold this one.
+      const { timeoutMs, maxResponseBytes } = this.limits;
+      response = await upstreamReader.post(this.target, this.headers, JSON.stringify(body), { timeoutMs, maxResponseBytes });
     } catch (error) {
       if (!(error instanceof PostFailure)) throw error;
       // A larger answer would come again: not retried.
