@@ -39,8 +39,22 @@ export class PostFailure extends Error {
 }
 
 /** Keep-alive connections for one upstream (idle sockets do not keep the process alive: node:http unrefs them). */
-export function upstreamAgent(url: URL): http.Agent {
+function upstreamAgent(url: URL): http.Agent {
   return url.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+}
+
+/** Keep-alive connections by upstream origin: each URL's agent, made on first use. */
+export function agentsByOrigin(): (url: URL) => http.Agent {
+  const agents = new Map<string, http.Agent>();
+  return (url) => {
+    const key = `${url.protocol}//${url.host}`;
+    let agent = agents.get(key);
+    if (agent === undefined) {
+      agent = upstreamAgent(url);
+      agents.set(key, agent);
+    }
+    return agent;
+  };
 }
 
 /** An answer as read: its body's bytes, joined in an ArrayBuffer of their own (one a thread can transfer, not Node's shared pool). */

@@ -14,9 +14,9 @@
  * missing from a broken install), a process warning says so and every request is made on the
  * calling thread, as before it.
  */
-import type { Agent, IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { decodeBody, type PostAnswer, PostFailure, type PostLimits, postCapped, upstreamAgent } from './httpPost.js';
+import { agentsByOrigin, decodeBody, type PostAnswer, PostFailure, type PostLimits, postCapped } from './httpPost.js';
 
 /** What the node's thread asks: one POST. */
 export interface PostRequest {
@@ -59,7 +59,7 @@ export class PostThread {
   private readonly pending = new Map<number, Pending>();
   private idleTimer: NodeJS.Timeout | undefined;
   /** Keep-alive connections of the requests made on the calling thread, by origin. */
-  private readonly agents = new Map<string, Agent>();
+  private readonly agentFor = agentsByOrigin();
 
   constructor(private readonly workerUrl: URL = new URL('./postWorker.js', import.meta.url)) {}
 
@@ -183,16 +183,6 @@ export class PostThread {
     const waiters = this.readyWaiters;
     this.readyWaiters = [];
     for (const wake of waiters) wake();
-  }
-
-  private agentFor(url: URL): Agent {
-    const key = `${url.protocol}//${url.host}`;
-    let agent = this.agents.get(key);
-    if (agent === undefined) {
-      agent = upstreamAgent(url);
-      this.agents.set(key, agent);
-    }
-    return agent;
   }
 }
 

@@ -5,23 +5,12 @@
  * failure's kind and message. Reading a large answer here costs this thread's CPU time, not
  * the node's event loop. Its first message says it is ready.
  */
-import type { Agent } from 'node:http';
 import { parentPort } from 'node:worker_threads';
-import { PostFailure, postCappedBytes, upstreamAgent } from './httpPost.js';
+import { agentsByOrigin, PostFailure, postCappedBytes } from './httpPost.js';
 import type { PostReply, PostRequest, ThreadReady } from './postThread.js';
 
 /** Keep-alive connections, one agent per upstream origin. */
-const agents = new Map<string, Agent>();
-
-function agentFor(url: URL): Agent {
-  const key = `${url.protocol}//${url.host}`;
-  let agent = agents.get(key);
-  if (agent === undefined) {
-    agent = upstreamAgent(url);
-    agents.set(key, agent);
-  }
-  return agent;
-}
+const agentFor = agentsByOrigin();
 
 async function answer(request: PostRequest): Promise<PostReply> {
   const url = new URL(request.url);
