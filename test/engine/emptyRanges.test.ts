@@ -231,6 +231,27 @@ describe('reserved empty blocks (chain_mine of many)', function () {
     expect(await rpc('eth_getBlockByHash', [some.hash, true])).to.deep.equal(some);
   });
 
+  it('reports each block of a chain_mine added over several turns once, in order, to a block filter polled meanwhile', async () => {
+    const { rpc, chain } = await startNode();
+    const filter = await rpc<string>('eth_newBlockFilter');
+    let done = false;
+    const mining = rpc('hardhat_mine', [hex(20_000)]).then(() => (done = true)); // about 90 ms of hashing: many turns of at most 4 ms
+    const polls: string[][] = [];
+    while (!done) {
+      polls.push(await rpc<string[]>('eth_getFilterChanges', [filter]));
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await mining;
+    polls.push(await rpc<string[]>('eth_getFilterChanges', [filter]));
+    expect(polls.filter((hashes) => hashes.length > 0).length, 'polls that got part of the run').to.be.above(1);
+    const hashes = polls.flat();
+    expect(hashes).to.have.length(20_000);
+    expect(new Set(hashes).size).to.equal(20_000);
+    for (const n of [1, 255, 256, 257, 4_096, 4_097, 12_345, 20_000]) expect(hashes[n - 1], `block ${n}`).to.equal((await block(rpc, n)).hash);
+    const segments = await chain.inspect(async (core) => core.blocks.segments());
+    expect(segments).to.have.length(2); // genesis and the run, grown turn by turn
+  });
+
   it("reports every reserved block's hash to block filters when polled (the poll computes them)", async () => {
     const { rpc, chain } = await startNode({}, 'lazy');
     const filter = await rpc<string>('eth_newBlockFilter');

@@ -375,7 +375,7 @@ export class ReservedBlocks {
     return new ReservedBlocks(this.run, count, this.start);
   }
 
-  /** These blocks from block `start` of the run on (what is left of them once some were handed out). */
+  /** The blocks of the run from block `start` to these blocks' end (what is left once some were handed out; two turns' blocks as one). */
   from(start: number): ReservedBlocks {
     return new ReservedBlocks(this.run, this.count, start);
   }

@@ -7,7 +7,7 @@
 import type { MinedBlock } from '../blocks/blocks.js';
 import type { Chain } from '../chain.js';
 import type { WallClock } from '../mining/clock.js';
-import { ReservedBlocks } from '../blocks/emptyRanges.js';
+import type { ReservedBlocks } from '../blocks/emptyRanges.js';
 import { BoundedQueue } from '../util/boundedQueue.js';
 import { EngineError, rejected } from '../util/errors.js';
 import { FilterIdSource } from './filterIds.js';
@@ -103,7 +103,7 @@ export class FilterManager {
       const held = (filter.reserved ??= []);
       // A long chain_mine adds to one run a turn at a time: held as one entry.
       const last = held.at(-1);
-      if (last?.followedBy(range)) held[held.length - 1] = new ReservedBlocks(range.run, range.count, last.start);
+      if (last?.followedBy(range)) held[held.length - 1] = range.from(last.start);
       else held.push(range);
       if (held.length > MAX_HELD_RESERVATIONS) expandReserved(filter, 1);
     }
