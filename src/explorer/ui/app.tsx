@@ -48,14 +48,25 @@ function useLiveChain(): Live {
   useEffect(() => {
     let stopped = false;
     let poolTimer: ReturnType<typeof setTimeout> | undefined;
+    // Answers can arrive out of order: a look at the pool asked before a block was mined must
+    // not replace one asked after it (the mined transaction would show as pending again).
+    let poolAsked = 0;
+    let poolShown = 0;
+    const lookAtPool = async (): Promise<readonly TxSummary[] | undefined> => {
+      const asked = ++poolAsked;
+      const pending = await poolTransactions();
+      if (stopped || asked < poolShown) return undefined;
+      poolShown = asked;
+      return pending;
+    };
     const refreshHead = async () => {
       const head = toNumber(await rpc<string>('eth_blockNumber'));
-      const pending = await poolTransactions();
+      const pending = await lookAtPool();
       if (!stopped)
         setLive((l) => {
           // A lower head than before: a revert or reset rewound the chain; code at addresses may have changed.
           if (head < l.head) forgetIdentifications();
-          return { ...l, head, tick: l.tick + 1, pending };
+          return { ...l, head, tick: l.tick + 1, pending: pending ?? l.pending };
         });
     };
     // A burst of sends is one look at the pool, not one per transaction.
@@ -63,8 +74,8 @@ function useLiveChain(): Live {
       if (poolTimer !== undefined) return;
       poolTimer = setTimeout(async () => {
         poolTimer = undefined;
-        const pending = await poolTransactions();
-        if (!stopped) setLive((l) => ({ ...l, tick: l.tick + 1, pending }));
+        const pending = await lookAtPool();
+        if (pending) setLive((l) => ({ ...l, tick: l.tick + 1, pending }));
       }, 150);
     };
     void refreshHead();
