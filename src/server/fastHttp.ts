@@ -14,7 +14,7 @@
 import { STATUS_CODES, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
 import type { Socket } from 'node:net';
 import { ErrorCode } from '../rpc/errors.js';
-import { LARGE_NODES, countNodes, drainedOrClosed, type TextSink, writeJsonSlices } from './jsonBody.js';
+import { drainedOrClosed, isLargeAnswer, type TextSink, writeJsonSlices } from './jsonBody.js';
 import { type SimpleRequestLimits, parseSimpleRequest } from './simpleRequest.js';
 
 export interface FastPathOptions {
@@ -174,7 +174,7 @@ class FastConnection {
     let status = 200;
     try {
       const response = await this.options.answer(headers, body);
-      if (response !== undefined && countNodes(response, LARGE_NODES) >= LARGE_NODES) {
+      if (isLargeAnswer(response)) {
         // A long trace: written a slice at a time, letting other clients in (jsonBody.ts).
         this.socket.write(head(200, extra, undefined, this.options.keepAliveMs));
         await writeJsonSlices(response, chunkedSink(this.socket));

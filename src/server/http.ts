@@ -3,7 +3,7 @@
  * (explorer.ts). HTTP-level faults use http-errors (403, 404, 405,
  * 413, 415); JSON-RPC errors travel inside HTTP 200, as go-ethereum sends them.
  */
-import { LARGE_NODES, countNodes, writeLargeJson } from './jsonBody.js';
+import { isLargeAnswer, writeLargeJson } from './jsonBody.js';
 import { type IncomingMessage, type OutgoingHttpHeaders, Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import createHttpError, { type HttpError } from 'http-errors';
@@ -159,7 +159,7 @@ export function createRpcHttpServer(dispatcher: Dispatcher, options: HttpOptions
         }
         const response = await answer(req.headers, body);
         // A large answer (a long trace) is written a slice at a time, letting other clients in.
-        if (response !== undefined && countNodes(response, LARGE_NODES) >= LARGE_NODES) await writeLargeJson(res, response, cors);
+        if (isLargeAnswer(response)) await writeLargeJson(res, response, cors);
         else send(res, 200, response === undefined ? '' : JSON.stringify(response), cors);
         options.afterAnswer?.();
       } catch (error) {

@@ -19,6 +19,11 @@ const BATCH_NODES = 2_000;
 /** Text gathered before one write to the socket. */
 const WRITE_CHARS = 256 * 1024;
 
+/** Whether an answer is written in slices (more than LARGE_NODES values) rather than with one JSON.stringify. */
+export function isLargeAnswer(response: unknown): boolean {
+  return response !== undefined && countNodes(response, LARGE_NODES) >= LARGE_NODES;
+}
+
 /** The number of values in `value` (itself included), counted up to `limit`. */
 export function countNodes(value: unknown, limit: number): number {
   let count = 0;
