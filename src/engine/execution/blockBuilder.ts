@@ -17,7 +17,7 @@ import { orderedTrieRoot } from '../state/trieRoot.js';
 import type { PooledTransaction } from '../transactions/txpool.js';
 import { applyPlainTransfer, plainTransfersApply } from './plainTransfer.js';
 import { DeploymentRecorder } from './deployments.js';
-import { SYSTEM_CONTRACTS } from '../rules/systemContracts.js';
+import { systemContractsAbsent } from '../rules/systemContracts.js';
 
 /** Header fields set for the next block only; it uses them up. */
 export interface NextBlockOverrides {
@@ -140,14 +140,6 @@ export const PLAIN_TRANSFERS = { enabled: true, applied: 0 };
  * (test/engine/systemCallsSkipped.test.ts).
  */
 export const ABSENT_SYSTEM_CONTRACTS = { enabled: true, starts: 0, seals: 0 };
-
-/** Whether none of the system contracts of `eips` that the rules activate has an account: the library's calls to them would do nothing. */
-async function systemContractsAbsent(vm: VM, eips: readonly number[]): Promise<boolean> {
-  for (const [eip, address] of SYSTEM_CONTRACTS) {
-    if (eips.includes(eip) && vm.common.isActivatedEIP(eip) && (await vm.stateManager.getAccount(address)) !== undefined) return false;
-  }
-  return true;
-}
 
 /** The library builder's fields addPlainTransfer keeps as its addTransaction does. */
 interface BuilderInternals {

@@ -12,7 +12,7 @@ import { type EmptyRun, RangeBlock, ReservedBlocks, type RunSpec, emptySuccessor
 import { EngineError } from '../util/errors.js';
 import { forkAt } from '../rules/forkSchedule.js';
 import { isPostMerge } from '../rules/hardforks.js';
-import { SYSTEM_CONTRACTS } from '../rules/systemContracts.js';
+import { systemContractsAbsent } from '../rules/systemContracts.js';
 import { mineWith } from './producer.js';
 import { sliceUsedUp } from '../util/pace.js';
 
@@ -132,9 +132,7 @@ async function emptyRunTemplate(core: ChainCore, count: bigint, first: bigint, s
   const { baseFeePerGas, prevRandao } = core.nextBlock;
   if (!isPostMerge(core.common) || baseFeePerGas !== undefined || prevRandao !== undefined || core.extraData) return undefined;
   if ((await core.executable()).length > 0) return undefined;
-  for (const [eip, address] of SYSTEM_CONTRACTS) {
-    if (core.common.isActivatedEIP(eip) && (await core.vm.stateManager.getAccount(address))) return undefined;
-  }
+  if (!(await systemContractsAbsent(core.vm))) return undefined;
   const stateRoot = await core.vm.stateManager.getStateRoot();
   if (head instanceof RangeBlock) {
     const template = head.run.spec.template;
