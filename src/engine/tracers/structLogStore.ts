@@ -23,28 +23,54 @@ const CHUNK = 1 << CHUNK_SHIFT;
 const CHUNK_MASK = CHUNK - 1;
 const FIRST_CHUNK = 1024;
 
+/** A column's typed arrays: entry i is at `of(i)[i & CHUNK_MASK]`. */
+class Chunks<A extends BigUint64Array | Int32Array> {
+  private readonly arrays: A[];
+
+  constructor(private readonly make: (length: number) => A) {
+    this.arrays = [make(FIRST_CHUNK)];
+  }
+
+  /** The array entry `index` (the next one appended) goes in: the last one grown, or a new one, when full. */
+  room(index: number): A {
+    const chunk = index >>> CHUNK_SHIFT;
+    const array = this.arrays[chunk];
+    if (array === undefined) {
+      const added = this.make(CHUNK);
+      this.arrays.push(added);
+      return added;
+    }
+    if ((index & CHUNK_MASK) < array.length) return array;
+    const grown = this.make(array.length * 2);
+    // Both have A's element type: TypeScript cannot see it through the union.
+    (grown as { set(source: A): void }).set(array);
+    this.arrays[chunk] = grown;
+    return grown;
+  }
+
+  /** The array entry `index` is in. */
+  of(index: number): A {
+    return this.arrays[index >>> CHUNK_SHIFT]!;
+  }
+
+  get largestArrayBytes(): number {
+    return Math.max(...this.arrays.map((array) => array.byteLength));
+  }
+}
+
 /** A growable column of unsigned integers: 64-bit words in chunks, larger values kept aside. */
 class WordColumn {
-  private readonly chunks: BigUint64Array[] = [new BigUint64Array(FIRST_CHUNK)];
+  private readonly chunks = new Chunks((length) => new BigUint64Array(length));
   private readonly large = new Map<number, bigint>();
   length = 0;
 
   push(value: bigint): void {
-    const chunk = this.length >>> CHUNK_SHIFT;
-    const offset = this.length & CHUNK_MASK;
-    const words = this.chunks[chunk];
-    if (words === undefined) {
-      this.chunks.push(new BigUint64Array(CHUNK));
-    } else if (offset === words.length) {
-      const grown = new BigUint64Array(words.length * 2);
-      grown.set(words);
-      this.chunks[chunk] = grown;
-    }
+    this.chunks.room(this.length);
     this.set(this.length++, value);
   }
 
   set(index: number, value: bigint): void {
-    const words = this.chunks[index >>> CHUNK_SHIFT]!;
+    const words = this.chunks.of(index);
     if (value >= 0n && value < U64_LIMIT) {
       words[index & CHUNK_MASK] = value;
       if (this.large.size > 0) this.large.delete(index);
@@ -55,41 +81,30 @@ class WordColumn {
   }
 
   get(index: number): bigint {
-    return (this.large.size > 0 ? this.large.get(index) : undefined) ?? this.chunks[index >>> CHUNK_SHIFT]![index & CHUNK_MASK]!;
+    return (this.large.size > 0 ? this.large.get(index) : undefined) ?? this.chunks.of(index)[index & CHUNK_MASK]!;
   }
 
   get largestArrayBytes(): number {
-    return Math.max(...this.chunks.map((chunk) => chunk.byteLength));
+    return this.chunks.largestArrayBytes;
   }
 }
 
 /** A growable column of 32-bit integers, in chunks. */
 class IntColumn {
-  private readonly chunks: Int32Array[] = [new Int32Array(FIRST_CHUNK)];
+  private readonly chunks = new Chunks((length) => new Int32Array(length));
   length = 0;
 
   push(value: number): void {
-    const chunk = this.length >>> CHUNK_SHIFT;
-    const offset = this.length & CHUNK_MASK;
-    let values = this.chunks[chunk];
-    if (values === undefined) {
-      values = new Int32Array(CHUNK);
-      this.chunks.push(values);
-    } else if (offset === values.length) {
-      const grown = new Int32Array(values.length * 2);
-      grown.set(values);
-      this.chunks[chunk] = values = grown;
-    }
-    values[offset] = value;
+    this.chunks.room(this.length)[this.length & CHUNK_MASK] = value;
     this.length++;
   }
 
   get(index: number): number {
-    return this.chunks[index >>> CHUNK_SHIFT]![index & CHUNK_MASK]!;
+    return this.chunks.of(index)[index & CHUNK_MASK]!;
   }
 
   get largestArrayBytes(): number {
-    return Math.max(...this.chunks.map((chunk) => chunk.byteLength));
+    return this.chunks.largestArrayBytes;
   }
 }
 
