@@ -1,17 +1,12 @@
 import { expect } from 'chai';
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { Caches } from '@ethereumjs/statemanager';
 import { type TypedTransaction, createTx } from '@ethereumjs/tx';
-import { Account, Address, ValueEncoding, bytesToHex, createZeroAddress, createAddressFromPrivateKey, hexToBytes, setLengthLeft } from '@ethereumjs/util';
-import { type VM, createVM } from '@ethereumjs/vm';
+import { Account, Address, bytesToHex, createZeroAddress, createAddressFromPrivateKey, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { MinedBlock } from '../../src/engine/blocks/blocks.js';
-import { createGenesis } from '../../src/engine/blocks/genesis.js';
 import { PLAIN_TRANSFERS, type BlockTemplate, mineBlock } from '../../src/engine/execution/blockBuilder.js';
-import { createChainCommon } from '../../src/engine/rules/hardforks.js';
-import { TrackingStateManager } from '../../src/engine/state/stateDump.js';
-import { TrieNodeDB } from '../../src/engine/state/trieDb.js';
 import type { PooledTransaction } from '../../src/engine/transactions/txpool.js';
+import { bareChain } from '../helpers/bareChain.js';
 import { randomSource } from '../helpers/random.js';
 
 const GWEI = 1_000_000_000n;
@@ -29,20 +24,11 @@ const RECIPIENTS = [...senders, CONTRACT, DELEGATED, EMPTY, FRESH, address('0x01
 const COINBASES = [createZeroAddress(), EMPTY, senders[1]!, FRESH];
 
 async function chainAt(hardfork: string): Promise<{ vm: VM; genesis: MinedBlock }> {
-  const common = createChainCommon(1337n, hardfork);
-  const stateManager = new TrackingStateManager({
-    common,
-    caches: new Caches(),
-    trie: new MerklePatriciaTrie({ useKeyHashing: true, common, db: new TrieNodeDB(), valueEncoding: ValueEncoding.Bytes }),
-  });
-  const vm = await createVM({ common, stateManager });
-  const genesis = await createGenesis(vm, {
-    accounts: senders.map((sender, i) => ({ address: sender, balance: i === 3 ? 30_000n * 50n * GWEI : 1_000n * ETH })),
-    gasLimit: 30_000_000n,
-    baseFee: GWEI,
-    timestamp: 1_700_000_000n,
-    coinbase: createZeroAddress(),
-  });
+  const { vm, genesis } = await bareChain(
+    hardfork,
+    senders.map((sender, i) => ({ address: sender, balance: i === 3 ? 30_000n * 50n * GWEI : 1_000n * ETH })),
+  );
+  const stateManager = vm.stateManager;
   await stateManager.putAccount(CONTRACT, new Account(1n, 5n));
   await stateManager.putCode(CONTRACT, Uint8Array.of(0x60, 0x01, 0x60, 0x00, 0x55, 0x00)); // SSTORE(0, 1)
   await stateManager.putAccount(DELEGATED, new Account(0n, 7n));

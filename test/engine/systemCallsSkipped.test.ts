@@ -10,20 +10,15 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { Caches } from '@ethereumjs/statemanager';
 import { createTx } from '@ethereumjs/tx';
-import { Account, Address, ValueEncoding, bytesToHex, createAddressFromPrivateKey, createZeroAddress, hexToBytes, setLengthLeft } from '@ethereumjs/util';
-import { type VM, createVM } from '@ethereumjs/vm';
+import { Account, Address, bytesToHex, createAddressFromPrivateKey, createZeroAddress, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { MinedBlock } from '../../src/engine/blocks/blocks.js';
-import { createGenesis } from '../../src/engine/blocks/genesis.js';
 import { ABSENT_SYSTEM_CONTRACTS, type BlockTemplate, mineBlock } from '../../src/engine/execution/blockBuilder.js';
-import { createChainCommon } from '../../src/engine/rules/hardforks.js';
 import { SYSTEM_CONTRACTS } from '../../src/engine/rules/systemContracts.js';
-import { TrackingStateManager } from '../../src/engine/state/stateDump.js';
-import { TrieNodeDB } from '../../src/engine/state/trieDb.js';
 import type { PooledTransaction } from '../../src/engine/transactions/txpool.js';
+import { bareChain } from '../helpers/bareChain.js';
 import { randomSource } from '../helpers/random.js';
 
 const GWEI = 1_000_000_000n;
@@ -79,20 +74,11 @@ function hoodiContract(at: Address): { code: Uint8Array; storage: Array<[Uint8Ar
 }
 
 async function chainAt(hardfork: string, withContracts: boolean): Promise<{ vm: VM; genesis: MinedBlock }> {
-  const common = createChainCommon(1337n, hardfork);
-  const stateManager = new TrackingStateManager({
-    common,
-    caches: new Caches(),
-    trie: new MerklePatriciaTrie({ useKeyHashing: true, common, db: new TrieNodeDB(), valueEncoding: ValueEncoding.Bytes }),
-  });
-  const vm = await createVM({ common, stateManager });
-  const genesis = await createGenesis(vm, {
-    accounts: senders.map((sender) => ({ address: sender, balance: 1_000n * ETH })),
-    gasLimit: 30_000_000n,
-    baseFee: GWEI,
-    timestamp: 1_700_000_000n,
-    coinbase: createZeroAddress(),
-  });
+  const { vm, genesis } = await bareChain(
+    hardfork,
+    senders.map((sender) => ({ address: sender, balance: 1_000n * ETH })),
+  );
+  const stateManager = vm.stateManager;
   // LOG1(0, 32, topic 7) of an empty word; the deposit address: a deposit (EIP-6110 makes it a request).
   await stateManager.putAccount(LOGGER, new Account(1n));
   await stateManager.putCode(LOGGER, Uint8Array.of(0x60, 0x07, 0x60, 0x20, 0x60, 0x00, 0xa1, 0x00));
