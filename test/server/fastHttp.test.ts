@@ -7,13 +7,12 @@ import { expect } from 'chai';
 import { type Socket, connect } from 'node:net';
 import { createPublicClient, http } from 'viem';
 import { JsonRpcProvider } from 'ethers';
-import { type SimNode, startNode } from '../../src/startup/node.js';
-import { DEFAULT_CORS_ORIGINS, createCorsPolicy } from '../../src/server/cors.js';
-import { DEFAULT_ALLOWED_HOSTS, createHostCheck } from '../../src/server/hostCheck.js';
+import { startNode } from '../../src/startup/node.js';
 import { type RpcHttpServer, createRpcHttpServer, listen } from '../../src/server/http.js';
 import { parseSimpleRequest } from '../../src/server/simpleRequest.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { type HttpNode, startHttpNode } from '../helpers/httpNode.js';
 
 const TIMEOUTS = { headersMs: 400, requestMs: 800, keepAliveMs: 300, checkIntervalMs: 100 };
 const MAX_BODY = 64 * 1024;
@@ -89,28 +88,17 @@ function parseAnswers(text: string): { status: number; headers: Record<string, s
 describe('server: the fast way in for simple JSON-RPC requests', function () {
   this.timeout(30_000);
 
-  let node: SimNode;
+  let served: HttpNode;
   let server: RpcHttpServer;
   let port: number;
   let url: string;
 
   before(async () => {
-    node = await startNode({ quiet: true });
-    server = createRpcHttpServer(node.dispatcher, {
-      maxBodyBytes: MAX_BODY,
-      hostCheck: createHostCheck(DEFAULT_ALLOWED_HOSTS, '127.0.0.1'),
-      cors: createCorsPolicy(DEFAULT_CORS_ORIGINS),
-      timeouts: TIMEOUTS,
-    });
-    ({ port } = await listen(server, 0, '127.0.0.1'));
-    url = `http://127.0.0.1:${port}`;
+    served = await startHttpNode({ maxBodyBytes: MAX_BODY, timeouts: TIMEOUTS });
+    ({ server, port, url } = served);
   });
 
-  after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    node.close();
-  });
+  after(() => served.close());
 
   const counts = () => ({ ...server.fast.counts });
 

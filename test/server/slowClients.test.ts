@@ -7,13 +7,12 @@
 import { expect } from 'chai';
 import type { Server } from 'node:http';
 import { type Socket, connect } from 'node:net';
-import { type SimNode, startNode } from '../../src/startup/node.js';
-import { DEFAULT_CORS_ORIGINS, createCorsPolicy } from '../../src/server/cors.js';
-import { DEFAULT_ALLOWED_HOSTS, createHostCheck } from '../../src/server/hostCheck.js';
+import type { SimNode } from '../../src/startup/node.js';
 import { type HttpTimeouts, createRpcHttpServer, listen } from '../../src/server/http.js';
 import { Dispatcher } from '../../src/rpc/dispatch.js';
 import { defineMethod } from '../../src/rpc/method.js';
 import { buildMethodTable } from '../../src/rpc/table.js';
+import { type HttpNode, startHttpNode } from '../helpers/httpNode.js';
 import { postJson } from '../helpers/rpc.js';
 
 const TIMEOUTS: HttpTimeouts = { headersMs: 400, requestMs: 800, keepAliveMs: 300, checkIntervalMs: 100 };
@@ -54,28 +53,18 @@ function rawSocket(port: number, payload?: string): Promise<{ socket: Socket; re
 describe('server: slow and abandoned clients', function () {
   this.timeout(30_000);
 
+  let served: HttpNode;
   let node: SimNode;
   let server: Server;
   let url: string;
   let port: number;
 
   before(async () => {
-    node = await startNode({ quiet: true });
-    server = createRpcHttpServer(node.dispatcher, {
-      maxBodyBytes: 1024 * 1024,
-      hostCheck: createHostCheck(DEFAULT_ALLOWED_HOSTS, '127.0.0.1'),
-      cors: createCorsPolicy(DEFAULT_CORS_ORIGINS),
-      timeouts: TIMEOUTS,
-    });
-    ({ port } = await listen(server, 0, '127.0.0.1'));
-    url = `http://127.0.0.1:${port}`;
+    served = await startHttpNode({ maxBodyBytes: 1024 * 1024, timeouts: TIMEOUTS });
+    ({ node, server, port, url } = served);
   });
 
-  after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    node.close();
-  });
+  after(() => served.close());
 
   async function stillServes(): Promise<void> {
     const res = await postJson(url, CHAIN_ID);
